@@ -1,0 +1,353 @@
+/**
+ * @file qubo/model.h
+ * @brief The QUBO model: variables, terms, compilation, energy and export.
+ *
+ * A model holds the energy
+ *   E(x) = offset + Σ_i h_i x_i + Σ_{i<j} J_ij x_i x_j,   x ∈ {0,1}^n,
+ * in double precision. Building appends terms cheaply (duplicates allowed);
+ * qubo_model_compile() merges duplicate pairs, drops couplers whose weight
+ * sums to exactly zero and stores the couplings as a symmetric adjacency in
+ * compressed sparse rows (CSR) with each row sorted by column. Energy, export
+ * and the solvers read the compiled form. A compiled model is read-only and
+ * may be shared by any number of threads. Adding terms after compilation is
+ * allowed; the model is then "dirty" until compiled again.
+ *
+ * Linear terms and the offset take effect at once; only pairwise terms wait
+ * for compilation. Weights must be finite: a NaN or infinite weight is
+ * rejected with #QUBO_ERR_INVALID_ARG and the model is left unchanged.
+ */
+#ifndef QUBO_MODEL_H
+#define QUBO_MODEL_H
+
+#include "alloc.h"
+#include "common.h"
+#include "literal.h"
+
+QUBO_BEGIN_DECLS
+
+/** An opaque QUBO model. */
+typedef struct qubo_model qubo_model;
+
+/** Summary figures of a model, filled by qubo_model_get_stats(). */
+typedef struct qubo_model_stats {
+	/** Set to sizeof(qubo_model_stats) before the call. */
+	size_t struct_size;
+	/** Number of variables n. */
+	size_t num_variables;
+	/** Distinct nonzero couplers i < j in the compiled form. */
+	size_t num_couplers;
+	/** Largest number of couplers at one variable. */
+	size_t max_degree;
+	/** Variables with a nonzero linear term. */
+	size_t num_linear;
+	/** Pairwise terms appended since the last compilation (clique members count as pairs). */
+	size_t pending_pairs;
+	/** 1 when the model is compiled and clean, 0 otherwise. */
+	int32_t compiled;
+	/** Bytes held by the compiled form (row pointers, columns, weights). */
+	size_t compiled_bytes;
+} qubo_model_stats;
+
+/**
+ * Creates an empty model.
+ * @param[out] out receives the new model; set to NULL on failure.
+ * @param[in] num_variables initial number of variables (may be 0).
+ * @param[in] allocator optional allocator, copied; NULL for the C library's.
+ * @return #QUBO_OK, #QUBO_ERR_NOMEM, #QUBO_ERR_TOO_LARGE,
+ *         #QUBO_ERR_INVALID_ARG or #QUBO_ERR_UNSUPPORTED_VERSION (a malformed
+ *         allocator), #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_new(qubo_model **out, size_t num_variables,
+			    const qubo_allocator *allocator);
+
+/**
+ * Frees a model. NULL is a no-op.
+ * @param[in] model the model to free.
+ * @since 0.1
+ */
+QUBO_API void qubo_model_free(qubo_model *model);
+
+/**
+ * Deep-copies a model, compiled form and pending terms included. The copy
+ * uses the same allocator.
+ * @param[out] out receives the copy.
+ * @param[in] model the model to copy.
+ * @return #QUBO_OK, #QUBO_ERR_NOMEM, #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_copy(qubo_model **out, const qubo_model *model);
+
+/**
+ * Appends variables with zero weights.
+ * @param[in,out] model the model.
+ * @param[in] count how many variables to add.
+ * @param[out] first_out optional; receives the index of the first new variable.
+ * @return #QUBO_OK, #QUBO_ERR_NOMEM, #QUBO_ERR_TOO_LARGE, #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_add_variables(qubo_model *model, size_t count, uint32_t *first_out);
+
+/**
+ * Number of variables. Never fails.
+ * @param[in] model the model; NULL gives 0.
+ * @return n.
+ * @since 0.1
+ */
+QUBO_API size_t qubo_model_num_variables(const qubo_model *model);
+
+/**
+ * Adds @p weight to the constant offset.
+ * @param[in,out] model the model.
+ * @param[in] weight a finite value.
+ * @return #QUBO_OK, #QUBO_ERR_INVALID_ARG, #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_add_offset(qubo_model *model, double weight);
+
+/**
+ * Adds @p weight · x_var.
+ * @param[in,out] model the model.
+ * @param[in] var a variable index below qubo_model_num_variables().
+ * @param[in] weight a finite value.
+ * @return #QUBO_OK, #QUBO_ERR_OUT_OF_RANGE, #QUBO_ERR_INVALID_ARG, #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_add_linear(qubo_model *model, uint32_t var, double weight);
+
+/**
+ * Adds @p weight · x_i · x_j. When i == j this is the linear term
+ * @p weight · x_i (x² = x).
+ * @param[in,out] model the model.
+ * @param[in] i a variable index.
+ * @param[in] j a variable index.
+ * @param[in] weight a finite value.
+ * @return #QUBO_OK, #QUBO_ERR_OUT_OF_RANGE, #QUBO_ERR_INVALID_ARG,
+ *         #QUBO_ERR_NOMEM, #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_add_quadratic(qubo_model *model, uint32_t i, uint32_t j, double weight);
+
+/**
+ * Adds many pairwise terms at once, all or nothing.
+ * @param[in,out] model the model.
+ * @param[in] count number of terms.
+ * @param[in] rows first indices, @p count of them.
+ * @param[in] cols second indices, @p count of them.
+ * @param[in] weights finite weights, @p count of them.
+ * @return #QUBO_OK, #QUBO_ERR_OUT_OF_RANGE, #QUBO_ERR_INVALID_ARG,
+ *         #QUBO_ERR_NOMEM, #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_add_quadratic_batch(qubo_model *model, size_t count,
+					    const uint32_t *rows, const uint32_t *cols,
+					    const double *weights);
+
+/**
+ * Adds @p weight · ℓ, expanding a complement as 1 − x and a constant as a
+ * number.
+ * @param[in,out] model the model.
+ * @param[in] lit a literal.
+ * @param[in] weight a finite value.
+ * @return #QUBO_OK, #QUBO_ERR_OUT_OF_RANGE, #QUBO_ERR_INVALID_ARG, #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_add_lit(qubo_model *model, qubo_lit lit, double weight);
+
+/**
+ * Adds @p weight · ℓ_a · ℓ_b, expanded over complements and constants
+ * (x̄·y = y − xy; ℓ·ℓ = ℓ; ℓ·ℓ̄ = 0).
+ * @param[in,out] model the model.
+ * @param[in] a a literal.
+ * @param[in] b a literal.
+ * @param[in] weight a finite value.
+ * @return #QUBO_OK, #QUBO_ERR_OUT_OF_RANGE, #QUBO_ERR_INVALID_ARG,
+ *         #QUBO_ERR_NOMEM, #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_add_lit_product(qubo_model *model, qubo_lit a, qubo_lit b, double weight);
+
+/**
+ * Adds @p weight · Σ_{a<b} ℓ_a ℓ_b over all unordered pairs of positions of
+ * @p lits. Stored as one record of O(count) size and expanded only at
+ * compilation, so dense penalties (exactly-k over a row of a board) cost
+ * little to build. Literals may repeat and may be constants.
+ * @param[in,out] model the model.
+ * @param[in] lits the literals.
+ * @param[in] count how many.
+ * @param[in] weight a finite value.
+ * @return #QUBO_OK, #QUBO_ERR_OUT_OF_RANGE, #QUBO_ERR_INVALID_ARG,
+ *         #QUBO_ERR_NOMEM, #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_add_clique(qubo_model *model, const qubo_lit *lits, size_t count,
+				   double weight);
+
+/**
+ * Merges all pending pairwise terms into the compiled form.
+ *
+ * Duplicate pairs are summed in the order they were added, couplers whose sum
+ * is exactly zero are dropped, and each adjacency row is sorted by column.
+ * On failure the model is unchanged (still dirty, pending terms kept).
+ * Compiling a clean model does nothing.
+ * @param[in,out] model the model.
+ * @return #QUBO_OK, #QUBO_ERR_NOMEM, #QUBO_ERR_OUT_OF_RANGE (a sum overflowed
+ *         to infinity), #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_compile(qubo_model *model);
+
+/**
+ * Whether the model is compiled and has no pending terms.
+ * @param[in] model the model; NULL gives 0.
+ * @return 1 or 0.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_is_compiled(const qubo_model *model);
+
+/**
+ * Fills @p stats. Works on dirty models too (coupler figures then describe
+ * the last compiled form).
+ * @param[in] model the model.
+ * @param[in,out] stats the struct, with @c struct_size set.
+ * @return #QUBO_OK, #QUBO_ERR_MISUSE, #QUBO_ERR_UNSUPPORTED_VERSION.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_get_stats(const qubo_model *model, qubo_model_stats *stats);
+
+/**
+ * The constant offset.
+ * @param[in] model the model; NULL gives 0.
+ * @return the offset.
+ * @since 0.1
+ */
+QUBO_API double qubo_model_offset(const qubo_model *model);
+
+/**
+ * Copies the linear weights h_0 … h_{n−1} into @p h.
+ * @param[in] model the model.
+ * @param[out] h destination of @p capacity doubles.
+ * @param[in] capacity must be at least n.
+ * @return #QUBO_OK, #QUBO_ERR_BUFFER_TOO_SMALL, #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_export_linear(const qubo_model *model, double *h, size_t capacity);
+
+/**
+ * Exports the couplers as coordinates, upper triangle (i < j), sorted by
+ * (i, j). Call with @p capacity 0 (arrays may be NULL) to learn the count.
+ * @param[in] model a compiled model.
+ * @param[out] rows receives i for each coupler.
+ * @param[out] cols receives j for each coupler.
+ * @param[out] weights receives J_ij for each coupler.
+ * @param[in] capacity length of each array.
+ * @param[out] count_out receives the number of couplers (also on
+ *             #QUBO_ERR_BUFFER_TOO_SMALL).
+ * @return #QUBO_OK, #QUBO_ERR_BUFFER_TOO_SMALL, #QUBO_ERR_MISUSE (not compiled).
+ * @since 0.1
+ */
+QUBO_API int qubo_model_export_coo(const qubo_model *model, uint32_t *rows, uint32_t *cols,
+				   double *weights, size_t capacity, size_t *count_out);
+
+/**
+ * Looks up one compiled coupler J_ij (0 when absent). O(log degree).
+ * @param[in] model a compiled model.
+ * @param[in] i a variable index.
+ * @param[in] j a variable index, different from @p i.
+ * @param[out] weight_out receives the weight.
+ * @return #QUBO_OK, #QUBO_ERR_OUT_OF_RANGE, #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_get_quadratic(const qubo_model *model, uint32_t i, uint32_t j,
+				      double *weight_out);
+
+/**
+ * Energy of one sample.
+ *
+ * E = offset + Σ_i x_i (h_i + Σ_{j>i} J_ij x_j), with the rows added in
+ * ascending order and each row's sum taken in a fixed order that depends only
+ * on the compiled model, so results are reproducible to the last bit on
+ * every machine.
+ * @param[in] model a compiled model.
+ * @param[in] sample n bytes, each 0 or 1.
+ * @param[in] length must equal n.
+ * @param[out] energy_out receives E(sample).
+ * @return #QUBO_OK, #QUBO_ERR_INVALID_ARG (length or a byte not 0/1),
+ *         #QUBO_ERR_MISUSE (not compiled).
+ * @since 0.1
+ */
+QUBO_API int qubo_model_energy(const qubo_model *model, const uint8_t *sample, size_t length,
+			       double *energy_out);
+
+/**
+ * Energies of a batch of samples stored row after row.
+ * @param[in] model a compiled model.
+ * @param[in] samples @p num_samples × n bytes, each 0 or 1.
+ * @param[in] num_samples number of samples.
+ * @param[in] length bytes per sample; must equal n.
+ * @param[out] energies receives @p num_samples values.
+ * @return as qubo_model_energy().
+ * @since 0.1
+ */
+QUBO_API int qubo_model_energy_batch(const qubo_model *model, const uint8_t *samples,
+				     size_t num_samples, size_t length, double *energies);
+
+/**
+ * Energy change of flipping variable @p var in @p sample:
+ * E(sample with x_var flipped) − E(sample).
+ * @param[in] model a compiled model.
+ * @param[in] sample n bytes, each 0 or 1.
+ * @param[in] length must equal n.
+ * @param[in] var the variable to flip.
+ * @param[out] delta_out receives the change.
+ * @return #QUBO_OK, #QUBO_ERR_INVALID_ARG, #QUBO_ERR_OUT_OF_RANGE, #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_delta(const qubo_model *model, const uint8_t *sample, size_t length,
+			      uint32_t var, double *delta_out);
+
+/**
+ * The Ising form of a compiled model, with spins s = 2x − 1 ∈ {−1, +1}:
+ * E = offset + Σ h_i s_i + Σ_{i<j} J_ij s_i s_j, where J_ij = Q_ij / 4,
+ * h_i = Q_ii / 2 + Σ_j Q_ij / 4 and offset = c + Σ Q_ii / 2 + Σ_{i<j} Q_ij / 4.
+ * The couplers come in the order and count of qubo_model_export_coo().
+ * @param[in] model a compiled model.
+ * @param[out] h receives n fields.
+ * @param[in] h_capacity length of @p h; at least n.
+ * @param[out] rows receives i of each coupling.
+ * @param[out] cols receives j of each coupling.
+ * @param[out] couplings receives J_ij.
+ * @param[in] capacity length of each coupling array.
+ * @param[out] count_out receives the number of couplings.
+ * @param[out] offset_out receives the constant.
+ * @return #QUBO_OK, #QUBO_ERR_BUFFER_TOO_SMALL, #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_to_ising(const qubo_model *model, double *h, size_t h_capacity,
+				 uint32_t *rows, uint32_t *cols, double *couplings,
+				 size_t capacity, size_t *count_out, double *offset_out);
+
+/**
+ * Builds a compiled model from an Ising form (the inverse of
+ * qubo_model_to_ising()): Q_ij = 4 J_ij, Q_ii = 2 h_i − 2 Σ_j J_ij,
+ * c = offset − Σ h_i + Σ_{i<j} J_ij. Duplicate couplings are summed.
+ * @param[out] out receives the new model.
+ * @param[in] num_variables n.
+ * @param[in] h n fields (NULL means all zero).
+ * @param[in] count number of couplings.
+ * @param[in] rows i of each coupling (i != j).
+ * @param[in] cols j of each coupling.
+ * @param[in] couplings J_ij.
+ * @param[in] offset the Ising constant.
+ * @param[in] allocator optional allocator.
+ * @return #QUBO_OK, #QUBO_ERR_NOMEM, #QUBO_ERR_INVALID_ARG, #QUBO_ERR_OUT_OF_RANGE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_from_ising(qubo_model **out, size_t num_variables, const double *h,
+				   size_t count, const uint32_t *rows, const uint32_t *cols,
+				   const double *couplings, double offset,
+				   const qubo_allocator *allocator);
+
+QUBO_END_DECLS
+
+#endif /* QUBO_MODEL_H */

@@ -1,0 +1,521 @@
+/*
+ * Compilation: merges the pending logs (and the previous compiled form) into
+ * a fresh symmetric CSR with sorted rows, duplicates summed, exact zeros
+ * dropped.
+ *
+ * Clique records are expanded row by row: row a is the merge of the sorted
+ * member lists of the cliques containing a, so each row is written once,
+ * sequentially and in column order, with duplicates summed as they meet;
+ * the clique part needs no sorting. Single pairs and the previous compiled
+ * form go into their own regions of each row and are merged with the clique
+ * part only in the rows they touch. A final pass compacts the rows.
+ *
+ * Summation order for a coupler: previous compiled value, then clique
+ * contributions by ascending source variable, then single pairs in the order
+ * they were added.
+ *
+ * Everything is allocated before the model is touched, so a failure leaves
+ * the model exactly as it was.
+ */
+#include <string.h>
+#include <sys/mman.h>
+
+#include "model_impl.h"
+
+/* Asks for transparent huge pages on a large fresh array: the compiled form
+ * of a big model is written once, in a scattered order, and 4 KiB page
+ * faults would otherwise cost as much as the writing. Advisory only. */
+static void advise_huge(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t hi = ((uintptr_t)p + bytes) & ~(huge - 1);
+
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)bytes;
+#endif
+}
+
+typedef struct work {
+	size_t *nrow;     /* reserved row starts, then final row starts (cap_n + 1) */
+	size_t *nupper;   /* clique cursors, then upper starts (cap_n) */
+	size_t *clq;      /* clique entries reserved per row (n) */
+	size_t *pcur;     /* pair cursors (n) */
+	uint8_t *flag;    /* row needs merging (n) */
+	size_t *mstart;   /* members per variable (n + 1) */
+	size_t *mpos;     /* member positions grouped by variable */
+	size_t *mrec;     /* record of each member position */
+	double *hnew;     /* h with diagonal pairs folded in, or NULL */
+	struct head *heads; /* one per clique of the row being filled */
+	uint32_t *col;
+	double *val;
+	uint32_t *tcol;   /* scratch for one row: pairs, then merged output */
+	double *tval;
+	uint32_t *scol;
+	double *sval;
+} work;
+
+static void work_free(const qubo_allocator *a, work *w)
+{
+	qubo__free(a, w->nrow);
+	qubo__free(a, w->nupper);
+	qubo__free(a, w->clq);
+	qubo__free(a, w->pcur);
+	qubo__free(a, w->flag);
+	qubo__free(a, w->mstart);
+	qubo__free(a, w->mpos);
+	qubo__free(a, w->mrec);
+	qubo__free(a, w->hnew);
+	qubo__free(a, w->heads);
+	qubo__free(a, w->col);
+	qubo__free(a, w->val);
+	qubo__free(a, w->tcol);
+	qubo__free(a, w->tval);
+	qubo__free(a, w->scol);
+	qubo__free(a, w->sval);
+}
+
+static int add_ok(size_t *acc, size_t x)
+{
+	if (*acc + x < x)
+		return 0;
+	*acc += x;
+	return 1;
+}
+
+/* Stable merge sort of (col, val) by col, using scratch of the same size. */
+static void sort_pairs(uint32_t *c, double *v, size_t len, uint32_t *sc, double *sv)
+{
+	size_t width, i;
+
+	if (len <= 32) { /* insertion sort for short rows */
+		for (i = 1; i < len; i++) {
+			uint32_t kc = c[i];
+			double kv = v[i];
+			size_t j = i;
+			while (j > 0 && c[j - 1] > kc) {
+				c[j] = c[j - 1];
+				v[j] = v[j - 1];
+				j--;
+			}
+			c[j] = kc;
+			v[j] = kv;
+		}
+		return;
+	}
+	for (width = 1; width < len; width *= 2) {
+		for (i = 0; i < len; i += 2 * width) {
+			size_t lo = i, mid = i + width < len ? i + width : len;
+			size_t hi = i + 2 * width < len ? i + 2 * width : len;
+			size_t x = lo, y = mid, o = lo;
+			while (x < mid && y < hi) {
+				if (c[y] < c[x]) {
+					sc[o] = c[y];
+					sv[o++] = v[y++];
+				} else {
+					sc[o] = c[x];
+					sv[o++] = v[x++];
+				}
+			}
+			while (x < mid) {
+				sc[o] = c[x];
+				sv[o++] = v[x++];
+			}
+			while (y < hi) {
+				sc[o] = c[y];
+				sv[o++] = v[y++];
+			}
+		}
+		memcpy(c, sc, len * sizeof *c);
+		memcpy(v, sv, len * sizeof *v);
+	}
+}
+
+/* Merges the old (O), clique (C) and pair (P) parts of one row into out,
+ * summing equal columns in the order O, C, P and dropping zeros. Returns the
+ * merged length, or SIZE_MAX when a sum is not finite (*bad_col set). */
+static size_t merge_row(const uint32_t *oc, const double *ov, size_t on, const uint32_t *cc,
+			const double *cv, size_t cn, const uint32_t *pc, const double *pv,
+			size_t pn, uint32_t *outc, double *outv, uint32_t *bad_col)
+{
+	size_t io = 0, ic = 0, ip = 0, o = 0;
+
+	while (io < on || ic < cn || ip < pn) {
+		uint32_t k = UINT32_MAX;
+		double s = 0.0;
+		int have = 0;
+		if (io < on && oc[io] <= k)
+			k = oc[io];
+		if (ic < cn && cc[ic] < k)
+			k = cc[ic];
+		if (ip < pn && pc[ip] < k)
+			k = pc[ip];
+		if (io < on && oc[io] == k) {
+			s = ov[io++];
+			have = 1;
+		}
+		if (ic < cn && cc[ic] == k) {
+			s = have ? s + cv[ic] : cv[ic];
+			ic++;
+			have = 1;
+		}
+		while (ip < pn && pc[ip] == k) {
+			s = have ? s + pv[ip] : pv[ip];
+			ip++;
+			have = 1;
+		}
+		if (!qubo__is_finite(s)) {
+			*bad_col = k;
+			return SIZE_MAX;
+		}
+		if (s != 0.0) {
+			outc[o] = k;
+			outv[o++] = s;
+		}
+	}
+	return o;
+}
+
+/* One clique seen from the row being filled: its sorted members and the
+ * row variable's weight w·σ_a in it. */
+typedef struct head {
+	const qubo_lit *p, *end;
+	double w;
+} head;
+
+/* Fills the clique region of every row: row a is the merge of the member
+ * lists of the cliques that contain a (each sorted by variable), so it is
+ * written sequentially, in column order, with duplicates summed as they
+ * meet. A sum that cancels to zero flags the row for the merge pass. */
+static void fill_cliques(const qubo_model *m, work *w)
+{
+	const qubo_lit *mem = m->members;
+	head *hd = w->heads;
+	size_t a;
+
+	for (a = 0; a < m->n; a++) {
+		size_t t, nh = 0, out = w->nrow[a];
+		uint32_t last = UINT32_MAX;
+
+		for (t = w->mstart[a]; t < w->mstart[a + 1]; t++) {
+			size_t p = w->mpos[t];
+			const qubo__clique *r = &m->cliques[w->mrec[p]];
+			hd[nh].p = mem + r->start;
+			hd[nh].end = mem + r->start + r->size;
+			hd[nh].w = QUBO_LIT_IS_NEG(mem[p]) ? -r->w : r->w;
+			nh++;
+		}
+		for (;;) {
+			size_t best = nh, k;
+			uint32_t b = UINT32_MAX;
+			qubo_lit l;
+			double wt;
+
+			for (k = 0; k < nh; k++)
+				if (hd[k].p < hd[k].end && QUBO_LIT_VAR(*hd[k].p) < b) {
+					b = QUBO_LIT_VAR(*hd[k].p);
+					best = k;
+				}
+			if (best == nh)
+				break;
+			l = *hd[best].p++;
+			if (b == a)
+				continue;
+			wt = QUBO_LIT_IS_NEG(l) ? -hd[best].w : hd[best].w;
+			if (b == last) {
+				w->val[out - 1] += wt;
+				if (w->val[out - 1] == 0.0)
+					w->flag[a] = 1;
+				continue;
+			}
+			w->col[out] = b;
+			w->val[out++] = wt;
+			last = b;
+		}
+		w->nupper[a] = out;
+	}
+}
+
+/* Counts the entries each row will receive into clq (cliques) and pcur
+ * (pairs); returns 0 when a count overflows. */
+static int count_rows(const qubo_model *m, work *w, int *has_diag)
+{
+	size_t k;
+
+	for (k = 0; k < m->num_cliques; k++) {
+		const qubo__clique *r = &m->cliques[k];
+		size_t p = r->start, end = r->start + r->size;
+		while (p < end) {
+			uint32_t v = QUBO_LIT_VAR(m->members[p]);
+			size_t g = p + 1, others;
+			while (g < end && QUBO_LIT_VAR(m->members[g]) == v)
+				g++;
+			/* each occurrence of v sees every member of another variable */
+			others = r->size - (g - p);
+			for (; p < g; p++)
+				if (!add_ok(&w->clq[v], others))
+					return 0;
+		}
+	}
+	for (k = 0; k < m->num_members; k++)
+		w->mstart[QUBO_LIT_VAR(m->members[k]) + 1]++;
+	for (k = 0; k < m->num_pairs; k++) {
+		const qubo__pair *q = &m->pairs[k];
+		if (q->i == q->j) {
+			*has_diag = 1;
+			continue;
+		}
+		w->pcur[q->i]++;
+		w->pcur[q->j]++;
+	}
+	return 1;
+}
+
+static int alloc_work(const qubo_model *m, work *w)
+{
+	const qubo_allocator *a = &m->alloc;
+	size_t n = m->n, cap = m->cap_n;
+
+	memset(w, 0, sizeof *w);
+	w->nrow = qubo__calloc_array(a, cap + 1, sizeof *w->nrow);
+	w->nupper = qubo__malloc_array(a, cap, sizeof *w->nupper);
+	w->clq = qubo__calloc_array(a, n, sizeof *w->clq);
+	w->pcur = qubo__calloc_array(a, n, sizeof *w->pcur);
+	w->flag = qubo__calloc_array(a, n, sizeof *w->flag);
+	w->mstart = qubo__calloc_array(a, n + 1, sizeof *w->mstart);
+	w->mpos = qubo__malloc_array(a, m->num_members, sizeof *w->mpos);
+	w->mrec = qubo__malloc_array(a, m->num_members, sizeof *w->mrec);
+	if (!w->nrow || !w->nupper || !w->clq || !w->pcur || !w->flag ||
+	    !w->mstart || !w->mpos || !w->mrec)
+		return qubo__nomem("compilation work space");
+	return QUBO_OK;
+}
+
+/* Groups member positions by variable (counting sort over the counts that
+ * count_rows left in mstart), in position order. */
+static void index_members(const qubo_model *m, work *w)
+{
+	size_t k, p, v, *cur = w->nupper; /* free until the sweep */
+
+	for (v = 0; v < m->n; v++) {
+		w->mstart[v + 1] += w->mstart[v];
+		cur[v] = w->mstart[v];
+	}
+	for (k = 0; k < m->num_cliques; k++) {
+		const qubo__clique *r = &m->cliques[k];
+		for (p = r->start; p < r->start + r->size; p++) {
+			w->mpos[cur[QUBO_LIT_VAR(m->members[p])]++] = p;
+			w->mrec[p] = k;
+		}
+	}
+}
+
+/* Copies the previous compiled form and the single pairs into their regions. */
+static void fill_old_and_pairs(const qubo_model *m, work *w)
+{
+	size_t a, k;
+
+	for (a = 0; a < m->n; a++) {
+		size_t on = m->row[a + 1] - m->row[a];
+		size_t at = w->nrow[a] + w->clq[a];
+		if (!on)
+			continue;
+		memcpy(w->col + at, m->col + m->row[a], on * sizeof *w->col);
+		memcpy(w->val + at, m->val + m->row[a], on * sizeof *w->val);
+		if (w->clq[a] || w->nrow[a + 1] != at + on)
+			w->flag[a] = 1;
+	}
+	for (k = 0; k < m->num_pairs; k++) {
+		const qubo__pair *q = &m->pairs[k];
+		size_t c;
+		if (q->i == q->j) {
+			w->hnew[q->i] += q->w;
+			continue;
+		}
+		c = w->pcur[q->i]++;
+		w->col[c] = q->j;
+		w->val[c] = q->w;
+		c = w->pcur[q->j]++;
+		w->col[c] = q->i;
+		w->val[c] = q->w;
+		w->flag[q->i] = w->flag[q->j] = 1;
+	}
+}
+
+/* Merges flagged rows and compacts every row to its final place; fills the
+ * final row starts, upper starts and the maximum degree. Returns QUBO_OK or
+ * QUBO_ERR_OUT_OF_RANGE when a sum is not finite. */
+static int finish_rows(const qubo_model *m, work *w, size_t *nnz_out, size_t *maxdeg_out)
+{
+	size_t a, out = 0, maxdeg = 0;
+
+	for (a = 0; a < m->n; a++) {
+		size_t start = w->nrow[a], cend = w->nupper[a];
+		size_t on = m->row[a + 1] - m->row[a];
+		size_t ostart = start + w->clq[a], pstart = ostart + on;
+		size_t pn = w->nrow[a + 1] - pstart, len, lo, hi;
+
+		if (w->flag[a]) {
+			uint32_t bad = 0;
+			memcpy(w->tcol, w->col + pstart, pn * sizeof *w->tcol);
+			memcpy(w->tval, w->val + pstart, pn * sizeof *w->tval);
+			sort_pairs(w->tcol, w->tval, pn, w->scol, w->sval);
+			len = merge_row(w->col + ostart, w->val + ostart, on, w->col + start,
+					w->val + start, cend - start, w->tcol, w->tval, pn,
+					w->scol, w->sval, &bad);
+			if (len == SIZE_MAX)
+				return qubo__error(QUBO_ERR_OUT_OF_RANGE,
+						   "qubo_model_compile: the weights of coupler "
+						   "(%zu, %u) sum to a value that is not finite",
+						   a < bad ? a : (size_t)bad,
+						   a < bad ? bad : (uint32_t)a);
+			memcpy(w->col + out, w->scol, len * sizeof *w->col);
+			memcpy(w->val + out, w->sval, len * sizeof *w->val);
+		} else {
+			/* only one of the regions is used; it is sorted and merged */
+			size_t from = cend > start ? start : ostart;
+			len = cend > start ? cend - start : on;
+			if (from != out) {
+				memmove(w->col + out, w->col + from, len * sizeof *w->col);
+				memmove(w->val + out, w->val + from, len * sizeof *w->val);
+			}
+		}
+		w->nrow[a] = out;
+		lo = out;
+		hi = out + len;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (w->col[mid] <= a)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		w->nupper[a] = lo;
+		if (len > maxdeg)
+			maxdeg = len;
+		out += len;
+	}
+	w->nrow[m->n] = out;
+	*nnz_out = out;
+	*maxdeg_out = maxdeg;
+	return QUBO_OK;
+}
+
+int qubo_model_compile(qubo_model *m)
+{
+	const qubo_allocator *al;
+	size_t a, total = 0, maxrow = 0, nnz = 0, maxdeg = 0, maxheads = 0;
+	int has_diag = 0, rc;
+	work w;
+
+	if (!m)
+		return qubo__error(QUBO_ERR_MISUSE, "qubo_model_compile: model is NULL");
+	if (!m->dirty)
+		return QUBO_OK;
+	al = &m->alloc;
+	rc = alloc_work(m, &w);
+	if (rc)
+		goto fail;
+	if (!count_rows(m, &w, &has_diag))
+		goto too_large;
+	for (a = 0; a < m->n; a++) {
+		size_t on = m->row[a + 1] - m->row[a];
+		size_t len = w.clq[a];
+		if (!add_ok(&len, on) || !add_ok(&len, w.pcur[a]) || !add_ok(&total, len))
+			goto too_large;
+		if (len > maxrow)
+			maxrow = len;
+		w.nrow[a + 1] = total;
+		w.pcur[a] = w.nrow[a] + w.clq[a] + on;
+	}
+	if (has_diag) {
+		w.hnew = qubo__malloc_array(al, m->cap_n, sizeof *w.hnew);
+		if (!w.hnew) {
+			rc = qubo__nomem("linear weights");
+			goto fail;
+		}
+		memcpy(w.hnew, m->h, m->n * sizeof *w.hnew);
+	}
+	for (a = 0; a < m->n; a++) /* mstart still holds counts per variable */
+		if (w.mstart[a + 1] > maxheads)
+			maxheads = w.mstart[a + 1];
+	w.heads = qubo__malloc_array(al, maxheads, sizeof *w.heads);
+	w.col = qubo__malloc_array(al, total, sizeof *w.col);
+	w.val = qubo__malloc_array(al, total, sizeof *w.val);
+	w.tcol = qubo__malloc_array(al, maxrow, sizeof *w.tcol);
+	w.tval = qubo__malloc_array(al, maxrow, sizeof *w.tval);
+	w.scol = qubo__malloc_array(al, maxrow, sizeof *w.scol);
+	w.sval = qubo__malloc_array(al, maxrow, sizeof *w.sval);
+	if (!w.heads || !w.col || !w.val || !w.tcol || !w.tval || !w.scol || !w.sval) {
+		rc = qubo__nomem("the compiled adjacency");
+		goto fail;
+	}
+	advise_huge(w.col, total * sizeof *w.col);
+	advise_huge(w.val, total * sizeof *w.val);
+	index_members(m, &w);
+	fill_cliques(m, &w);
+	fill_old_and_pairs(m, &w);
+	if (w.hnew)
+		for (a = 0; a < m->n; a++)
+			if (!qubo__is_finite(w.hnew[a])) {
+				rc = qubo__error(QUBO_ERR_OUT_OF_RANGE,
+						 "qubo_model_compile: the linear weight of "
+						 "variable %zu sums to a value that is not finite",
+						 a);
+				goto fail;
+			}
+	rc = finish_rows(m, &w, &nnz, &maxdeg);
+	if (rc)
+		goto fail;
+	if (nnz < total) { /* give back what merging saved; failure is harmless */
+		uint32_t *c = qubo__realloc_array(al, w.col, nnz, sizeof *c);
+		double *v;
+		if (c)
+			w.col = c;
+		v = qubo__realloc_array(al, w.val, nnz, sizeof *v);
+		if (v)
+			w.val = v;
+	}
+	/* commit */
+	qubo__free(al, m->row);
+	qubo__free(al, m->upper);
+	qubo__free(al, m->col);
+	qubo__free(al, m->val);
+	m->row = w.nrow;
+	m->upper = w.nupper;
+	m->col = w.col;
+	m->val = w.val;
+	w.nrow = w.nupper = NULL;
+	w.col = NULL;
+	w.val = NULL;
+	if (w.hnew) {
+		qubo__free(al, m->h);
+		m->h = w.hnew;
+		w.hnew = NULL;
+	}
+	m->nnz = nnz;
+	m->max_degree = maxdeg;
+	qubo__free(al, m->pairs);
+	qubo__free(al, m->cliques);
+	qubo__free(al, m->members);
+	m->pairs = NULL;
+	m->cliques = NULL;
+	m->members = NULL;
+	m->num_pairs = m->cap_pairs = m->num_cliques = m->cap_cliques = 0;
+	m->num_members = m->cap_members = 0;
+	m->pending_pairs = 0;
+	m->dirty = 0;
+	work_free(al, &w);
+	return QUBO_OK;
+
+too_large:
+	rc = qubo__error(QUBO_ERR_TOO_LARGE,
+			 "qubo_model_compile: the adjacency would exceed the address space");
+fail:
+	work_free(al, &w);
+	return rc;
+}

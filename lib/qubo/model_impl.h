@@ -1,0 +1,59 @@
+/*
+ * The model's private layout, shared by the model sources and the solvers.
+ *
+ * Pending pairwise terms are kept in two logs until qubo_model_compile():
+ * single pairs (i, j, w) and clique records (a run of literals over distinct
+ * positions and one weight w, meaning w · Σ_{a<b} ℓ_a ℓ_b restricted to the
+ * quadratic part: the pair (a, b) gets w · σ_a · σ_b where σ = −1 for a
+ * complemented member; the linear and constant parts are added at once).
+ *
+ * The compiled form is a symmetric CSR: row i holds every j with J_ij != 0,
+ * sorted by j; upper[i] is the first position in row i with column > i.
+ */
+#ifndef QUBO_MODEL_IMPL_H
+#define QUBO_MODEL_IMPL_H
+
+#include "internal.h"
+#include "qubo/model.h"
+
+typedef struct qubo__pair {
+	uint32_t i, j;
+	double w;
+} qubo__pair;
+
+typedef struct qubo__clique {
+	size_t start;  /* first member in qubo_model.members */
+	uint32_t size; /* number of members (>= 2) */
+	uint32_t same; /* nonzero when some variable appears twice */
+	double w;
+} qubo__clique;
+
+struct qubo_model {
+	qubo_allocator alloc;
+	size_t n, cap_n;
+	double *h; /* linear weights, cap_n of them */
+	double offset;
+
+	/* pending terms */
+	qubo__pair *pairs;
+	size_t num_pairs, cap_pairs;
+	qubo__clique *cliques;
+	size_t num_cliques, cap_cliques;
+	qubo_lit *members;
+	size_t num_members, cap_members;
+	size_t pending_pairs; /* ordered pairs / 2 that the logs expand to */
+
+	/* compiled form; row has n + 1 entries whenever it is non-NULL */
+	size_t *row;
+	size_t *upper;
+	uint32_t *col;
+	double *val;
+	size_t nnz;        /* entries of the symmetric form = 2 × couplers */
+	size_t max_degree;
+	int dirty;         /* pending logs are not empty */
+};
+
+/* Reports QUBO_ERR_MISUSE unless m is compiled and clean. */
+int qubo__model_require_compiled(const qubo_model *m, const char *func);
+
+#endif /* QUBO_MODEL_IMPL_H */

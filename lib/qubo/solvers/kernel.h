@@ -1,0 +1,107 @@
+/*
+ * The internal contract between the solver front end (the vtable, options
+ * and sample sets in lib/qubo/solvers/solver.c and friends) and the built-in
+ * solver kernels (sa.c, exhaustive.c, tabu.c, descent.c). Never installed.
+ *
+ * A kernel reads a compiled model through model_impl.h, writes raw samples
+ * (one byte per variable, 0/1) and their energies into caller buffers, and
+ * honours the run control below. Energies a kernel returns are recomputed by
+ * the front end with qubo_model_energy before they reach the user.
+ */
+#ifndef QUBO_SOLVERS_KERNEL_H
+#define QUBO_SOLVERS_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model_impl.h"
+
+/* Why a run ended. */
+enum qubo__stop {
+	QUBO__STOP_DONE = 0,    /* every read finished */
+	QUBO__STOP_TARGET = 1,  /* a read reached the target energy */
+	QUBO__STOP_CANCEL = 2,  /* the progress callback asked to stop */
+	QUBO__STOP_TIME = 3     /* the time limit passed */
+};
+
+/* Run control shared by every kernel. */
+typedef struct qubo__run {
+	size_t num_reads;      /* >= 1 */
+	uint64_t seed;         /* read r uses a stream derived from (seed, r) only */
+	int threads;           /* >= 1; results must not depend on it */
+	double time_limit;     /* seconds; <= 0 means none */
+	int has_target;        /* stop when a read reaches energy <= target */
+	double target;
+	/* Called on the calling thread only, about every 100 ms and at the end;
+	 * a nonzero return stops the run within one sweep. May be NULL. */
+	int (*progress)(size_t reads_done, size_t num_reads, double best_energy, void *user_data);
+	void *user_data;
+	/* Allocator for the kernel's scratch memory (the solver's). Added by the
+	 * front end; a kernel may use m->alloc instead. Never NULL. */
+	const qubo_allocator *alloc;
+} qubo__run;
+
+/* What a kernel reports back. */
+typedef struct qubo__result {
+	size_t reads_done; /* samples written (reads stopped early keep their best state) */
+	int stop;          /* enum qubo__stop */
+	double seconds;    /* wall time of the sampling itself */
+	uint64_t flips;    /* flip attempts made, for ns-per-flip statistics */
+} qubo__result;
+
+/* Simulated annealing parameters (sa.c). */
+typedef struct qubo__sa_params {
+	size_t num_sweeps;   /* >= 1 */
+	double beta_hot;     /* both 0: the default rule of qubo__sa_default_betas */
+	double beta_cold;
+} qubo__sa_params;
+
+/* Default β range from the model (documented in sa.c and doc/solvers.md). */
+int qubo__sa_default_betas(const qubo_model *m, double *beta_hot, double *beta_cold);
+
+/* Runs simulated annealing: samples has num_reads × n bytes, energies
+ * num_reads doubles. Returns QUBO_OK (see res->stop) or an error. */
+int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *p, const qubo__run *run,
+		    uint8_t *samples, double *energies, qubo__result *res);
+
+/* Steepest descent (descent.c): num_reads reads, each from a random state
+ * (initial == NULL) or from row r of initial (num_reads × n bytes). Each read
+ * flips the variable with the most negative energy change until none lowers
+ * the energy. samples and energies as for qubo__sa_sample. */
+int qubo__descent_sample(const qubo_model *m, const qubo__run *run, const uint8_t *initial,
+			 uint8_t *samples, double *energies, qubo__result *res);
+
+/* Tabu search parameters (tabu.c); 0 means the default rule. */
+typedef struct qubo__tabu_params {
+	size_t tenure;         /* < n; 0 with tenure_set == 0: min(20, n / 4) */
+	int tenure_set;
+	size_t num_iterations; /* per restart; 0: max(1000, 10 n) */
+	size_t num_restarts;   /* after the first run of each read */
+} qubo__tabu_params;
+
+/* One-flip tabu search with aspiration and restarts from a perturbed best
+ * state; starts as qubo__descent_sample. */
+int qubo__tabu_sample(const qubo_model *m, const qubo__tabu_params *p, const qubo__run *run,
+		      const uint8_t *initial, uint8_t *samples, double *energies,
+		      qubo__result *res);
+
+/* Exhaustive enumeration (exhaustive.c). */
+typedef struct qubo__exh_params {
+	size_t num_lowest;        /* 0: ground states; k: the k lowest states */
+	size_t max_ground_states; /* ground states stored (all are counted) */
+} qubo__exh_params;
+
+typedef struct qubo__exh_output {
+	size_t num_states;          /* rows in states */
+	uint8_t *states;            /* num_states × n bytes, from run->alloc; caller frees */
+	uint64_t num_ground_states; /* ground-state mode: states at the minimum */
+	uint64_t states_visited;
+} qubo__exh_output;
+
+/* Enumerates all 2^n states (n <= QUBO_EXHAUSTIVE_MAX_VARIABLES) in Gray-code
+ * order with incremental energies, split over run->threads threads by fixing
+ * the top bits. run->num_reads and run->seed are ignored. */
+int qubo__exhaustive_sample(const qubo_model *m, const qubo__exh_params *p, const qubo__run *run,
+			    qubo__exh_output *out, qubo__result *res);
+
+#endif /* QUBO_SOLVERS_KERNEL_H */

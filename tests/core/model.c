@@ -1,0 +1,342 @@
+/* The model: building, compilation and energy against an independent
+ * referee that evaluates the recorded operations directly on each sample. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "util.h"
+
+#define MAXV 10
+#define MAXOPS 64
+
+/* One recorded operation, evaluated on x without any QUBO expansion. */
+typedef struct op {
+	int kind; /* 0 offset, 1 linear, 2 quadratic, 3 lit, 4 lit product, 5 clique */
+	uint32_t i, j;
+	qubo_lit lits[8];
+	size_t count;
+	double w;
+} op;
+
+static double lit_value(qubo_lit l, const uint8_t *x)
+{
+	if (l == QUBO_LIT_TRUE)
+		return 1.0;
+	if (l == QUBO_LIT_FALSE)
+		return 0.0;
+	return QUBO_LIT_IS_NEG(l) ? 1.0 - x[QUBO_LIT_VAR(l)] : x[QUBO_LIT_VAR(l)];
+}
+
+static double op_value(const op *o, const uint8_t *x)
+{
+	double s = 0.0;
+	size_t a, b;
+
+	switch (o->kind) {
+	case 0:
+		return o->w;
+	case 1:
+		return o->w * x[o->i];
+	case 2:
+		return o->w * x[o->i] * x[o->j];
+	case 3:
+		return o->w * lit_value(o->lits[0], x);
+	case 4:
+		return o->w * lit_value(o->lits[0], x) * lit_value(o->lits[1], x);
+	default:
+		for (a = 0; a < o->count; a++)
+			for (b = a + 1; b < o->count; b++)
+				s += lit_value(o->lits[a], x) * lit_value(o->lits[b], x);
+		return o->w * s;
+	}
+}
+
+static qubo_lit random_lit(tu_rng *r, uint32_t n)
+{
+	uint64_t k = tu_below(r, 10);
+	if (k == 0)
+		return QUBO_LIT_TRUE;
+	if (k == 1)
+		return QUBO_LIT_FALSE;
+	return qubo_lit_make((uint32_t)tu_below(r, n), k < 5);
+}
+
+static void random_op(tu_rng *r, uint32_t n, op *o)
+{
+	size_t k;
+
+	memset(o, 0, sizeof *o);
+	o->kind = (int)tu_below(r, 6);
+	o->w = (double)tu_range(r, -4, 4);
+	o->i = (uint32_t)tu_below(r, n);
+	o->j = (uint32_t)tu_below(r, n);
+	o->count = o->kind == 5 ? (size_t)tu_below(r, 9) : 2;
+	for (k = 0; k < 8; k++)
+		o->lits[k] = random_lit(r, n);
+}
+
+static int apply(qubo_model *m, const op *o)
+{
+	switch (o->kind) {
+	case 0:
+		return qubo_model_add_offset(m, o->w);
+	case 1:
+		return qubo_model_add_linear(m, o->i, o->w);
+	case 2:
+		return qubo_model_add_quadratic(m, o->i, o->j, o->w);
+	case 3:
+		return qubo_model_add_lit(m, o->lits[0], o->w);
+	case 4:
+		return qubo_model_add_lit_product(m, o->lits[0], o->lits[1], o->w);
+	default:
+		return qubo_model_add_clique(m, o->lits, o->count, o->w);
+	}
+}
+
+static void set_bits(uint8_t *x, uint32_t n, uint64_t bits)
+{
+	uint32_t i;
+	for (i = 0; i < n; i++)
+		x[i] = (uint8_t)((bits >> i) & 1u);
+}
+
+/* Checks every assignment's energy against the referee. */
+static void check_all(const qubo_model *m, const op *ops, size_t nops, uint32_t n)
+{
+	uint8_t x[MAXV];
+	uint64_t bits;
+	size_t k;
+
+	for (bits = 0; bits < (1ull << n); bits++) {
+		double want = 0.0, got;
+		set_bits(x, n, bits);
+		for (k = 0; k < nops; k++)
+			want += op_value(&ops[k], x);
+		cr_assert_eq(qubo_model_energy(m, x, n, &got), QUBO_OK, "%s", qubo_error_message());
+		cr_assert_eq(got, want, "bits %llx: energy %.17g, referee %.17g",
+			     (unsigned long long)bits, got, want);
+	}
+}
+
+Test(model, random_operations_match_referee)
+{
+	tu_rng r = { 42 };
+	int round;
+
+	for (round = 0; round < 300; round++) {
+		uint32_t n = 1 + (uint32_t)tu_below(&r, MAXV);
+		size_t nops = 1 + (size_t)tu_below(&r, MAXOPS), k;
+		op ops[MAXOPS];
+		qubo_model *m;
+
+		cr_assert_eq(qubo_model_new(&m, n, NULL), QUBO_OK);
+		for (k = 0; k < nops; k++) {
+			random_op(&r, n, &ops[k]);
+			cr_assert_eq(apply(m, &ops[k]), QUBO_OK, "%s", qubo_error_message());
+			/* compile now and then, so later terms merge into a compiled form */
+			if (tu_below(&r, 8) == 0)
+				cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+		}
+		cr_assert_eq(qubo_model_compile(m), QUBO_OK, "%s", qubo_error_message());
+		check_all(m, ops, nops, n);
+		qubo_model_free(m);
+	}
+}
+
+/* The compiled form: rows sorted, no duplicates, no zeros, stats agree. */
+Test(model, compiled_form_is_canonical)
+{
+	tu_rng r = { 7 };
+	int round;
+
+	for (round = 0; round < 200; round++) {
+		uint32_t n = 2 + (uint32_t)tu_below(&r, 30), i, j;
+		double dense[32][32];
+		qubo_model *m;
+		qubo_model_stats st = { sizeof st, 0, 0, 0, 0, 0, 0, 0 };
+		size_t k, terms = tu_below(&r, 200), count, want = 0, deg, maxdeg = 0;
+		uint32_t rows[600], cols[600];
+		double w[600];
+
+		memset(dense, 0, sizeof dense);
+		cr_assert_eq(qubo_model_new(&m, n, NULL), QUBO_OK);
+		for (k = 0; k < terms; k++) {
+			i = (uint32_t)tu_below(&r, n);
+			j = (uint32_t)tu_below(&r, n);
+			double wt = (double)tu_range(&r, -2, 2);
+			if (i == j)
+				continue;
+			cr_assert_eq(qubo_model_add_quadratic(m, i, j, wt), QUBO_OK);
+			dense[i < j ? i : j][i < j ? j : i] += wt;
+		}
+		cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+		cr_assert_eq(qubo_model_get_stats(m, &st), QUBO_OK);
+		for (i = 0; i < n; i++) {
+			for (j = i + 1; j < n; j++)
+				want += dense[i][j] != 0.0;
+			for (j = 0, deg = 0; j < n; j++)
+				deg += i != j && dense[i < j ? i : j][i < j ? j : i] != 0.0;
+			maxdeg = deg > maxdeg ? deg : maxdeg;
+		}
+		cr_assert_eq(st.num_couplers, want);
+		cr_assert_eq(st.max_degree, maxdeg);
+		cr_assert_eq(st.compiled, 1);
+		cr_assert_eq(qubo_model_export_coo(m, rows, cols, w, 600, &count), QUBO_OK);
+		cr_assert_eq(count, want);
+		for (k = 0; k < count; k++) {
+			double g;
+			cr_assert_lt(rows[k], cols[k]);
+			if (k)
+				cr_assert(rows[k - 1] < rows[k] ||
+					  (rows[k - 1] == rows[k] && cols[k - 1] < cols[k]));
+			cr_assert_eq(w[k], dense[rows[k]][cols[k]]);
+			cr_assert_eq(qubo_model_get_quadratic(m, cols[k], rows[k], &g), QUBO_OK);
+			cr_assert_eq(g, w[k]);
+		}
+		qubo_model_free(m);
+	}
+}
+
+Test(model, dirty_model_refuses_energy)
+{
+	qubo_model *m;
+	uint8_t x[2] = { 1, 1 };
+	double e;
+
+	cr_assert_eq(qubo_model_new(&m, 2, NULL), QUBO_OK);
+	cr_assert(qubo_model_is_compiled(m));
+	cr_assert_eq(qubo_model_add_quadratic(m, 0, 1, 3.0), QUBO_OK);
+	cr_assert_not(qubo_model_is_compiled(m));
+	cr_assert_eq(qubo_model_energy(m, x, 2, &e), QUBO_ERR_MISUSE);
+	cr_assert(strstr(qubo_error_message(), "qubo_model_compile"));
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	cr_assert_eq(qubo_model_energy(m, x, 2, &e), QUBO_OK);
+	cr_assert_eq(e, 3.0);
+	qubo_model_free(m);
+}
+
+Test(model, bad_arguments)
+{
+	qubo_model *m;
+	uint32_t first;
+	qubo_lit l[2];
+
+	cr_assert_eq(qubo_model_new(NULL, 1, NULL), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_model_new(&m, QUBO_MAX_VARIABLES, NULL), QUBO_ERR_TOO_LARGE);
+	cr_assert_null(m);
+	cr_assert_eq(qubo_model_new(&m, 3, NULL), QUBO_OK);
+	cr_assert_eq(qubo_model_add_linear(m, 3, 1.0), QUBO_ERR_OUT_OF_RANGE);
+	cr_assert(strstr(qubo_error_message(), "3 variables"));
+	cr_assert_eq(qubo_model_add_linear(m, 0, 0.0 / 0.0), QUBO_ERR_INVALID_ARG);
+	cr_assert(strstr(qubo_error_message(), "NaN"));
+	cr_assert_eq(qubo_model_add_quadratic(m, 0, 1, 1.0 / 0.0), QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(qubo_model_add_offset(m, -1.0 / 0.0), QUBO_ERR_INVALID_ARG);
+	l[0] = QUBO_LIT(0);
+	l[1] = QUBO_LIT(7);
+	cr_assert_eq(qubo_model_add_clique(m, l, 2, 1.0), QUBO_ERR_OUT_OF_RANGE);
+	cr_assert(strstr(qubo_error_message(), "lits[1]"));
+	cr_assert_eq(qubo_model_add_clique(m, NULL, 2, 1.0), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_model_add_lit_product(m, QUBO_LIT(9), l[0], 1.0),
+		     QUBO_ERR_OUT_OF_RANGE);
+	cr_assert_eq(qubo_model_add_variables(m, 2, &first), QUBO_OK);
+	cr_assert_eq(first, 3);
+	cr_assert_eq(qubo_model_num_variables(m), 5);
+	cr_assert_eq(qubo_model_add_linear(m, 4, 1.0), QUBO_OK);
+	cr_assert_eq(qubo_model_add_linear(NULL, 0, 1.0), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_model_compile(NULL), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_model_num_variables(NULL), 0);
+	qubo_model_free(NULL);
+	qubo_model_free(m);
+}
+
+Test(model, overflowing_sum_is_reported_and_model_kept)
+{
+	qubo_model *m;
+	qubo_model_stats st = { sizeof st, 0, 0, 0, 0, 0, 0, 0 };
+
+	cr_assert_eq(qubo_model_new(&m, 2, NULL), QUBO_OK);
+	cr_assert_eq(qubo_model_add_quadratic(m, 0, 1, 1e308), QUBO_OK);
+	cr_assert_eq(qubo_model_add_quadratic(m, 1, 0, 1e308), QUBO_OK);
+	cr_assert_eq(qubo_model_compile(m), QUBO_ERR_OUT_OF_RANGE);
+	cr_assert(strstr(qubo_error_message(), "(0, 1)"), "%s", qubo_error_message());
+	cr_assert_eq(qubo_model_get_stats(m, &st), QUBO_OK);
+	cr_assert_eq(st.pending_pairs, 2);
+	cr_assert_eq(st.compiled, 0);
+	qubo_model_free(m);
+}
+
+Test(model, copy_is_deep_and_equal)
+{
+	tu_rng r = { 99 };
+	qubo_model *m, *c;
+	uint8_t x[MAXV];
+	uint64_t bits;
+	size_t k;
+
+	cr_assert_eq(qubo_model_new(&m, MAXV, NULL), QUBO_OK);
+	for (k = 0; k < 40; k++) {
+		op o;
+		random_op(&r, MAXV, &o);
+		cr_assert_eq(apply(m, &o), QUBO_OK);
+		if (k == 20)
+			cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	}
+	cr_assert_eq(qubo_model_copy(&c, m), QUBO_OK);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	cr_assert_eq(qubo_model_compile(c), QUBO_OK);
+	cr_assert_eq(qubo_model_add_linear(m, 0, 5.0), QUBO_OK); /* must not affect c */
+	for (bits = 0; bits < (1u << MAXV); bits++) {
+		double a, b;
+		set_bits(x, MAXV, bits);
+		cr_assert_eq(qubo_model_energy(m, x, MAXV, &a), QUBO_OK);
+		cr_assert_eq(qubo_model_energy(c, x, MAXV, &b), QUBO_OK);
+		cr_assert_eq(a, b + 5.0 * x[0]);
+	}
+	qubo_model_free(m);
+	qubo_model_free(c);
+}
+
+/* Every allocation of building and compiling fails once in turn: each
+ * failure is reported, and the model stays usable and unchanged. */
+Test(model, compile_out_of_memory_keeps_model)
+{
+	size_t k;
+
+	for (k = 1;; k++) {
+		tu_failalloc fa;
+		qubo_model *m = NULL;
+		qubo_lit row[6] = { QUBO_LIT(0), QUBO_LIT_NEG(1), QUBO_LIT(2), QUBO_LIT(3),
+				    QUBO_LIT_TRUE, QUBO_LIT(1) };
+		uint8_t x[6] = { 1, 0, 1, 1, 0, 1 };
+		double e;
+		int rc;
+
+		tu_failalloc_init(&fa, k);
+		rc = qubo_model_new(&m, 6, &fa.a);
+		if (rc == QUBO_OK)
+			rc = qubo_model_add_clique(m, row, 6, 2.0);
+		if (rc == QUBO_OK)
+			rc = qubo_model_add_quadratic(m, 4, 5, -1.0);
+		if (rc == QUBO_OK)
+			rc = qubo_model_compile(m);
+		if (rc == QUBO_OK)
+			rc = qubo_model_add_quadratic(m, 0, 5, 1.5);
+		if (rc == QUBO_OK)
+			rc = qubo_model_compile(m);
+		if (!fa.failed) {
+			cr_assert_eq(rc, QUBO_OK);
+			qubo_model_free(m);
+			cr_assert_eq(fa.live, 0);
+			break;
+		}
+		/* a failed shrink is harmless and may succeed; anything else fails */
+		cr_assert(rc == QUBO_ERR_NOMEM || rc == QUBO_OK, "allocation %zu: %s", k,
+			  qubo_status_name(rc));
+		if (m) { /* still usable: finish the job with a working allocator */
+			fa.fail_at = 0;
+			cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+			cr_assert_eq(qubo_model_energy(m, x, 6, &e), QUBO_OK);
+			qubo_model_free(m);
+		}
+		cr_assert_eq(fa.live, 0, "allocation %zu leaked %zu blocks", k, fa.live);
+	}
+}

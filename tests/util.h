@@ -1,0 +1,36 @@
+/* Helpers shared by the test suites: a seeded random generator and a
+ * fault-injecting allocator. */
+#ifndef QUBO_TEST_UTIL_H
+#define QUBO_TEST_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <qubo.h>
+
+/* splitmix64: reproducible across platforms. */
+typedef struct tu_rng {
+	uint64_t s;
+} tu_rng;
+
+uint64_t tu_next(tu_rng *r);
+/* Uniform in [0, bound). */
+uint64_t tu_below(tu_rng *r, uint64_t bound);
+/* Uniform integer in [lo, hi]. */
+int64_t tu_range(tu_rng *r, int64_t lo, int64_t hi);
+/* Uniform double in [0, 1). */
+double tu_unit(tu_rng *r);
+
+/* An allocator that fails the allocation numbered fail_at (1-based; 0 never)
+ * and counts allocations and live blocks. */
+typedef struct tu_failalloc {
+	qubo_allocator a;
+	size_t count;   /* allocations and reallocations attempted */
+	size_t fail_at; /* 0: never fail */
+	size_t live;    /* blocks currently allocated */
+	int failed;     /* set once a failure was injected */
+} tu_failalloc;
+
+void tu_failalloc_init(tu_failalloc *f, size_t fail_at);
+
+#endif
