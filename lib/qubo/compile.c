@@ -459,9 +459,13 @@ int qubo_model_compile(qubo_model *m)
 	index_members(m, &w);
 	fill_cliques(m, &w);
 	fill_old_and_pairs(m, &w);
-	if (w.hnew)
-		for (a = 0; a < m->n; a++)
-			if (!qubo__is_finite(w.hnew[a])) {
+	if (!qubo__is_finite(m->offset)) {
+		rc = qubo__error(QUBO_ERR_OUT_OF_RANGE,
+				 "qubo_model_compile: the offset is not finite");
+		goto fail;
+	}
+	for (a = 0; a < m->n; a++)
+		if (!qubo__is_finite(w.hnew ? w.hnew[a] : m->h[a])) {
 				rc = qubo__error(QUBO_ERR_OUT_OF_RANGE,
 						 "qubo_model_compile: the linear weight of "
 						 "variable %zu sums to a value that is not finite",

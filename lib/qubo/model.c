@@ -231,6 +231,9 @@ int qubo_model_add_offset(qubo_model *m, double w)
 		return qubo__error(QUBO_ERR_MISUSE, "qubo_model_add_offset: model is NULL");
 	if (check_weight(w, "qubo_model_add_offset"))
 		return QUBO_ERR_INVALID_ARG;
+	if (!qubo__is_finite(m->offset + w))
+		return qubo__error(QUBO_ERR_OUT_OF_RANGE,
+				   "qubo_model_add_offset: the offset would overflow");
 	m->offset += w;
 	return QUBO_OK;
 }
@@ -243,7 +246,33 @@ int qubo_model_add_linear(qubo_model *m, uint32_t v, double w)
 		return QUBO_ERR_OUT_OF_RANGE;
 	if (check_weight(w, "qubo_model_add_linear"))
 		return QUBO_ERR_INVALID_ARG;
+	if (!qubo__is_finite(m->h[v] + w))
+		return qubo__error(QUBO_ERR_OUT_OF_RANGE,
+				   "qubo_model_add_linear: the weight of variable %u would overflow",
+				   v);
 	m->h[v] += w;
+	return QUBO_OK;
+}
+
+static int reserve_log(const qubo_allocator *a, void **arr, size_t *cap, size_t num,
+		       size_t extra, size_t elem)
+{
+	if (!extra)
+		return QUBO_OK;
+	if (num + extra < extra)
+		return qubo__nomem("pending terms");
+	return qubo__grow(a, arr, cap, num + extra, elem);
+}
+
+int qubo__model_reserve(qubo_model *m, size_t pairs, size_t cliques, size_t members)
+{
+	if (reserve_log(&m->alloc, (void **)&m->pairs, &m->cap_pairs, m->num_pairs, pairs,
+			sizeof *m->pairs) ||
+	    reserve_log(&m->alloc, (void **)&m->cliques, &m->cap_cliques, m->num_cliques,
+			cliques, sizeof *m->cliques) ||
+	    reserve_log(&m->alloc, (void **)&m->members, &m->cap_members, m->num_members,
+			members, sizeof *m->members))
+		return QUBO_ERR_NOMEM;
 	return QUBO_OK;
 }
 
@@ -434,7 +463,10 @@ int qubo_model_add_clique(qubo_model *m, const qubo_lit *lits, size_t count, dou
 		return QUBO_OK;
 	/* Free part, ℓ = c + s·x: constant w·C(neg,2); x_a gets w·s_a·(neg − c_a);
 	 * each pair gets w·s_a·s_b (a pair within one variable folds into h). */
-	qsort(mem, nf, sizeof *mem, cmp_lit);
+	for (k = 1; k < nf && mem[k - 1] <= mem[k]; k++)
+		;
+	if (k < nf)
+		qsort(mem, nf, sizeof *mem, cmp_lit);
 	m->offset += w * (double)neg * (double)(neg - (neg > 0)) / 2.0;
 	for (k = 0; k < nf; k++) {
 		int isneg = QUBO_LIT_IS_NEG(mem[k]);

@@ -53,6 +53,12 @@ struct qubo_model {
 	int dirty;         /* pending logs are not empty */
 };
 
+/* Grows the pending logs so that the next `pairs` single pairs, `cliques`
+ * clique records and `members` clique members can be appended without
+ * allocating (and so without failing). Capacity is not observable: on
+ * failure the model is unchanged. QUBO_OK or QUBO_ERR_NOMEM. */
+int qubo__model_reserve(qubo_model *m, size_t pairs, size_t cliques, size_t members);
+
 /* Reports QUBO_ERR_MISUSE unless m is compiled and clean. */
 int qubo__model_require_compiled(const qubo_model *m, const char *func);
 

@@ -64,6 +64,9 @@ void qubo_error_clear(void)
 }
 
 static int set_error(int code, size_t line, size_t column, const char *fmt, va_list ap)
+	QUBO__PRINTF(4, 0);
+
+static int set_error(int code, size_t line, size_t column, const char *fmt, va_list ap)
 {
 	char *m = tls_error.message;
 	size_t used = 0;

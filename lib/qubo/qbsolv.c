@@ -1,0 +1,1219 @@
+/*
+ * Reading and writing the qbsolv `.qubo` format (doc/formats.md states the
+ * rules; every rejection below is listed there).
+ *
+ * Reader: one pass over the lines of a memory buffer. Linear lines go
+ * straight into the model; couplers are staged in chunks of at most
+ * QBS_CHUNK and appended with qubo_model_add_quadratic_batch(), so the
+ * declared line counts never size an allocation (maxNodes does size the
+ * model: it is bounded by QUBO_MAX_VARIABLES and the allocator, as a model
+ * made by qubo_model_new() is). Numbers are parsed in the C
+ * locale: an exact fast path for short decimals (Clinger's: an integer
+ * mantissa below 2^53 times a power of ten up to 10^22 is one correctly
+ * rounded IEEE operation), strtod_l() with a "C" locale object otherwise.
+ *
+ * Writer: walks the compiled CSR's upper triangle directly. Each weight is
+ * printed with the shortest decimal that reads back to the same double
+ * (exact digit generation in 128-bit integers for the usual magnitudes;
+ * the shortest of %.15g / %.16g / %.17g, checked by parsing back, for the
+ * extremes), inside uselocale() of the C locale so that printf's decimal
+ * point is always '.'.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <float.h>
+#include <locale.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model_impl.h"
+
+/* Above this many declared variables, the input must hold one byte per
+ * QBSOLV_NODES_PER_BYTE variables (doc/formats.md). */
+#define QBSOLV_FREE_NODES (1u << 24)
+#define QBSOLV_NODES_PER_BYTE 16u
+#include "qubo/qbsolv.h"
+
+/* Couplers staged per qubo_model_add_quadratic_batch() call. */
+#define QBS_CHUNK 65536
+/* Numbers up to this length are copied to the stack for strtod_l(). */
+#define QBS_SHORT 128
+/* Bytes buffered by the file writer per write(2). */
+#define QBS_FILE_CHUNK 65536
+/* Every entry line takes at least this many bytes ("0 0 0\n"). */
+#define QBS_MIN_LINE 6
+
+/* ------------------------------------------------------------------ */
+/* The C locale, created once. */
+
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+static locale_t c_locale;
+
+static void c_locale_init(void)
+{
+	c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+static int get_c_locale(const char *func)
+{
+	pthread_once(&c_locale_once, c_locale_init);
+	if (c_locale == (locale_t)0)
+		return qubo__error(QUBO_ERR_NOMEM, "%s: cannot create the C locale", func);
+	return QUBO_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Numbers. */
+
+static const double pow10_exact[23] = {
+	1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * Checks that s[0..n) is a decimal number [+-](d+[.d*]|.d+)([eE][+-]?d+)?
+ * and computes it. Returns 1 and sets *out when the syntax is valid (the
+ * value may be infinite when it overflows), 0 otherwise. *scratch and
+ * *cap_scratch hold a growable buffer for numbers longer than QBS_SHORT
+ * (NULL scratch: such numbers fail with -1 = out of memory).
+ */
+static int parse_number(const char *s, size_t n, double *out, const qubo_allocator *a,
+			char **scratch, size_t *cap_scratch)
+{
+	size_t i = 0;
+	int neg = 0, any = 0, inexact = 0;
+	uint64_t mant = 0;
+	unsigned nd = 0;
+	long exp10 = 0, e = 0;
+	char local[QBS_SHORT];
+	char *buf, *endp;
+
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		neg = s[i++] == '-';
+	for (; i < n && is_digit(s[i]); i++) {
+		any = 1;
+		if (mant == 0 && s[i] == '0')
+			continue;
+		if (nd < 19) {
+			mant = mant * 10 + (uint64_t)(s[i] - '0');
+			nd++;
+		} else {
+			exp10++;
+			inexact |= s[i] != '0';
+		}
+	}
+	if (i < n && s[i] == '.') {
+		for (i++; i < n && is_digit(s[i]); i++) {
+			any = 1;
+			if (mant == 0 && s[i] == '0') {
+				exp10--;
+			} else if (nd < 19) {
+				mant = mant * 10 + (uint64_t)(s[i] - '0');
+				nd++;
+				exp10--;
+			} else {
+				inexact |= s[i] != '0';
+			}
+		}
+	}
+	if (!any)
+		return 0;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		int eneg = 0, edig = 0;
+
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			eneg = s[i++] == '-';
+		for (; i < n && is_digit(s[i]); i++) {
+			edig = 1;
+			if (e < 100000)
+				e = e * 10 + (s[i] - '0');
+			else
+				inexact = 1; /* saturated: leave it to strtod_l() */
+		}
+		if (!edig)
+			return 0;
+		if (eneg)
+			e = -e;
+	}
+	if (i != n)
+		return 0;
+	/* exp10 is bounded by the token length, e by 10^6. */
+	exp10 += e;
+	if (mant == 0) {
+		*out = neg ? -0.0 : 0.0;
+		return 1;
+	}
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+	if (!inexact && mant <= (UINT64_C(1) << 53) && exp10 >= -22 && exp10 <= 22) {
+		double d = (double)mant;
+
+		d = exp10 >= 0 ? d * pow10_exact[exp10] : d / pow10_exact[-exp10];
+		*out = neg ? -d : d;
+		return 1;
+	}
+#endif
+	if (n < QBS_SHORT) {
+		buf = local;
+	} else {
+		if (!scratch)
+			return -1;
+		if (qubo__grow(a, (void **)scratch, cap_scratch, n + 1, 1))
+			return -1;
+		buf = *scratch;
+	}
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	*out = strtod_l(buf, &endp, c_locale);
+	if (endp != buf + n) /* cannot happen after the syntax check */
+		return 0;
+	return 1;
+}
+
+/* Overflow-checked unsigned decimal. 0: ok, 1: not an integer, 2: negative,
+ * 3: too large for 64 bits. */
+static int parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (n && s[0] == '-') {
+		for (i = 1; i < n && is_digit(s[i]); i++)
+			;
+		return i == n && n > 1 ? 2 : 1;
+	}
+	if (!n)
+		return 1;
+	for (i = 0; i < n; i++) {
+		unsigned d;
+
+		if (!is_digit(s[i]))
+			return 1;
+		d = (unsigned)(s[i] - '0');
+		if (v > (UINT64_MAX - d) / 10) {
+			for (; i < n && is_digit(s[i]); i++)
+				;
+			return i == n ? 3 : 1;
+		}
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reader state. */
+
+typedef struct tok {
+	const char *s;
+	size_t n;
+} tok;
+
+typedef struct rd {
+	const char *end;
+	const char *pos; /* start of the next line */
+	const char *ls;  /* start of the current line */
+	const char *le;  /* end of its content (a final '\r' removed) */
+	size_t line;     /* current line, 1-based; 0 before the first */
+	const qubo_allocator *a;
+	char *scratch;
+	size_t cap_scratch;
+
+	/* the failure, reported by the caller */
+	int code;
+	int api_error; /* message already set by a model function */
+	size_t err_line, err_col;
+	char msg[320];
+} rd;
+
+static int rd_fail(rd *r, int code, size_t line, size_t col, const char *fmt, ...)
+	QUBO__PRINTF(5, 6);
+
+static int rd_fail(rd *r, int code, size_t line, size_t col, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->code = code;
+	r->err_line = line;
+	r->err_col = col;
+	va_start(ap, fmt);
+	vsnprintf(r->msg, sizeof r->msg, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* Position of a byte of the current line. */
+static size_t col_of(const rd *r, const char *p)
+{
+	return (size_t)(p - r->ls) + 1;
+}
+
+/* Position just past the last byte of the input. */
+static void eof_pos(const rd *r, size_t *line, size_t *col)
+{
+	if (r->line == 0) {
+		*line = 1;
+		*col = 1;
+	} else if (r->end[-1] == '\n') {
+		*line = r->line + 1;
+		*col = 1;
+	} else {
+		*line = r->line;
+		*col = (size_t)(r->end - r->ls) + 1;
+	}
+}
+
+/* A token as text for messages: at most 24 bytes, control bytes as '?'. */
+static const char *show(const tok *t, char buf[32])
+{
+	size_t i, n = t->n > 24 ? 24 : t->n;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)t->s[i];
+		buf[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	if (t->n > n) {
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Advances to the next line. 0 at the end of the input, -1 on a NUL byte
+ * (error set), 1 otherwise. */
+static int next_line(rd *r)
+{
+	const char *nl, *z;
+
+	if (r->pos == r->end)
+		return 0;
+	r->ls = r->pos;
+	nl = memchr(r->pos, '\n', (size_t)(r->end - r->pos));
+	r->le = nl ? nl : r->end;
+	r->pos = nl ? nl + 1 : r->end;
+	r->line++;
+	z = memchr(r->ls, '\0', (size_t)(r->le - r->ls));
+	if (z) {
+		rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, z), "NUL byte in the input");
+		return -1;
+	}
+	if (r->le > r->ls && r->le[-1] == '\r')
+		r->le--;
+	return 1;
+}
+
+static int next_tok(const char **cur, const char *le, tok *t)
+{
+	const char *p = *cur;
+
+	while (p < le && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == le) {
+		*cur = p;
+		return 0;
+	}
+	t->s = p;
+	while (p < le && *p != ' ' && *p != '\t')
+		p++;
+	t->n = (size_t)(p - t->s);
+	*cur = p;
+	return 1;
+}
+
+static int tok_is(const tok *t, const char *word)
+{
+	size_t n = strlen(word);
+
+	return t->n == n && memcmp(t->s, word, n) == 0;
+}
+
+/* Reads a weight-like number token: finite double. */
+static int rd_number(rd *r, const tok *t, const char *what, double *out)
+{
+	char b[32];
+	int k = parse_number(t->s, t->n, out, r->a, &r->scratch, &r->cap_scratch);
+
+	if (k < 0)
+		return rd_fail(r, QUBO_ERR_NOMEM, 0, 0, "out of memory reading a long number");
+	if (k == 0)
+		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t->s),
+			       "%s '%s' is not a decimal number", what, show(t, b));
+	if (!qubo__is_finite(*out))
+		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t->s),
+			       "%s '%s' is beyond the range of double", what, show(t, b));
+	return QUBO_OK;
+}
+
+/* Reads a non-negative integer token. */
+static int rd_uint(rd *r, const tok *t, const char *what, uint64_t *out)
+{
+	char b[32];
+	size_t col = col_of(r, t->s);
+
+	switch (parse_u64(t->s, t->n, out)) {
+	case 0:
+		return QUBO_OK;
+	case 2:
+		return rd_fail(r, QUBO_ERR_PARSE, r->line, col, "%s '%s' is negative", what,
+			       show(t, b));
+	case 3:
+		return rd_fail(r, QUBO_ERR_PARSE, r->line, col,
+			       "%s '%s' is too large for a 64-bit integer", what, show(t, b));
+	default:
+		return rd_fail(r, QUBO_ERR_PARSE, r->line, col,
+			       "%s '%s' is not a non-negative decimal integer", what,
+			       show(t, b));
+	}
+}
+
+/* Requires the end of the line after the fields read. */
+static int rd_line_end(rd *r, const char *cur, const char *what)
+{
+	tok t;
+	char b[32];
+
+	if (next_tok(&cur, r->le, &t))
+		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t.s),
+			       "unexpected '%s' after %s", show(&t, b), what);
+	return QUBO_OK;
+}
+
+/* Requires another field. */
+static int rd_field(rd *r, const char **cur, tok *t, const char *what)
+{
+	if (next_tok(cur, r->le, t))
+		return QUBO_OK;
+	return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, r->le), "missing %s", what);
+}
+
+/* ------------------------------------------------------------------ */
+/* The parse. */
+
+typedef struct parse {
+	rd r;
+	qubo_model *m;
+	int have_header;
+	uint64_t max_nodes, n_nodes, n_couplers;
+	uint64_t diag_read, coup_read;
+	double offset;
+	/* coupler staging */
+	uint32_t *ci, *cj;
+	double *cw;
+	size_t staged, cap_stage;
+} parse;
+
+static int flush_stage(parse *p)
+{
+	int rc;
+
+	if (!p->staged)
+		return QUBO_OK;
+	rc = qubo_model_add_quadratic_batch(p->m, p->staged, p->ci, p->cj, p->cw);
+	if (rc) {
+		p->r.code = rc;
+		p->r.api_error = 1;
+		return rc;
+	}
+	p->staged = 0;
+	return QUBO_OK;
+}
+
+/* `c offset <value>`: cur is just past "offset". */
+static int do_offset(parse *p, const char *cur)
+{
+	rd *r = &p->r;
+	tok t;
+	double v, s;
+	int rc;
+
+	if ((rc = rd_field(r, &cur, &t, "the value after 'c offset'")) ||
+	    (rc = rd_number(r, &t, "offset", &v)) ||
+	    (rc = rd_line_end(r, cur, "the offset value")))
+		return rc;
+	s = p->offset + v;
+	if (!qubo__is_finite(s))
+		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t.s),
+			       "the offsets add up to a value beyond the range of double");
+	p->offset = s;
+	return QUBO_OK;
+}
+
+static const char header_form[] = "'p qubo 0 <maxNodes> <nNodes> <nCouplers>'";
+
+/* `p qubo 0 <maxNodes> <nNodes> <nCouplers>`: cur is just past "p". */
+static int do_header(parse *p, const tok *ptok, const char *cur, size_t length)
+{
+	rd *r = &p->r;
+	tok t, tm, tn, tc;
+	char b[32];
+	uint64_t lines_max = length / QBS_MIN_LINE;
+	size_t cap;
+	int rc;
+
+	if (p->have_header)
+		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, ptok->s),
+			       "second header line (the header must appear once)");
+	if ((rc = rd_field(r, &cur, &t, "the word 'qubo' in the header")))
+		return rc;
+	if (!tok_is(&t, "qubo"))
+		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t.s),
+			       "header: expected 'qubo' after 'p', found '%s'", show(&t, b));
+	if ((rc = rd_field(r, &cur, &t, "the topology in the header")))
+		return rc;
+	if (!tok_is(&t, "0") && !tok_is(&t, "unconstrained"))
+		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t.s),
+			       "header: topology '%s' is not supported (only '0' or "
+			       "'unconstrained')", show(&t, b));
+	if ((rc = rd_field(r, &cur, &tm, "maxNodes in the header")) ||
+	    (rc = rd_uint(r, &tm, "maxNodes", &p->max_nodes)) ||
+	    (rc = rd_field(r, &cur, &tn, "nNodes in the header")) ||
+	    (rc = rd_uint(r, &tn, "nNodes", &p->n_nodes)) ||
+	    (rc = rd_field(r, &cur, &tc, "nCouplers in the header")) ||
+	    (rc = rd_uint(r, &tc, "nCouplers", &p->n_couplers)) ||
+	    (rc = rd_line_end(r, cur, "the header")))
+		return rc;
+	if (p->max_nodes >= QUBO_MAX_VARIABLES)
+		return rd_fail(r, QUBO_ERR_TOO_LARGE, r->line, col_of(r, tm.s),
+			       "maxNodes %llu exceeds the limit of %u variables",
+			       (unsigned long long)p->max_nodes, QUBO_MAX_VARIABLES - 1);
+	/* Variables without terms cost memory too (about 24 bytes each): a huge
+	 * declared count must be backed by input, so that a few bytes of a hostile
+	 * file cannot make the reader touch gigabytes. */
+	if (p->max_nodes > QBSOLV_FREE_NODES && p->max_nodes / QBSOLV_NODES_PER_BYTE > length)
+		return rd_fail(r, QUBO_ERR_TOO_LARGE, r->line, col_of(r, tm.s),
+			       "maxNodes %llu in %zu bytes of input: above %u variables the "
+			       "reader needs one byte of input per %u variables",
+			       (unsigned long long)p->max_nodes, length, QBSOLV_FREE_NODES,
+			       QBSOLV_NODES_PER_BYTE);
+	if (p->n_nodes > lines_max)
+		return rd_fail(r, QUBO_ERR_TOO_LARGE, r->line, col_of(r, tn.s),
+			       "nNodes %llu: %zu bytes of input cannot hold that many lines",
+			       (unsigned long long)p->n_nodes, length);
+	if (p->n_couplers > lines_max - p->n_nodes)
+		return rd_fail(r, QUBO_ERR_TOO_LARGE, r->line, col_of(r, tc.s),
+			       "nNodes %llu + nCouplers %llu: %zu bytes of input cannot hold "
+			       "that many lines", (unsigned long long)p->n_nodes,
+			       (unsigned long long)p->n_couplers, length);
+	p->have_header = 1;
+	rc = qubo_model_new(&p->m, (size_t)p->max_nodes, r->a);
+	if (rc) {
+		r->code = rc;
+		r->api_error = 1;
+		return rc;
+	}
+	if (p->n_couplers) {
+		cap = p->n_couplers < QBS_CHUNK ? (size_t)p->n_couplers : QBS_CHUNK;
+		p->ci = qubo__malloc_array(r->a, cap, sizeof *p->ci);
+		p->cj = qubo__malloc_array(r->a, cap, sizeof *p->cj);
+		p->cw = qubo__malloc_array(r->a, cap, sizeof *p->cw);
+		if (!p->ci || !p->cj || !p->cw)
+			return rd_fail(r, QUBO_ERR_NOMEM, 0, 0,
+				       "out of memory allocating the coupler buffer");
+		p->cap_stage = cap;
+	}
+	return QUBO_OK;
+}
+
+/* An index field: below maxNodes. */
+static int rd_index(parse *p, const tok *t, const char *what, uint32_t *out)
+{
+	rd *r = &p->r;
+	char b[32];
+	uint64_t v;
+	int rc = rd_uint(r, t, what, &v);
+
+	if (rc)
+		return rc;
+	if (v >= p->max_nodes)
+		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t->s),
+			       "%s %s is not below maxNodes %llu", what, show(t, b),
+			       (unsigned long long)p->max_nodes);
+	*out = (uint32_t)v;
+	return QUBO_OK;
+}
+
+/* `<i> <j> <weight>`: first is the first field, cur just past it. */
+static int do_entry(parse *p, const tok *first, const char *cur)
+{
+	rd *r = &p->r;
+	tok tj, tw;
+	uint32_t i, j;
+	double w, s;
+	int rc;
+
+	if (!p->have_header)
+		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, first->s),
+			       "expected the header %s before any entry line", header_form);
+	if (p->diag_read == p->n_nodes && p->coup_read == p->n_couplers)
+		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, first->s),
+			       "more entry lines than the header declares (%llu diagonal, "
+			       "%llu coupler lines)", (unsigned long long)p->n_nodes,
+			       (unsigned long long)p->n_couplers);
+	if ((rc = rd_index(p, first, "index i", &i)) ||
+	    (rc = rd_field(r, &cur, &tj, "index j")) ||
+	    (rc = rd_index(p, &tj, "index j", &j)) ||
+	    (rc = rd_field(r, &cur, &tw, "the weight")) ||
+	    (rc = rd_number(r, &tw, "weight", &w)) ||
+	    (rc = rd_line_end(r, cur, "the weight")))
+		return rc;
+	if (p->diag_read < p->n_nodes) {
+		if (i != j)
+			return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, tj.s),
+				       "diagonal line %llu of %llu must have i == j, found "
+				       "%u %u", (unsigned long long)p->diag_read + 1,
+				       (unsigned long long)p->n_nodes, i, j);
+		s = p->m->h[i] + w;
+		if (!qubo__is_finite(s))
+			return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, tw.s),
+				       "the diagonal weights of variable %u add up to a value "
+				       "beyond the range of double", i);
+		rc = qubo_model_add_linear(p->m, i, w);
+		if (rc) {
+			r->code = rc;
+			r->api_error = 1;
+			return rc;
+		}
+		p->diag_read++;
+		return QUBO_OK;
+	}
+	if (i == j) {
+		if (p->coup_read)
+			return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, first->s),
+				       "diagonal line after the coupler lines (all diagonal "
+				       "lines come first)");
+		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, first->s),
+			       "more diagonal lines than the %llu the header declares",
+			       (unsigned long long)p->n_nodes);
+	}
+	if (i > j)
+		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, tj.s),
+			       "coupler line needs i < j, found %u %u", i, j);
+	if (p->staged == p->cap_stage && (rc = flush_stage(p)))
+		return rc;
+	p->ci[p->staged] = i;
+	p->cj[p->staged] = j;
+	p->cw[p->staged] = w;
+	p->staged++;
+	p->coup_read++;
+	return QUBO_OK;
+}
+
+static int parse_all(parse *p, size_t length)
+{
+	rd *r = &p->r;
+	size_t line, col;
+	const char *cur;
+	tok t, t2;
+	int k, rc;
+
+	while ((k = next_line(r)) > 0) {
+		cur = r->ls;
+		if (!next_tok(&cur, r->le, &t))
+			continue; /* blank */
+		if (t.s[0] == 'c') {
+			const char *c2 = cur;
+
+			if (tok_is(&t, "c") && next_tok(&c2, r->le, &t2) && tok_is(&t2, "offset")) {
+				if ((rc = do_offset(p, c2)))
+					return rc;
+			}
+			continue;
+		}
+		rc = tok_is(&t, "p") ? do_header(p, &t, cur, length) : do_entry(p, &t, cur);
+		if (rc)
+			return rc;
+	}
+	if (k < 0)
+		return r->code;
+	eof_pos(r, &line, &col);
+	if (!p->have_header)
+		return rd_fail(r, QUBO_ERR_PARSE, line, col, "missing header %s", header_form);
+	if (p->diag_read < p->n_nodes)
+		return rd_fail(r, QUBO_ERR_PARSE, line, col,
+			       "the input ends after %llu of the %llu diagonal lines the "
+			       "header declares", (unsigned long long)p->diag_read,
+			       (unsigned long long)p->n_nodes);
+	if (p->coup_read < p->n_couplers)
+		return rd_fail(r, QUBO_ERR_PARSE, line, col,
+			       "the input ends after %llu of the %llu coupler lines the "
+			       "header declares", (unsigned long long)p->coup_read,
+			       (unsigned long long)p->n_couplers);
+	if ((rc = flush_stage(p)))
+		return rc;
+	if (p->offset != 0.0 && (rc = qubo_model_add_offset(p->m, p->offset))) {
+		r->code = rc;
+		r->api_error = 1;
+		return rc;
+	}
+	rc = qubo_model_compile(p->m);
+	if (rc == QUBO_ERR_OUT_OF_RANGE)
+		return rd_fail(r, QUBO_ERR_PARSE, line, col,
+			       "duplicate coupler lines add up to a value beyond the range of "
+			       "double (%s)", qubo_error_message());
+	if (rc) {
+		r->code = rc;
+		r->api_error = 1;
+	}
+	return rc;
+}
+
+/* Parses data; on failure the message is set, prefixed by func and, when
+ * path is not NULL, naming the file. */
+static int read_buffer(qubo_model **out, const char *data, size_t length,
+		       const qubo_allocator *a, const char *func, const char *path)
+{
+	parse p;
+	int rc;
+
+	memset(&p, 0, sizeof p);
+	p.r.end = data + length;
+	p.r.pos = data;
+	p.r.a = a;
+	rc = parse_all(&p, length);
+	qubo__free(a, p.ci);
+	qubo__free(a, p.cj);
+	qubo__free(a, p.cw);
+	qubo__free(a, p.r.scratch);
+	if (rc == QUBO_OK) {
+		*out = p.m;
+		return QUBO_OK;
+	}
+	qubo_model_free(p.m);
+	if (p.r.api_error)
+		return rc;
+	if (path)
+		return qubo__error_at(rc, p.r.err_line, p.r.err_col, "%s: %s (in '%s')", func,
+				      p.r.msg, path);
+	return qubo__error_at(rc, p.r.err_line, p.r.err_col, "%s: %s", func, p.r.msg);
+}
+
+int qubo_qbsolv_read(qubo_model **out, const char *data, size_t length,
+		     const qubo_allocator *allocator)
+{
+	static const char fn[] = "qubo_qbsolv_read";
+	qubo_allocator a;
+	int rc;
+
+	if (!out)
+		return qubo__error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
+	*out = NULL;
+	if (!data && length)
+		return qubo__error(QUBO_ERR_MISUSE, "%s: data is NULL with length %zu", fn,
+				   length);
+	if ((rc = qubo__alloc_init(&a, allocator)) || (rc = get_c_locale(fn)))
+		return rc;
+	return read_buffer(out, data ? data : "", length, &a, fn, NULL);
+}
+
+static const char *errstr(int err, char *buf, size_t size)
+{
+#if defined(__GLIBC__) && defined(_GNU_SOURCE)
+	return strerror_r(err, buf, size);
+#else
+	if (strerror_r(err, buf, size))
+		snprintf(buf, size, "error %d", err);
+	return buf;
+#endif
+}
+
+int qubo_qbsolv_read_file(qubo_model **out, const char *path, const qubo_allocator *allocator)
+{
+	static const char fn[] = "qubo_qbsolv_read_file";
+	qubo_allocator a;
+	struct stat st;
+	char *buf = NULL, eb[128];
+	size_t len = 0, cap = 0;
+	ssize_t k;
+	int fd, rc, err;
+
+	if (!out)
+		return qubo__error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
+	*out = NULL;
+	if (!path)
+		return qubo__error(QUBO_ERR_MISUSE, "%s: path is NULL", fn);
+	if ((rc = qubo__alloc_init(&a, allocator)) || (rc = get_c_locale(fn)))
+		return rc;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		return qubo__error(QUBO_ERR_IO, "%s: cannot open '%s': %s", fn, path,
+				   errstr(err, eb, sizeof eb));
+	}
+	/* A regular file's size sizes the buffer; pipes grow it. */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uintmax_t)st.st_size < SIZE_MAX)
+		cap = (size_t)st.st_size + 1;
+	else
+		cap = 65536;
+	buf = qubo__malloc(&a, cap);
+	if (!buf) {
+		close(fd);
+		return qubo__nomem("the file's contents");
+	}
+	for (;;) {
+		if (len == cap && qubo__grow(&a, (void **)&buf, &cap, len + 1, 1)) {
+			close(fd);
+			qubo__free(&a, buf);
+			return QUBO_ERR_NOMEM;
+		}
+		k = read(fd, buf + len, cap - len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			err = errno;
+			close(fd);
+			qubo__free(&a, buf);
+			return qubo__error(QUBO_ERR_IO, "%s: cannot read '%s': %s", fn, path,
+					   errstr(err, eb, sizeof eb));
+		}
+		if (k == 0)
+			break;
+		len += (size_t)k;
+	}
+	close(fd);
+	rc = read_buffer(out, buf, len, &a, fn, path);
+	qubo__free(&a, buf);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writer. */
+
+typedef struct sink {
+	/* memory: bytes below cap are stored, len counts all */
+	char *buf;
+	size_t cap, len;
+	/* file: fd >= 0, chunk of QBS_FILE_CHUNK bytes */
+	int fd;
+	char *chunk;
+	size_t used;
+	int err; /* errno of the first failed write */
+} sink;
+
+static void write_all(sink *s, const char *p, size_t n)
+{
+	ssize_t k;
+
+	while (n && !s->err) {
+		k = write(s->fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			s->err = k < 0 ? errno : EIO;
+			return;
+		}
+		p += k;
+		n -= (size_t)k;
+	}
+}
+
+static void flush_sink(sink *s)
+{
+	if (s->fd >= 0 && s->used) {
+		write_all(s, s->chunk, s->used);
+		s->used = 0;
+	}
+}
+
+static void put(sink *s, const char *p, size_t n)
+{
+	if (s->fd >= 0) {
+		if (s->used + n > QBS_FILE_CHUNK)
+			flush_sink(s);
+		memcpy(s->chunk + s->used, p, n);
+		s->used += n;
+		return;
+	}
+	if (s->len < s->cap)
+		memcpy(s->buf + s->len, p, s->cap - s->len < n ? s->cap - s->len : n);
+	s->len += n;
+}
+
+/* Decimal digits of v at p; returns the length. */
+static size_t fmt_u64(char *p, uint64_t v)
+{
+	char t[20];
+	size_t n = 0, i;
+
+	do {
+		t[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		p[i] = t[n - 1 - i];
+	return n;
+}
+
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 qbs_u128;
+
+/*
+ * The digit loop of the free-format algorithm, for r < s with r + mp < s
+ * (mp >= mm): emits digits of r / s until the rest is within mm below or mp
+ * above, then rounds the last digit to the closest (ties to an even
+ * digit). The last digit is at most 9 because r + mp < s held before it.
+ * Both versions are the same code; the 64-bit one runs when 10 s fits
+ * (the usual magnitudes) and is about twice as fast. Returns the count, 0
+ * past 17 digits (cannot happen).
+ */
+#define QBS_GEN_DIGITS(T)                                                               \
+	T s2 = s * 2, s4 = s * 4, s8 = s * 8;                                           \
+	int n = 0, d, b, lo, up;                                                        \
+									                \
+	for (;;) {                                                                      \
+		r *= 10;                                                                \
+		mp *= 10;                                                               \
+		mm *= 10;                                                               \
+		/* d = r / s without branches (random digits mispredict) */             \
+		b = r >= s8;                                                            \
+		r -= s8 & -(T)b;                                                        \
+		d = 8 * b;                                                              \
+		b = r >= s4;                                                            \
+		r -= s4 & -(T)b;                                                        \
+		d += 4 * b;                                                             \
+		b = r >= s2;                                                            \
+		r -= s2 & -(T)b;                                                        \
+		d += 2 * b;                                                             \
+		b = r >= s;                                                             \
+		r -= s & -(T)b;                                                         \
+		d += b;                                                                 \
+		lo = even ? r <= mm : r < mm;                                           \
+		up = even ? r + mp >= s : r + mp > s;                                   \
+		if (!lo && !up) {                                                       \
+			if (n == 17)                                                    \
+				return 0;                                               \
+			dig[n++] = (char)('0' + d);                                     \
+			continue;                                                       \
+		}                                                                       \
+		if (lo && up)                                                           \
+			d += 2 * r > s || (2 * r == s && (d & 1));                      \
+		else if (up)                                                            \
+			d++;                                                            \
+		dig[n++] = (char)('0' + d);                                             \
+		return n;                                                               \
+	}
+
+/* s < 2^59. */
+static int gen_digits64(uint64_t r, uint64_t s, uint64_t mp, uint64_t mm, int even, char *dig)
+{
+	QBS_GEN_DIGITS(uint64_t)
+}
+
+/* s <= 2^123. */
+static int gen_digits128(qbs_u128 r, qbs_u128 s, qbs_u128 mp, qbs_u128 mm, int even, char *dig)
+{
+	QBS_GEN_DIGITS(qbs_u128)
+}
+
+/*
+ * The shortest decimal digits that read back as |w| (the closest such when
+ * several have that length), by Burger and Dybvig's free-format algorithm
+ * ("Printing floating-point numbers quickly and accurately", 1996) in
+ * 128-bit integers. With |w| = f · 2^e: r/s is the scaled value, mp and mm
+ * the distances to the rounding boundaries above and below (half the gaps
+ * to the neighbouring doubles, in the same scale); both boundaries belong
+ * to w when f is even (the reader rounds ties to even). Fills dig with the
+ * digits (at most 17, '0'..'9') and *k10 with k such that |w| reads as
+ * 0.d1d2...dn · 10^k. Returns the digit count, or 0 when the integers would
+ * not fit in 128 bits (|w| below about 1e-21 or above about 1e36, and
+ * subnormals): the caller then falls back to printf.
+ */
+static int shortest_digits(double w, char *dig, int *k10)
+{
+	const qbs_u128 lim = (qbs_u128)1 << 123;
+	qbs_u128 r, s, mp, mm, p, hi;
+	uint64_t bits, f;
+	int be, e, even, asym, k, i;
+
+	memcpy(&bits, &w, sizeof bits);
+	be = (int)((bits >> 52) & 0x7ff);
+	f = bits & ((UINT64_C(1) << 52) - 1);
+	if (be == 0)
+		return 0;
+	asym = f == 0 && be > 1; /* the gap below is half the gap above */
+	f |= UINT64_C(1) << 52;
+	e = be - 1075;
+	even = (f & 1) == 0;
+	if (e >= 0) {
+		if (e > 68)
+			return 0;
+		r = (qbs_u128)f << (e + 1 + asym);
+		s = asym ? 4 : 2;
+		mp = (qbs_u128)1 << (e + asym);
+		mm = (qbs_u128)1 << e;
+	} else {
+		if (e < -120)
+			return 0;
+		r = (qbs_u128)f << (1 + asym);
+		s = (qbs_u128)1 << (1 - e + asym);
+		mp = asym ? 2 : 1;
+		mm = 1;
+	}
+	/* Scale by 10^-k so that (r + mp) / s lies in [0.1, 1). */
+	k = (int)ceil(log10(fabs(w)) - 1e-10);
+	for (p = 1, i = k < 0 ? -k : k; i > 0; i--)
+		p *= 10; /* |k| <= 38 here */
+	if (k >= 0) {
+		if (__builtin_mul_overflow(s, p, &s) || s > lim)
+			return 0;
+	} else {
+		if (__builtin_mul_overflow(r, p, &r) || r > lim)
+			return 0;
+		mp *= p; /* mm <= mp <= r */
+		mm *= p;
+	}
+	for (;;) {
+		hi = r + mp;
+		if (even ? hi >= s : hi > s) {
+			if (s > lim / 10) /* a constant */
+				return 0;
+			s *= 10;
+			k++;
+		} else if (even ? hi * 10 < s : hi * 10 <= s) {
+			r *= 10;
+			mp *= 10;
+			mm *= 10;
+			k--;
+		} else {
+			break;
+		}
+	}
+	*k10 = k;
+	if (s < (qbs_u128)1 << 59)
+		return gen_digits64((uint64_t)r, (uint64_t)s, (uint64_t)mp, (uint64_t)mm, even,
+				    dig);
+	return gen_digits128(r, s, mp, mm, even, dig);
+}
+#endif
+
+/* Lays out n digits with value 0.d1...dn · 10^k like %.17g: fixed notation
+ * when the decimal exponent k − 1 is in [−4, 17), else d.ddde±XX. */
+static size_t fmt_digits(char *p, int neg, const char *dig, int n, int k)
+{
+	int x = k - 1, i;
+	size_t len = 0;
+
+	if (neg)
+		p[len++] = '-';
+	if (x >= -4 && x < 17) {
+		if (x >= 0) {
+			for (i = 0; i <= x; i++)
+				p[len++] = i < n ? dig[i] : '0';
+			if (n > x + 1) {
+				p[len++] = '.';
+				for (i = x + 1; i < n; i++)
+					p[len++] = dig[i];
+			}
+		} else {
+			p[len++] = '0';
+			p[len++] = '.';
+			for (i = 0; i < -x - 1; i++)
+				p[len++] = '0';
+			for (i = 0; i < n; i++)
+				p[len++] = dig[i];
+		}
+		return len;
+	}
+	p[len++] = dig[0];
+	if (n > 1) {
+		p[len++] = '.';
+		for (i = 1; i < n; i++)
+			p[len++] = dig[i];
+	}
+	p[len++] = 'e';
+	p[len++] = x < 0 ? '-' : '+';
+	if (x < 0)
+		x = -x;
+	if (x < 10)
+		p[len++] = '0';
+	return len + fmt_u64(p + len, (uint64_t)x);
+}
+
+/*
+ * w as the shortest decimal that reads back as w: integers below 2^53 as
+ * integers; most other values through shortest_digits(); the rest (very
+ * large, very small and subnormal magnitudes) as the shortest of %.15g,
+ * %.16g and %.17g that reads back, checked with the reader's own parser.
+ * w is finite; p holds at least 32 bytes. The caller has made the C locale
+ * current (for printf).
+ */
+static size_t fmt_double(char *p, double w)
+{
+	static const int prec[2] = {15, 16};
+	double back;
+	size_t n;
+	int k, i;
+
+	if (w == 0.0) {
+		if (signbit(w)) {
+			memcpy(p, "-0", 2);
+			return 2;
+		}
+		p[0] = '0';
+		return 1;
+	}
+	if (w > -9007199254740992.0 && w < 9007199254740992.0 && w == (double)(int64_t)w) {
+		int64_t v = (int64_t)w;
+
+		if (v < 0) {
+			p[0] = '-';
+			return 1 + fmt_u64(p + 1, (uint64_t)-v);
+		}
+		return fmt_u64(p, (uint64_t)v);
+	}
+#if defined(__SIZEOF_INT128__)
+	{
+		char dig[17];
+		int nd = shortest_digits(w, dig, &k);
+
+		if (nd > 0)
+			return fmt_digits(p, w < 0, dig, nd, k);
+	}
+#endif
+	for (i = 0; i < 2; i++) {
+		k = snprintf(p, 32, "%.*g", prec[i], w);
+		n = (size_t)k;
+		if (parse_number(p, n, &back, NULL, NULL, NULL) == 1 && back == w)
+			return n;
+	}
+	k = snprintf(p, 32, "%.17g", w);
+	return (size_t)k;
+}
+
+static void emit(const qubo_model *m, sink *s)
+{
+	char line[160];
+	size_t i, k, n = m->n, nlin = 0, ncoup = m->nnz / 2, len;
+
+	for (i = 0; i < n; i++)
+		nlin += m->h[i] != 0.0;
+	len = (size_t)snprintf(line, sizeof line,
+			       "c qbsolv QUBO written by libqubo: %zu variables, %zu linear "
+			       "terms, %zu couplers\n", n, nlin, ncoup);
+	put(s, line, len);
+	if (m->offset != 0.0) {
+		memcpy(line, "c offset ", 9);
+		len = 9 + fmt_double(line + 9, m->offset);
+		line[len++] = '\n';
+		put(s, line, len);
+	}
+	len = (size_t)snprintf(line, sizeof line, "p qubo 0 %zu %zu %zu\n", n, nlin, ncoup);
+	put(s, line, len);
+	for (i = 0; i < n; i++) {
+		if (m->h[i] == 0.0)
+			continue;
+		len = fmt_u64(line, i);
+		line[len++] = ' ';
+		len += fmt_u64(line + len, i);
+		line[len++] = ' ';
+		len += fmt_double(line + len, m->h[i]);
+		line[len++] = '\n';
+		put(s, line, len);
+	}
+	if (!ncoup)
+		return;
+	for (i = 0; i < n; i++) {
+		size_t head;
+
+		if (m->upper[i] == m->row[i + 1])
+			continue;
+		head = fmt_u64(line, i);
+		line[head++] = ' ';
+		for (k = m->upper[i]; k < m->row[i + 1]; k++) {
+			len = head + fmt_u64(line + head, m->col[k]);
+			line[len++] = ' ';
+			len += fmt_double(line + len, m->val[k]);
+			line[len++] = '\n';
+			put(s, line, len);
+		}
+	}
+}
+
+/* Runs emit() with the C locale current on this thread. */
+static void emit_c_locale(const qubo_model *m, sink *s)
+{
+	locale_t old = uselocale(c_locale);
+
+	emit(m, s);
+	if (old != (locale_t)0)
+		uselocale(old);
+}
+
+int qubo_qbsolv_write(const qubo_model *model, char *buffer, size_t capacity,
+		      size_t *length_out)
+{
+	static const char fn[] = "qubo_qbsolv_write";
+	sink s;
+	int rc;
+
+	if (!length_out)
+		return qubo__error(QUBO_ERR_MISUSE, "%s: length_out is NULL", fn);
+	*length_out = 0;
+	if ((rc = qubo__model_require_compiled(model, fn)))
+		return rc;
+	if (!buffer && capacity)
+		return qubo__error(QUBO_ERR_MISUSE, "%s: buffer is NULL with capacity %zu", fn,
+				   capacity);
+	if ((rc = get_c_locale(fn)))
+		return rc;
+	memset(&s, 0, sizeof s);
+	s.fd = -1;
+	s.buf = buffer;
+	s.cap = capacity;
+	emit_c_locale(model, &s);
+	*length_out = s.len;
+	if (s.len > capacity)
+		return qubo__error(QUBO_ERR_BUFFER_TOO_SMALL,
+				   "%s: the text takes %zu bytes (%zu with its NUL), capacity is "
+				   "%zu", fn, s.len, s.len + 1, capacity);
+	if (s.len < capacity)
+		buffer[s.len] = '\0';
+	return QUBO_OK;
+}
+
+int qubo_qbsolv_write_file(const qubo_model *model, const char *path)
+{
+	static const char fn[] = "qubo_qbsolv_write_file";
+	char eb[128];
+	sink s;
+	int rc;
+
+	if ((rc = qubo__model_require_compiled(model, fn)))
+		return rc;
+	if (!path)
+		return qubo__error(QUBO_ERR_MISUSE, "%s: path is NULL", fn);
+	if ((rc = get_c_locale(fn)))
+		return rc;
+	memset(&s, 0, sizeof s);
+	s.chunk = qubo__malloc(&model->alloc, QBS_FILE_CHUNK);
+	if (!s.chunk)
+		return qubo__nomem("the output buffer");
+	s.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (s.fd < 0) {
+		s.err = errno;
+		qubo__free(&model->alloc, s.chunk);
+		return qubo__error(QUBO_ERR_IO, "%s: cannot open '%s' for writing: %s", fn,
+				   path, errstr(s.err, eb, sizeof eb));
+	}
+	emit_c_locale(model, &s);
+	flush_sink(&s);
+	if (close(s.fd) != 0 && !s.err)
+		s.err = errno;
+	qubo__free(&model->alloc, s.chunk);
+	if (s.err)
+		return qubo__error(QUBO_ERR_IO, "%s: cannot write '%s': %s", fn, path,
+				   errstr(s.err, eb, sizeof eb));
+	return QUBO_OK;
+}
