@@ -82,6 +82,11 @@ if [ "$target" = qbsolv ]; then
 fi
 srcs=$(grep -o "'[^']*\.c'" "$root/lib/meson.build" | tr -d "'" | grep "^$prefix" |
 	sed "s|^|$root/lib/|")
+# The puzzle layer lists its sources in lib/puzzle/meson.build.
+if [ "$target" != qbsolv ] && [ -f "$root/lib/puzzle/meson.build" ]; then
+	srcs="$srcs $(grep -o "'[^']*\.c'" "$root/lib/puzzle/meson.build" | tr -d "'" |
+		sed "s|^|$root/lib/puzzle/|")"
+fi
 [ -n "$srcs" ] || { echo "run-fuzz: no sources found in lib/meson.build" >&2; exit 2; }
 
 flags="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer"
