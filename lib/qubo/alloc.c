@@ -36,6 +36,17 @@ int qubo__alloc_init(qubo_allocator *dst, const qubo_allocator *src)
 		return qubo__error(QUBO_ERR_UNSUPPORTED_VERSION,
 				   "qubo_allocator.struct_size is %zu, expected at least %zu",
 				   src->struct_size, sizeof *src);
+	if (src->struct_size > sizeof *src) {
+		/* a newer caller: accepted only if the fields we do not know are zero */
+		const unsigned char *tail = (const unsigned char *)src + sizeof *src;
+		size_t k;
+		for (k = 0; k < src->struct_size - sizeof *src; k++)
+			if (tail[k])
+				return qubo__error(QUBO_ERR_UNSUPPORTED_VERSION,
+						   "qubo_allocator.struct_size is %zu and byte %zu "
+						   "past the %zu this library knows is not zero",
+						   src->struct_size, sizeof *src + k, sizeof *src);
+	}
 	if (!src->malloc_fn || !src->realloc_fn || !src->free_fn)
 		return qubo__error(QUBO_ERR_INVALID_ARG,
 				   "qubo_allocator needs malloc_fn, realloc_fn and free_fn");

@@ -92,6 +92,10 @@ static void sort_pairs(uint32_t *c, double *v, size_t len, uint32_t *sc, double 
 {
 	size_t width, i;
 
+	for (i = 1; i < len && c[i - 1] <= c[i]; i++)
+		; /* terms often arrive in order (files written by row) */
+	if (i >= len)
+		return;
 	if (len <= 32) { /* insertion sort for short rows */
 		for (i = 1; i < len; i++) {
 			uint32_t kc = c[i];

@@ -340,3 +340,29 @@ Test(model, compile_out_of_memory_keeps_model)
 		cr_assert_eq(fa.live, 0, "allocation %zu leaked %zu blocks", k, fa.live);
 	}
 }
+
+Test(model, allocator_struct_size_rules)
+{
+	struct {
+		qubo_allocator a;
+		uint64_t future;
+	} big;
+	tu_failalloc fa;
+	qubo_model *m;
+
+	tu_failalloc_init(&fa, 0);
+	big.a = fa.a;
+	big.a.struct_size = sizeof big;
+	big.future = 0;
+	cr_assert_eq(qubo_model_new(&m, 2, &big.a), QUBO_OK);
+	qubo_model_free(m);
+	big.future = 1;
+	cr_assert_eq(qubo_model_new(&m, 2, &big.a), QUBO_ERR_UNSUPPORTED_VERSION);
+	cr_assert_null(m);
+	big.a.struct_size = sizeof big.a - 1;
+	cr_assert_eq(qubo_model_new(&m, 2, &big.a), QUBO_ERR_UNSUPPORTED_VERSION);
+	big.a.struct_size = sizeof big.a;
+	big.a.free_fn = NULL;
+	cr_assert_eq(qubo_model_new(&m, 2, &big.a), QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(fa.live, 0);
+}

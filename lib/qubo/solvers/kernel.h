@@ -54,7 +54,13 @@ typedef struct qubo__sa_params {
 	size_t num_sweeps;   /* >= 1 */
 	double beta_hot;     /* both 0: the default rule of qubo__sa_default_betas */
 	double beta_cold;
+	unsigned flags;      /* 0, or QUBO__SA_* below (tests and benchmarks) */
 } qubo__sa_params;
+
+/* Flags of qubo__sa_params: the samples are the same with or without them,
+ * except that QUBO__SA_NO_F32 may change real-valued reads (double fields). */
+#define QUBO__SA_PORTABLE 1u /* never the SIMD sweeps */
+#define QUBO__SA_NO_F32 2u   /* never float32 fields */
 
 /* Default β range from the model (documented in sa.c and doc/solvers.md). */
 int qubo__sa_default_betas(const qubo_model *m, double *beta_hot, double *beta_cold);

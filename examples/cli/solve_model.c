@@ -1,0 +1,401 @@
+/*
+ * `qubo solve MODEL.qubo`: samples a QUBO model with a built-in solver and
+ * prints the samples, lowest energy first, as "<energy> <count> <bits>"
+ * (FORMATS.md, "Solutions and sample sets").
+ *
+ * Every solver option travels through the keyed setters, so the command line
+ * maps onto the library's option keys one to one (--set reaches any key).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define MAX_OPTIONS 64
+
+/* One option to set on the solver, in command-line order. */
+typedef struct solve_option {
+	const char *flag; /* as typed, for messages */
+	const char *key;
+	int32_t type;
+	int64_t i;
+	double d;
+	const char *s;
+} solve_option;
+
+typedef struct solve_args {
+	const char *solver;
+	const char *path;
+	int stats, quiet;
+	int64_t top; /* -1: print all */
+	solve_option opts[MAX_OPTIONS];
+	size_t num_opts;
+	char keys[MAX_OPTIONS][65]; /* keys given with --set */
+} solve_args;
+
+static void solve_usage(FILE *f)
+{
+	const char *name;
+	size_t i;
+
+	fprintf(f,
+		"usage: qubo solve [options] MODEL.qubo\n"
+		"\n"
+		"Samples a QUBO model in qbsolv format ('-' reads standard input) and prints\n"
+		"the distinct samples, lowest energy first, one per line:\n"
+		"  <energy> <count> <bits>\n"
+		"\n"
+		"options:\n"
+		"  --solver NAME         the solver (default sa):");
+	for (i = 0; qubo_solver_builtin_name(i, &name) == QUBO_OK; i++)
+		fprintf(f, " %s", name);
+	fprintf(f, "\n"
+		"  --reads N             independent reads (num_reads)\n"
+		"  --sweeps N            sweeps per read, sa (num_sweeps)\n"
+		"  --seed N              random seed; runs with the same seed are identical\n"
+		"  --threads N           worker threads; 0 means one per CPU (the default)\n"
+		"  --time-limit SECONDS  stop after this long and print what was found\n"
+		"  --target ENERGY       stop once a sample reaches this energy\n"
+		"  --beta-range HOT,COLD inverse temperatures of the sa schedule\n"
+		"  --set KEY=VALUE       any solver option, e.g. --set tenure=10\n"
+		"                        (see 'qubo solvers' for each solver's keys)\n"
+		"  --top K               print only the K lowest samples\n"
+		"  --stats               print variables, couplers, sampling time and time\n"
+		"                        per flip attempt on standard error\n"
+		"  --quiet               no progress messages\n"
+		"  -h, --help            this help\n"
+		"\n"
+		"Progress goes to standard error for runs longer than a second; Ctrl-C stops\n"
+		"the run and prints the samples found so far (a second Ctrl-C quits).\n"
+		"\n"
+		"exit status: 0 success, 1 no sample or the solver failed, 2 usage error,\n"
+		"3 the model could not be read or parsed.\n");
+}
+
+static int add_option(solve_args *a, const char *flag, const char *key, int32_t type)
+{
+	if (a->num_opts == MAX_OPTIONS) {
+		cli_error("too many options");
+		return -1;
+	}
+	memset(&a->opts[a->num_opts], 0, sizeof a->opts[0]);
+	a->opts[a->num_opts].flag = flag;
+	a->opts[a->num_opts].key = key;
+	a->opts[a->num_opts].type = type;
+	a->num_opts++;
+	return 0;
+}
+
+/* A value of a typed flag: parsed now, so that typos are usage errors. */
+static int typed_value(solve_args *a, const char *flag, const char *key, int32_t type,
+		       const char *text)
+{
+	solve_option *o;
+
+	if (add_option(a, flag, key, type))
+		return -1;
+	o = &a->opts[a->num_opts - 1];
+	if (type == QUBO_TYPE_INT && cli_parse_int(text, INT64_MIN, INT64_MAX, &o->i)) {
+		cli_error("%s: '%s' is not an integer", flag, text);
+		return -1;
+	}
+	if (type == QUBO_TYPE_DOUBLE && cli_parse_double(text, &o->d)) {
+		cli_error("%s: '%s' is not a finite number", flag, text);
+		return -1;
+	}
+	return 0;
+}
+
+static int beta_range(solve_args *a, const char *text)
+{
+	const char *comma = strchr(text, ',');
+	char hot[64];
+	size_t len = comma ? (size_t)(comma - text) : 0;
+
+	if (!comma || len >= sizeof hot) {
+		cli_error("--beta-range: expected HOT,COLD, got '%s'", text);
+		return -1;
+	}
+	memcpy(hot, text, len);
+	hot[len] = '\0';
+	if (typed_value(a, "--beta-range", QUBO_PARAM_BETA_HOT, QUBO_TYPE_DOUBLE, hot) ||
+	    typed_value(a, "--beta-range", QUBO_PARAM_BETA_COLD, QUBO_TYPE_DOUBLE, comma + 1))
+		return -1;
+	return 0;
+}
+
+/* --set KEY=VALUE: an integer if VALUE reads as one, else a number, else a
+ * string. */
+static int set_value(solve_args *a, const char *text)
+{
+	const char *eq = strchr(text, '=');
+	size_t len = eq ? (size_t)(eq - text) : 0;
+	solve_option *o;
+	char *key;
+
+	if (!eq || !len || len >= sizeof a->keys[0]) {
+		cli_error("--set: expected KEY=VALUE, got '%s'", text);
+		return -1;
+	}
+	if (add_option(a, "--set", NULL, QUBO_TYPE_STRING))
+		return -1;
+	o = &a->opts[a->num_opts - 1];
+	key = a->keys[a->num_opts - 1];
+	memcpy(key, text, len);
+	key[len] = '\0';
+	o->key = key;
+	o->s = eq + 1;
+	if (!cli_parse_int(eq + 1, INT64_MIN, INT64_MAX, &o->i))
+		o->type = QUBO_TYPE_INT;
+	else if (!cli_parse_double(eq + 1, &o->d))
+		o->type = QUBO_TYPE_DOUBLE;
+	return 0;
+}
+
+/* Parses argv; returns -1 on a usage error, 1 for --help, 0 otherwise. */
+static int parse_args(int argc, char **argv, solve_args *a)
+{
+	static const struct {
+		const char *flag, *key;
+		int32_t type;
+	} typed[] = {
+		{ "--reads", QUBO_PARAM_NUM_READS, QUBO_TYPE_INT },
+		{ "--sweeps", QUBO_PARAM_NUM_SWEEPS, QUBO_TYPE_INT },
+		{ "--seed", QUBO_PARAM_SEED, QUBO_TYPE_INT },
+		{ "--threads", QUBO_PARAM_THREADS, QUBO_TYPE_INT },
+		{ "--time-limit", QUBO_PARAM_TIME_LIMIT, QUBO_TYPE_DOUBLE },
+		{ "--target", QUBO_PARAM_TARGET_ENERGY, QUBO_TYPE_DOUBLE },
+	};
+	int i, only_paths = 0;
+	size_t k;
+
+	memset(a, 0, sizeof *a);
+	a->solver = "sa";
+	a->top = -1;
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i], *val = NULL, *eq;
+		char flag[32];
+		int takes = 0;
+
+		if (only_paths || arg[0] != '-' || !strcmp(arg, "-")) {
+			if (a->path) {
+				cli_error("more than one model given ('%s' and '%s')", a->path,
+					  arg);
+				return -1;
+			}
+			a->path = arg;
+			continue;
+		}
+		if (!strcmp(arg, "--")) {
+			only_paths = 1;
+			continue;
+		}
+		if (!strcmp(arg, "-h") || !strcmp(arg, "--help"))
+			return 1;
+		if (!strcmp(arg, "--stats")) {
+			a->stats = 1;
+			continue;
+		}
+		if (!strcmp(arg, "--quiet")) {
+			a->quiet = 1;
+			continue;
+		}
+		/* --flag VALUE or --flag=VALUE */
+		eq = strchr(arg, '=');
+		snprintf(flag, sizeof flag, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+		for (k = 0; k < sizeof typed / sizeof typed[0]; k++)
+			takes |= !strcmp(flag, typed[k].flag);
+		takes |= !strcmp(flag, "--solver") || !strcmp(flag, "--beta-range") ||
+			 !strcmp(flag, "--set") || !strcmp(flag, "--top");
+		if (!takes) {
+			cli_error("unknown option '%s' (try 'qubo solve --help')", arg);
+			return -1;
+		}
+		if (eq) {
+			val = eq + 1;
+		} else if (i + 1 < argc) {
+			val = argv[++i];
+		} else {
+			cli_error("%s needs a value", flag);
+			return -1;
+		}
+		if (!strcmp(flag, "--solver")) {
+			a->solver = val;
+		} else if (!strcmp(flag, "--top")) {
+			if (cli_parse_int(val, 1, INT64_MAX, &a->top)) {
+				cli_error("--top: '%s' is not a positive integer", val);
+				return -1;
+			}
+		} else if (!strcmp(flag, "--beta-range")) {
+			if (beta_range(a, val))
+				return -1;
+		} else if (!strcmp(flag, "--set")) {
+			if (set_value(a, val))
+				return -1;
+		} else {
+			for (k = 0; strcmp(flag, typed[k].flag); k++)
+				;
+			if (typed_value(a, typed[k].flag, typed[k].key, typed[k].type, val))
+				return -1;
+		}
+	}
+	if (!a->path) {
+		cli_error("no model given (try 'qubo solve --help')");
+		return -1;
+	}
+	return 0;
+}
+
+/* Status of a library call to exit code: bad values are usage errors. */
+static int exit_code(int rc)
+{
+	if (rc == QUBO_ERR_INVALID_ARG || rc == QUBO_ERR_OUT_OF_RANGE ||
+	    rc == QUBO_ERR_NOT_SUPPORTED)
+		return CLI_USAGE;
+	return CLI_FAILURE;
+}
+
+static int apply_options(qubo_solver *s, const solve_args *a)
+{
+	size_t k;
+
+	for (k = 0; k < a->num_opts; k++) {
+		const solve_option *o = &a->opts[k];
+		int rc;
+		if (o->type == QUBO_TYPE_INT)
+			rc = qubo_solver_set_int(s, o->key, o->i);
+		else if (o->type == QUBO_TYPE_DOUBLE)
+			rc = qubo_solver_set_double(s, o->key, o->d);
+		else
+			rc = qubo_solver_set_string(s, o->key, o->s);
+		if (rc) {
+			cli_error("%s: %s", o->flag, qubo_error_message());
+			return exit_code(rc);
+		}
+	}
+	return CLI_OK;
+}
+
+static void print_stats(const qubo_model *m, const qubo_solver *s, const qubo_sampleset *set,
+			size_t distinct)
+{
+	qubo_sample_info info = QUBO_SAMPLE_INFO_INIT;
+	qubo_model_stats st;
+	const char *status = "ok";
+
+	memset(&st, 0, sizeof st);
+	st.struct_size = sizeof st;
+	qubo_model_get_stats(m, &st);
+	qubo_sampleset_get_info(set, &info);
+	if (info.status == QUBO_CANCELLED)
+		status = "cancelled";
+	else if (info.status == QUBO_TIME_LIMIT)
+		status = "time limit";
+	fprintf(stderr, "variables: %zu\n", st.num_variables);
+	fprintf(stderr, "couplers: %zu\n", st.num_couplers);
+	fprintf(stderr, "solver: %s\n", qubo_solver_name(s));
+	fprintf(stderr, "status: %s%s\n", status, info.reached_target ? ", target reached" : "");
+	fprintf(stderr, "seed: %llu\n", (unsigned long long)info.seed);
+	fprintf(stderr, "samples: %llu (%zu distinct)\n", (unsigned long long)info.num_samples,
+		distinct);
+	if (info.num_ground_states)
+		fprintf(stderr, "ground states: %llu\n",
+			(unsigned long long)info.num_ground_states);
+	fprintf(stderr, "sampling time: %.6f s\n", info.seconds);
+	if (info.flip_attempts)
+		fprintf(stderr, "ns per flip attempt: %.3f\n",
+			info.seconds * 1e9 / (double)info.flip_attempts);
+	else
+		fprintf(stderr, "ns per flip attempt: n/a\n");
+}
+
+int cli_solve(int argc, char **argv)
+{
+	solve_args a;
+	qubo_model *m = NULL;
+	qubo_solver *s = NULL;
+	qubo_sampleset *set = NULL;
+	cli_progress prog;
+	size_t distinct;
+	int rc, code;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc) {
+		if (rc > 0) {
+			solve_usage(stdout);
+			return CLI_OK;
+		}
+		return CLI_USAGE;
+	}
+	/* Puzzle files join here (later issues): the input's header decides. */
+	code = cli_read_model(a.path, &m);
+	if (code)
+		return code;
+	rc = qubo_solver_new(&s, a.solver, NULL);
+	if (rc) {
+		cli_error("--solver: %s", qubo_error_message());
+		qubo_model_free(m);
+		return exit_code(rc);
+	}
+	code = apply_options(s, &a);
+	if (code)
+		goto out;
+
+	cli_progress_init(&prog, strcmp(a.solver, "exhaustive") ? "reads" : "blocks", a.quiet);
+	qubo_solver_set_progress(s, cli_progress_cb, &prog);
+	rc = qubo_solver_sample(&set, s, m);
+	cli_progress_done(&prog);
+	if (rc < 0) {
+		cli_error("%s: %s", a.path, qubo_error_message());
+		code = exit_code(rc);
+		goto out;
+	}
+	if (rc == QUBO_TIME_LIMIT && !a.quiet)
+		cli_error("time limit reached; printing the samples found so far");
+	distinct = qubo_sampleset_size(set);
+	if (a.top > 0 && (uint64_t)a.top < distinct)
+		qubo_sampleset_truncate(set, (size_t)a.top);
+	code = cli_print_samples(set);
+	if (a.stats)
+		print_stats(m, s, set, distinct);
+	if (!code && !distinct) {
+		cli_error("no samples");
+		code = CLI_FAILURE;
+	}
+out:
+	qubo_sampleset_free(set);
+	qubo_solver_free(s);
+	qubo_model_free(m);
+	return code;
+}
+
+/* `qubo solvers`: each built-in solver's description and options. */
+int cli_solvers(int argc, char **argv)
+{
+	const char *name;
+	size_t i;
+
+	if (argc > 1) {
+		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+			printf("usage: qubo solvers\n\nLists the built-in solvers and their "
+			       "option keys (set them with qubo solve --set KEY=VALUE).\n");
+			return CLI_OK;
+		}
+		cli_error("solvers takes no arguments");
+		return CLI_USAGE;
+	}
+	for (i = 0; qubo_solver_builtin_name(i, &name) == QUBO_OK; i++) {
+		qubo_solver *s = NULL;
+		char text[4096];
+		if (qubo_solver_new(&s, name, NULL) ||
+		    qubo_solver_describe(s, text, sizeof text, NULL)) {
+			cli_error("%s: %s", name, qubo_error_message());
+			qubo_solver_free(s);
+			return CLI_FAILURE;
+		}
+		printf("%s%s", i ? "\n" : "", text);
+		qubo_solver_free(s);
+	}
+	return CLI_OK;
+}

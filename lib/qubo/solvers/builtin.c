@@ -1,0 +1,108 @@
+/* Code shared by the built-in adapters (sa, exhaustive, tabu, descent): they
+ * are ordinary backends that read their options through the public readers
+ * and hand samples to the host, with the run control filled from the common
+ * keys. */
+#include <string.h>
+
+#include "runner.h"
+#include "solver_impl.h"
+
+#define DEFAULT_NUM_READS 10
+
+int64_t qubo__builtin_int(const qubo_options *o, const char *key, int64_t fallback)
+{
+	int64_t v = fallback;
+
+	(void)qubo_options_get_int(o, key, fallback, &v);
+	return v;
+}
+
+double qubo__builtin_double(const qubo_options *o, const char *key, double fallback)
+{
+	double v = fallback;
+
+	(void)qubo_options_get_double(o, key, fallback, &v);
+	return v;
+}
+
+static int report_progress(size_t done, size_t total, double best, void *user_data)
+{
+	return qubo_backend_progress(user_data, done, total, best) != QUBO_OK;
+}
+
+int qubo__builtin_run(qubo_backend_ctx *ctx, const qubo_options *o, qubo__run *run)
+{
+	memset(run, 0, sizeof *run);
+	run->num_reads = (size_t)qubo__builtin_int(o, QUBO_PARAM_NUM_READS, DEFAULT_NUM_READS);
+	run->seed = (uint64_t)qubo__builtin_int(o, QUBO_PARAM_SEED, 0);
+	/* 0 means one per online CPU; kernels get the resolved count */
+	run->threads = (int)qubo__runner_workers_for((int)qubo__builtin_int(o, QUBO_PARAM_THREADS,
+									    0));
+	run->time_limit = qubo__builtin_double(o, QUBO_PARAM_TIME_LIMIT, 0.0);
+	run->has_target = qubo_options_type(o, QUBO_PARAM_TARGET_ENERGY) != QUBO_TYPE_NONE;
+	run->target = qubo__builtin_double(o, QUBO_PARAM_TARGET_ENERGY, 0.0);
+	run->progress = report_progress;
+	run->user_data = ctx;
+	run->alloc = &ctx->solver->alloc;
+	return QUBO_OK;
+}
+
+int qubo__builtin_fail(qubo_backend_ctx *ctx, int code)
+{
+	return qubo_backend_set_error(ctx, code, qubo_error_message());
+}
+
+int qubo__builtin_status(const qubo_backend_ctx *ctx, int stop)
+{
+	switch (stop) {
+	case QUBO__STOP_TIME:
+		return QUBO_TIME_LIMIT;
+	case QUBO__STOP_CANCEL:
+		/* the progress hook said stop: the host knows whether the user
+		 * asked or the host's clock ran out */
+		return ctx->stop ? ctx->stop : QUBO_CANCELLED;
+	}
+	return QUBO_OK;
+}
+
+int qubo__builtin_emit(qubo_backend_ctx *ctx, const uint8_t *rows, const uint64_t *occ,
+		       size_t num, size_t n, uint64_t flips, uint64_t ground_states)
+{
+	qubo_sample_info info;
+	int rc;
+
+	memset(&info, 0, sizeof info);
+	info.struct_size = sizeof info;
+	info.flip_attempts = flips;
+	info.num_ground_states = ground_states;
+	rc = qubo_backend_report(ctx, &info);
+	if (!rc)
+		rc = qubo_backend_add_samples(ctx, rows, num, n, occ);
+	return rc ? qubo__builtin_fail(ctx, rc) : QUBO_OK;
+}
+
+int qubo__builtin_starts(const qubo_allocator *a, const qubo_sampleset *initial,
+			 const qubo_model *m, uint8_t **rows_out, uint64_t **occ_out,
+			 size_t *num_out)
+{
+	size_t num = qubo_sampleset_size(initial), n = m->n;
+	uint8_t *rows = qubo__malloc_array(a, num, n ? n : 1);
+	uint64_t *occ = qubo__malloc_array(a, num, sizeof *occ);
+	int rc;
+
+	if (!rows || !occ) {
+		qubo__free(a, rows);
+		qubo__free(a, occ);
+		return qubo__nomem("the start states");
+	}
+	rc = qubo_sampleset_export(initial, rows, NULL, occ, num);
+	if (rc) {
+		qubo__free(a, rows);
+		qubo__free(a, occ);
+		return rc;
+	}
+	*rows_out = rows;
+	*occ_out = occ;
+	*num_out = num;
+	return QUBO_OK;
+}

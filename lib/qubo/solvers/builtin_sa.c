@@ -1,0 +1,102 @@
+/* The "sa" backend: maps options onto the simulated-annealing kernel
+ * (qubo__sa_sample in sa.c). */
+#include <string.h>
+
+#include "solver_impl.h"
+
+#define DEFAULT_NUM_SWEEPS 1000
+
+static const qubo__param sa_params[] = {
+	QUBO__P_NUM_READS("independent anneals"),
+	QUBO__P_SEED,
+	QUBO__P_THREADS,
+	QUBO__P_TIME_LIMIT,
+	QUBO__P_TARGET_ENERGY,
+	{ QUBO_PARAM_NUM_SWEEPS, QUBO_TYPE_INT, 1, 1e15, 0, "1000", "sweeps per anneal" },
+	{ QUBO_PARAM_BETA_HOT, QUBO_TYPE_DOUBLE, 0, DBL_MAX, 1, "from the model",
+	  "inverse temperature at the start; set with beta_cold" },
+	{ QUBO_PARAM_BETA_COLD, QUBO_TYPE_DOUBLE, 0, DBL_MAX, 1, "from the model",
+	  "inverse temperature at the end; set with beta_hot" },
+};
+#define NUM_PARAMS (sizeof sa_params / sizeof sa_params[0])
+
+static int sa_set_param(qubo_backend_ctx *ctx, const char *key, const qubo_options *o,
+			void *user_data)
+{
+	int rc = qubo__params_check(sa_params, NUM_PARAMS, NULL, o, key);
+
+	(void)user_data;
+	return rc ? qubo__builtin_fail(ctx, rc) : QUBO_OK;
+}
+
+static int sa_describe(char *buffer, size_t capacity, void *user_data)
+{
+	(void)user_data;
+	qubo__params_describe(buffer, capacity, "sa",
+			      "simulated annealing with single-flip Metropolis sweeps",
+			      sa_params, NUM_PARAMS);
+	return QUBO_OK;
+}
+
+static int sa_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
+		     void *user_data)
+{
+	const qubo_allocator *a = &ctx->solver->alloc;
+	int hot_set = qubo_options_type(o, QUBO_PARAM_BETA_HOT) != QUBO_TYPE_NONE;
+	int cold_set = qubo_options_type(o, QUBO_PARAM_BETA_COLD) != QUBO_TYPE_NONE;
+	uint8_t *samples = NULL;
+	double *energies = NULL;
+	qubo__sa_params p;
+	qubo__result res;
+	qubo__run run;
+	size_t n = m->n;
+	int rc;
+
+	(void)user_data;
+	qubo__builtin_run(ctx, o, &run);
+	memset(&p, 0, sizeof p);
+	p.num_sweeps = (size_t)qubo__builtin_int(o, QUBO_PARAM_NUM_SWEEPS, DEFAULT_NUM_SWEEPS);
+	if (hot_set != cold_set)
+		return qubo_backend_set_error(ctx, QUBO_ERR_INVALID_ARG,
+					      hot_set ? "beta_hot is set but beta_cold is not; set "
+							"both or neither"
+						      : "beta_cold is set but beta_hot is not; set "
+							"both or neither");
+	if (hot_set) {
+		p.beta_hot = qubo__builtin_double(o, QUBO_PARAM_BETA_HOT, 0.0);
+		p.beta_cold = qubo__builtin_double(o, QUBO_PARAM_BETA_COLD, 0.0);
+		if (p.beta_hot > p.beta_cold) {
+			qubo__error(QUBO_ERR_OUT_OF_RANGE, "beta_hot (%.17g) exceeds beta_cold "
+				    "(%.17g): the schedule must cool", p.beta_hot, p.beta_cold);
+			return qubo__builtin_fail(ctx, QUBO_ERR_OUT_OF_RANGE);
+		}
+	}
+	samples = qubo__malloc_array(a, run.num_reads, n ? n : 1);
+	energies = qubo__malloc_array(a, run.num_reads, sizeof *energies);
+	if (!samples || !energies) {
+		rc = qubo__builtin_fail(ctx, qubo__nomem("the samples"));
+		goto out;
+	}
+	memset(&res, 0, sizeof res);
+	rc = qubo__sa_sample(m, &p, &run, samples, energies, &res);
+	if (rc) {
+		rc = qubo__builtin_fail(ctx, rc);
+		goto out;
+	}
+	rc = qubo__builtin_emit(ctx, samples, NULL, res.reads_done, n, res.flips, 0);
+	if (!rc)
+		rc = qubo__builtin_status(ctx, res.stop);
+out:
+	qubo__free(a, samples);
+	qubo__free(a, energies);
+	return rc;
+}
+
+const qubo_backend_vtable qubo__sa_backend = {
+	sizeof(qubo_backend_vtable),
+	"sa",
+	sa_sample,
+	NULL,
+	sa_set_param,
+	sa_describe,
+};

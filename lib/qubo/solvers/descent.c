@@ -1,0 +1,192 @@
+/* Steepest descent: from a random or given state, flip the variable whose
+ * flip lowers the energy most, until no flip lowers it. Also polishes the
+ * samples of another solver (qubo_solver_sample_from). */
+#include <string.h>
+
+#include "localsearch.h"
+#include "runner.h"
+#include "solver_impl.h"
+
+typedef struct descent_job {
+	const qubo_model *m;
+	const uint8_t *initial;
+	uint8_t *samples;
+	double *energies;
+	double eps;
+	uint8_t *x;   /* per worker: n bytes */
+	double *f;    /* per worker: n fields */
+	uint64_t *flips; /* per worker */
+} descent_job;
+
+static int descent_unit(qubo__runner *rn, unsigned w, size_t r)
+{
+	descent_job *job = rn->arg;
+	const qubo_model *m = job->m;
+	size_t n = m->n, i;
+	uint8_t *x = job->x + (size_t)w * n;
+	double *f = job->f + (size_t)w * n;
+	double e;
+	uint64_t flips = 0;
+	qubo__rng g;
+
+	qubo__rng_stream(&g, rn->run->seed, r);
+	qubo__ls_start(x, n, job->initial, r, &g);
+	e = qubo__ls_init(m, x, f);
+	while (n && !qubo__runner_stopped(rn)) {
+		size_t best = 0;
+		double d = qubo__ls_delta(x, f, 0);
+		for (i = 1; i < n; i++) {
+			double di = qubo__ls_delta(x, f, i);
+			if (di < d) {
+				d = di;
+				best = i;
+			}
+		}
+		if (d >= -job->eps)
+			break;
+		qubo__ls_flip(m, x, f, best);
+		e += d;
+		flips++;
+		qubo__runner_found(rn, e);
+	}
+	if (n)
+		memcpy(job->samples + r * n, x, n);
+	job->energies[r] = e;
+	job->flips[w] += flips; /* once per read: no false sharing */
+	qubo__runner_unit_done(rn, e);
+	return QUBO_OK;
+}
+
+int qubo__descent_sample(const qubo_model *m, const qubo__run *run, const uint8_t *initial,
+			 uint8_t *samples, double *energies, qubo__result *res)
+{
+	const qubo_allocator *a = run->alloc;
+	qubo__runner rn;
+	descent_job job;
+	unsigned w;
+	size_t n = m->n;
+	int rc;
+
+	memset(res, 0, sizeof *res);
+	memset(&rn, 0, sizeof rn);
+	rn.run = run;
+	rn.num_units = run->num_reads;
+	rn.num_workers = qubo__runner_workers(run, run->num_reads);
+	rn.fn = descent_unit;
+	rn.arg = &job;
+	job.m = m;
+	job.initial = initial;
+	job.samples = samples;
+	job.energies = energies;
+	job.eps = qubo__ls_eps(m);
+	job.x = qubo__malloc_array(a, rn.num_workers, n ? n : 1);
+	job.f = qubo__malloc_array(a, (size_t)rn.num_workers * (n ? n : 1), sizeof *job.f);
+	job.flips = qubo__calloc_array(a, rn.num_workers, sizeof *job.flips);
+	if (!job.x || !job.f || !job.flips) {
+		rc = qubo__nomem("steepest descent's work arrays");
+		goto out;
+	}
+	rc = qubo__runner_exec(&rn, res);
+	for (w = 0; w < rn.num_workers; w++)
+		res->flips += job.flips[w];
+out:
+	qubo__free(a, job.x);
+	qubo__free(a, job.f);
+	qubo__free(a, job.flips);
+	return rc;
+}
+
+/* ---- the backend ---- */
+
+static const qubo__param descent_params[] = {
+	QUBO__P_NUM_READS("random starts (sample_from uses its samples instead)"),
+	QUBO__P_SEED,
+	QUBO__P_THREADS,
+	QUBO__P_TIME_LIMIT,
+	QUBO__P_TARGET_ENERGY,
+};
+#define NUM_PARAMS (sizeof descent_params / sizeof descent_params[0])
+
+static int descent_set_param(qubo_backend_ctx *ctx, const char *key, const qubo_options *o,
+			     void *user_data)
+{
+	int rc = qubo__params_check(descent_params, NUM_PARAMS, NULL, o, key);
+
+	(void)user_data;
+	return rc ? qubo__builtin_fail(ctx, rc) : QUBO_OK;
+}
+
+static int descent_describe(char *buffer, size_t capacity, void *user_data)
+{
+	(void)user_data;
+	qubo__params_describe(buffer, capacity, "descent",
+			      "steepest descent from random starts, or from given samples",
+			      descent_params, NUM_PARAMS);
+	return QUBO_OK;
+}
+
+static int descent_run(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
+		       const qubo_sampleset *initial)
+{
+	const qubo_allocator *a = &ctx->solver->alloc;
+	uint8_t *starts = NULL, *samples = NULL;
+	uint64_t *occ = NULL;
+	double *energies = NULL;
+	qubo__result res;
+	qubo__run run;
+	size_t n = m->n;
+	int rc;
+
+	qubo__builtin_run(ctx, o, &run);
+	if (initial) {
+		rc = qubo__builtin_starts(a, initial, m, &starts, &occ, &run.num_reads);
+		if (rc)
+			return qubo__builtin_fail(ctx, rc);
+		if (!run.num_reads)
+			goto out;
+	}
+	samples = qubo__malloc_array(a, run.num_reads, n ? n : 1);
+	energies = qubo__malloc_array(a, run.num_reads, sizeof *energies);
+	if (!samples || !energies) {
+		rc = qubo__builtin_fail(ctx, qubo__nomem("the samples"));
+		goto out;
+	}
+	rc = qubo__descent_sample(m, &run, starts, samples, energies, &res);
+	if (rc) {
+		rc = qubo__builtin_fail(ctx, rc);
+		goto out;
+	}
+	rc = qubo__builtin_emit(ctx, samples, occ, res.reads_done, n, res.flips, 0);
+	if (!rc)
+		rc = qubo__builtin_status(ctx, res.stop);
+out:
+	qubo__free(a, starts);
+	qubo__free(a, occ);
+	qubo__free(a, samples);
+	qubo__free(a, energies);
+	return rc;
+}
+
+static int descent_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
+			  void *user_data)
+{
+	(void)user_data;
+	return descent_run(ctx, m, o, NULL);
+}
+
+static int descent_sample_from(qubo_backend_ctx *ctx, const qubo_model *m,
+			       const qubo_options *o, const qubo_sampleset *initial,
+			       void *user_data)
+{
+	(void)user_data;
+	return descent_run(ctx, m, o, initial);
+}
+
+const qubo_backend_vtable qubo__descent_backend = {
+	sizeof(qubo_backend_vtable),
+	"descent",
+	descent_sample,
+	descent_sample_from,
+	descent_set_param,
+	descent_describe,
+};

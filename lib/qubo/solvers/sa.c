@@ -1,0 +1,1404 @@
+/*
+ * Simulated annealing kernel: single-flip Metropolis sweeps over a geometric
+ * β schedule, reads spread over a pthread pool. doc/solvers-sa.md describes
+ * the schedule, the default β rule, the fast paths, threads and determinism.
+ *
+ * State of one read (per-thread buffers): x (one byte per variable) and the
+ * local fields f_i = h_i + Σ_j J_ij x_j. Flipping i changes the energy by
+ * ΔE_i = (1 − 2 x_i) f_i; an accepted flip adds ±J_ij to the fields of the
+ * neighbours (O(degree), no branch on the sign), a rejected one costs O(1).
+ * A sweep visits the variables in index order, one 32-bit random number r
+ * per attempt.
+ *
+ * Field types: int32 when every weight times 2^s (s <= SA_INT_MAX_SHIFT) is
+ * an integer and |ΔE| · 2^s stays below SA_INT_MAX_DE (weights then int16);
+ * otherwise float32 when that loses nothing measurable at the coldest β
+ * (see pick_kind), else double. With fewer than 65536 variables the columns
+ * are uint16 and the rows are padded to a multiple of SA_ROW_PAD.
+ *
+ * Metropolis test: with t = β ΔE (β scaled by 2^−s on the integer path),
+ * computed in double, and L(r) = −ln((r + ½) 2^−32), accept iff t < L(r).
+ * That exact rule is the whole definition; the decision for attempt i is a
+ * function of (ΔE_i, r_i) only. Two ways to evaluate it, always agreeing:
+ *  - portable: two tables bracket L over the top SA_LOG_BITS bits of r; ln()
+ *    runs only when t falls inside the bracket;
+ *  - AVX2+FMA: 8 attempts at once. t in float32 and a polynomial L̃(r) with
+ *    |L̃ − L| <= 1.2e−5 for every r (checked exhaustively), so t_f < L̃ − M
+ *    proves acceptance and t_f > L̃ + M rejection (M = SA_MARGIN = 2^−13);
+ *    the rare lanes in between take the exact test.
+ * The random numbers come from 8 interleaved xoshiro128** lanes, one block
+ * of 8 per 8 variables. The accepted lanes of a block are walked in order;
+ * after a flip that changed the field of a later variable of the same block,
+ * the rest of the block is re-decided with the same r: exactly the
+ * sequential result. Samples are identical with and without AVX2.
+ *
+ * Reads: read r seeds its stream from (seed, r) only, so its result does not
+ * depend on the thread that runs it. Workers take read indices from an
+ * atomic counter and check a stop flag once per sweep; the calling thread
+ * waits, calls the progress callback about every 100 ms and at the end, and
+ * watches the time limit. A read interrupted by a stop keeps its current
+ * (not its best) state; a read that reaches the target stops at once, with
+ * the state that reached it. Rows of the reads that ran are compacted to the
+ * front in read order; energies are recomputed with qubo_model_energy.
+ */
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kernel.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(QUBO_SA_NO_SIMD)
+#define SA_AVX2 1
+#include <immintrin.h>
+#define SA_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#else
+#define SA_AVX2 0
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SA_INLINE inline __attribute__((always_inline))
+#define SA_PREFETCH(a) __builtin_prefetch(a)
+#else
+#define SA_INLINE inline
+#define SA_PREFETCH(a) ((void)(a))
+#endif
+
+#define SA_INT_MAX_SHIFT 20  /* largest power-of-two scale for the integer path */
+#define SA_INT_MAX_DE 4096   /* largest |ΔE| (scaled) for the integer path */
+#define SA_LOG_BITS 10       /* bracket tables of the portable test: 2^SA_LOG_BITS */
+#define SA_LOG_SIZE (1u << SA_LOG_BITS)
+#define SA_LANES 8           /* random numbers per block = variables per block */
+#define SA_ROW_PAD 4         /* narrow rows are padded to a multiple of this */
+#define SA_RESYNC 64         /* float32 fields are recomputed every this many sweeps */
+#define SA_F32_LIMIT 4096.0  /* float32 fields when β_cold · max|ΔE| <= this */
+#define SA_TICK 0.1          /* seconds between progress calls */
+
+enum { SA_INT, SA_F32, SA_F64 };
+
+/* ---------------------------------------------------------------------------
+ * Random numbers: 8 xoshiro128** lanes (structure of arrays), seeded through
+ * splitmix64 from (seed, read).
+ */
+
+typedef struct sa_rng {
+	uint32_t s[4][SA_LANES];
+} sa_rng;
+
+static uint64_t sa_splitmix(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static void sa_seed(sa_rng *g, uint64_t seed, size_t read)
+{
+	uint64_t st = seed, base = sa_splitmix(&st);
+	int l, k;
+
+	st = base + ((uint64_t)read + 1) * 0xD1B54A32D192ED03ull;
+	base = sa_splitmix(&st);
+	st = base;
+	for (l = 0; l < SA_LANES; l++) {
+		for (k = 0; k < 4; k += 2) {
+			uint64_t v = sa_splitmix(&st);
+			g->s[k][l] = (uint32_t)v;
+			g->s[k + 1][l] = (uint32_t)(v >> 32);
+		}
+		if (!(g->s[0][l] | g->s[1][l] | g->s[2][l] | g->s[3][l]))
+			g->s[0][l] = 1; /* the all-zero state is a fixed point */
+	}
+}
+
+static inline uint32_t sa_rotl(uint32_t v, int k)
+{
+	return (v << k) | (v >> (32 - k));
+}
+
+/* Next block of SA_LANES outputs (portable). */
+static inline void sa_block(sa_rng *g, uint32_t *out)
+{
+	int l;
+
+	for (l = 0; l < SA_LANES; l++) {
+		uint32_t s0 = g->s[0][l], s1 = g->s[1][l], s2 = g->s[2][l], s3 = g->s[3][l];
+		uint32_t t = s1 << 9;
+		out[l] = sa_rotl(s1 * 5, 7) * 9;
+		s2 ^= s0;
+		s3 ^= s1;
+		s1 ^= s2;
+		s0 ^= s3;
+		s2 ^= t;
+		s3 = sa_rotl(s3, 11);
+		g->s[0][l] = s0;
+		g->s[1][l] = s1;
+		g->s[2][l] = s2;
+		g->s[3][l] = s3;
+	}
+}
+
+/* ---------------------------------------------------------------------------
+ * The problem as the sweeps see it (shared, read-only during the run).
+ */
+
+typedef struct sa_prep {
+	const qubo_model *m;
+	size_t n;
+	int kind;          /* SA_INT, SA_F32 or SA_F64 */
+	int narrow;        /* columns are uint16_t (n < 65536), rows padded */
+	const size_t *rp;  /* n + 1 row starts into col and w */
+	const void *col;   /* uint16_t or uint32_t; padding entries name slot n */
+	const void *w;     /* int16_t (J × 2^shift), float or double; padding 0 */
+	const void *wn;    /* the same negated: a flip adds w (x_i 0 → 1) or wn */
+	const void *h;     /* int32_t, float or double: the fields of x = 0 */
+	const uint8_t *touch; /* flipping i changes a field later in its block */
+	void *own[6];      /* what prep allocated (freed by prep_free) */
+	int32_t max_de;    /* integer path: bound on |ΔE| × 2^shift */
+	double unit;       /* integer path: 2^−shift; else 1 */
+	double scale;      /* bound on |ΔE| in real units, for tolerances */
+	double lo[SA_LOG_SIZE]; /* L over each bracket, lower end */
+	double up[SA_LOG_SIZE]; /* upper end */
+} sa_prep;
+
+/* Fractional binary digits of a finite nonzero w (0 for integers). */
+static int frac_bits(double w)
+{
+	int e, tz = 0;
+	double mant = frexp(fabs(w), &e); /* |w| = mant · 2^e, mant in [0.5, 1) */
+	uint64_t m = (uint64_t)ldexp(mant, 53);
+
+#if defined(__GNUC__) || defined(__clang__)
+	tz = __builtin_ctzll(m);
+#else
+	while (!(m & 1)) {
+		m >>= 1;
+		tz++;
+	}
+#endif
+	return 53 - e - tz > 0 ? 53 - e - tz : 0;
+}
+
+/* Largest |weight| (linear or coupler); 0 for a model without weights. */
+static double max_weight(const qubo_model *m)
+{
+	double w = 0;
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (fabs(m->h[i]) > w)
+			w = fabs(m->h[i]);
+	for (i = 0; i < m->nnz; i++)
+		if (fabs(m->val[i]) > w)
+			w = fabs(m->val[i]);
+	return w;
+}
+
+/* Bound on |ΔE_i| over all states, max(|h_i + Σ J⁻|, |h_i + Σ J⁺|),
+ * maximised over i, in units of norm > 0 (so that sums cannot overflow). */
+static double max_delta(const qubo_model *m, double norm)
+{
+	double best = 0;
+	size_t i, k;
+
+	for (i = 0; i < m->n; i++) {
+		double hh = m->h[i] / norm, pos = 0, neg = 0;
+		for (k = m->row[i]; k < m->row[i + 1]; k++) {
+			double v = m->val[k] / norm;
+			if (v > 0)
+				pos += v;
+			else
+				neg += v;
+		}
+		best = fmax(best, fmax(fabs(hh + pos), fabs(hh + neg)));
+	}
+	return best;
+}
+
+/* The integer path: returns 1 and sets *shift and *maxde when it applies. */
+static int int_scale(const qubo_model *m, int *shift_out, int32_t *maxde_out)
+{
+	int shift = 0;
+	size_t i, k;
+	int64_t maxde = 0;
+	double mul;
+
+	for (i = 0; i < m->n; i++)
+		if (m->h[i] != 0 && frac_bits(m->h[i]) > shift)
+			shift = frac_bits(m->h[i]);
+	for (k = 0; k < m->nnz; k++)
+		if (frac_bits(m->val[k]) > shift)
+			shift = frac_bits(m->val[k]);
+	if (shift > SA_INT_MAX_SHIFT)
+		return 0;
+	mul = ldexp(1.0, shift);
+	/* Every scaled weight must be small before summing in int64. */
+	for (i = 0; i < m->n; i++)
+		if (fabs(m->h[i]) * mul > 2.0 * SA_INT_MAX_DE)
+			return 0;
+	for (k = 0; k < m->nnz; k++)
+		if (fabs(m->val[k]) * mul > 2.0 * SA_INT_MAX_DE)
+			return 0;
+	for (i = 0; i < m->n; i++) {
+		int64_t h = (int64_t)(m->h[i] * mul), pos = 0, neg = 0, a, b;
+		for (k = m->row[i]; k < m->row[i + 1]; k++) {
+			int64_t v = (int64_t)(m->val[k] * mul);
+			if (v > 0)
+				pos += v;
+			else
+				neg += v;
+			if (pos - neg > 2 * SA_INT_MAX_DE)
+				return 0;
+		}
+		a = h + pos < 0 ? -(h + pos) : h + pos;
+		b = h + neg < 0 ? -(h + neg) : h + neg;
+		maxde = a > maxde ? a : maxde;
+		maxde = b > maxde ? b : maxde;
+	}
+	if (maxde > SA_INT_MAX_DE)
+		return 0;
+	*shift_out = shift;
+	*maxde_out = (int32_t)maxde;
+	return 1;
+}
+
+static void prep_log_tables(sa_prep *p)
+{
+	const uint32_t w = 1u << (32 - SA_LOG_BITS);
+	uint32_t b;
+
+	for (b = 0; b < SA_LOG_SIZE; b++) {
+		double rlo = (double)b * w, rhi = (double)b * w + (w - 1);
+		p->up[b] = -log((rlo + 0.5) * 0x1p-32);
+		p->lo[b] = -log((rhi + 0.5) * 0x1p-32);
+	}
+}
+
+/*
+ * Float32 fields round each update to 2^−24 of the field's magnitude, at most
+ * scale · 2^−24. They are used when that is below 2^−12 / β_cold, i.e. a
+ * rounding never moves an acceptance probability by more than 2^−12
+ * relatively (fields are recomputed exactly every SA_RESYNC sweeps, so
+ * errors cannot pile up), when the weights fit float comfortably, and when
+ * no target is set (the target check tracks the energy exactly).
+ */
+static int pick_kind(const qubo_model *m, const qubo__sa_params *par, const qubo__run *run,
+		     double beta_max, double scale, int *shift, int32_t *maxde)
+{
+	double wmax = max_weight(m);
+
+	if (int_scale(m, shift, maxde))
+		return SA_INT;
+	if ((par->flags & QUBO__SA_NO_F32) || run->has_target)
+		return SA_F64;
+	if (!(wmax <= 0x1p60 && scale <= 0x1p60 && beta_max * scale <= SA_F32_LIMIT))
+		return SA_F64;
+	return SA_F32;
+}
+
+static void prep_free(const qubo_allocator *a, sa_prep *p)
+{
+	size_t k;
+
+	if (!p)
+		return;
+	for (k = 0; k < sizeof p->own / sizeof p->own[0]; k++)
+		qubo__free(a, p->own[k]);
+	qubo__free(a, p);
+}
+
+/* Builds the sweep layout: rows, columns, weights, initial fields, touch. */
+static int prep_build(const qubo_model *m, sa_prep *p, int shift)
+{
+	const qubo_allocator *a = &m->alloc;
+	const size_t n = m->n;
+	const size_t wsize = p->kind == SA_INT ? sizeof(int16_t)
+			   : p->kind == SA_F32 ? sizeof(float) : sizeof(double);
+	const size_t hsize = p->kind == SA_INT ? sizeof(int32_t)
+			   : p->kind == SA_F32 ? sizeof(float) : sizeof(double);
+	const double mul = ldexp(1.0, shift);
+	size_t nnz = m->nnz, i, k, q;
+	size_t *rp = NULL;
+	void *col = NULL, *w = NULL, *wn = NULL, *h = NULL;
+	uint8_t *touch;
+
+	p->narrow = n < 65536;
+	if (p->narrow) {
+		nnz = 0;
+		for (i = 0; i < n; i++) {
+			size_t d = m->row[i + 1] - m->row[i];
+			nnz += (d + SA_ROW_PAD - 1) / SA_ROW_PAD * SA_ROW_PAD;
+		}
+		rp = qubo__malloc_array(a, n + 1, sizeof *rp);
+		col = qubo__malloc_array(a, nnz ? nnz : 1, sizeof(uint16_t));
+	}
+	if (p->narrow || p->kind != SA_F64)
+		w = qubo__malloc_array(a, nnz ? nnz : 1, wsize);
+	wn = qubo__malloc_array(a, nnz ? nnz : 1, wsize);
+	if (p->kind != SA_F64)
+		h = qubo__malloc_array(a, n ? n : 1, hsize);
+	touch = qubo__malloc(a, n ? n : 1);
+	p->own[0] = rp;
+	p->own[1] = col;
+	p->own[2] = w;
+	p->own[3] = h;
+	p->own[4] = touch;
+	p->own[5] = wn;
+	if (!wn || (p->narrow && (!rp || !col)) || ((p->narrow || p->kind != SA_F64) && !w) ||
+	    (p->kind != SA_F64 && !h) || !touch)
+		return qubo__nomem("simulated annealing: problem data");
+
+	/* Rows: the model's, or padded copies with uint16 columns. */
+	q = 0;
+	for (i = 0; i < n; i++) {
+		size_t end = m->row[i + 1];
+		if (p->narrow)
+			rp[i] = q;
+		for (k = m->row[i]; k < end || (p->narrow && q % SA_ROW_PAD); k++, q++) {
+			int pad = k >= end;
+			double v = pad ? 0.0 : m->val[k];
+			if (p->narrow)
+				((uint16_t *)col)[q] = (uint16_t)(pad ? n : m->col[k]);
+			if (p->kind == SA_INT) {
+				((int16_t *)w)[q] = (int16_t)(v * mul);
+				((int16_t *)wn)[q] = (int16_t)-(v * mul);
+			} else if (p->kind == SA_F32) {
+				((float *)w)[q] = (float)v;
+				((float *)wn)[q] = -(float)v;
+			} else {
+				if (p->narrow)
+					((double *)w)[q] = v;
+				((double *)wn)[q] = -v;
+			}
+		}
+	}
+	if (p->narrow)
+		rp[n] = q;
+	for (i = 0; i < n; i++) {
+		if (p->kind == SA_INT)
+			((int32_t *)h)[i] = (int32_t)(m->h[i] * mul);
+		else if (p->kind == SA_F32)
+			((float *)h)[i] = (float)m->h[i];
+	}
+	for (i = 0; i < n; i++) {
+		size_t u = m->upper[i], blk_end = (i / SA_LANES + 1) * SA_LANES;
+		touch[i] = (uint8_t)(u < m->row[i + 1] && m->col[u] < blk_end);
+	}
+	p->rp = p->narrow ? rp : m->row;
+	p->col = p->narrow ? (const void *)col : (const void *)m->col;
+	p->w = w ? (const void *)w : (const void *)m->val;
+	p->wn = wn;
+	p->h = h ? (const void *)h : (const void *)m->h;
+	p->touch = touch;
+	return QUBO_OK;
+}
+
+/* ---------------------------------------------------------------------------
+ * Default β range (doc/solvers-sa.md, "Default β range").
+ */
+
+int qubo__sa_default_betas(const qubo_model *m, double *beta_hot, double *beta_cold)
+{
+	/* Weights below rel_floor · Δ_hot do not set the cold end; the ratio
+	 * β_cold / β_hot stays within [2, max_ratio]. */
+	static const double rel_floor = 1e-2, max_ratio = 1e4;
+	double wmax, dhot = 0, gap = HUGE_VAL, bh, bc, ratio;
+	size_t i, k, ngap = 0;
+	int rc = qubo__model_require_compiled(m, "qubo__sa_default_betas");
+
+	if (rc)
+		return rc;
+	if (!beta_hot || !beta_cold)
+		return qubo__error(QUBO_ERR_MISUSE, "qubo__sa_default_betas: NULL output");
+	wmax = max_weight(m);
+	if (wmax == 0) { /* no weights: every state has the same energy */
+		*beta_hot = 0.1;
+		*beta_cold = 1.0;
+		return QUBO_OK;
+	}
+	/* Hot end, in units of wmax: Δ_i = max(|h_i + max_j J⁺_ij|, |h_i| +
+	 * sqrt(Σ_j (J⁻_ij)²)): at most one repelling (J > 0) neighbour of i is
+	 * set in a low-energy state, and attracting (J < 0) ones add up like a
+	 * random subset of them, in quadrature. */
+	for (i = 0; i < m->n; i++) {
+		double hh = m->h[i] / wmax, neg2 = 0, pmax = 0;
+		for (k = m->row[i]; k < m->row[i + 1]; k++) {
+			double v = m->val[k] / wmax;
+			if (v < 0)
+				neg2 += v * v;
+			else if (v > pmax)
+				pmax = v;
+		}
+		dhot = fmax(dhot, fmax(fabs(hh + pmax), fabs(hh) + sqrt(neg2)));
+	}
+	if (dhot == 0)
+		dhot = 1; /* every ΔE_i cancels exactly; any scale will do */
+	/* Cold end: the smallest weight not below rel_floor · Δ_hot, and how
+	 * many variables have it as their smallest such weight. */
+	for (i = 0; i < m->n; i++) {
+		double mine = HUGE_VAL, a = fabs(m->h[i]) / wmax;
+		if (a >= rel_floor * dhot)
+			mine = a;
+		for (k = m->row[i]; k < m->row[i + 1]; k++) {
+			a = fabs(m->val[k]) / wmax;
+			if (a >= rel_floor * dhot && a < mine)
+				mine = a;
+		}
+		if (mine < gap) {
+			gap = mine;
+			ngap = 0;
+		}
+		if (mine == gap)
+			ngap++;
+	}
+	if (!(gap < HUGE_VAL)) { /* only tiny weights: take the floor itself */
+		gap = rel_floor * dhot;
+		ngap = 1;
+	}
+	bh = log(2.0) / dhot;
+	bc = log(100.0 * (double)ngap) / gap;
+	ratio = bc / bh;
+	if (!(ratio >= 2))
+		ratio = 2;
+	if (ratio > max_ratio)
+		ratio = max_ratio;
+	/* Back to real units, both finite and positive even for weights near
+	 * the ends of the double range. */
+	bh /= wmax;
+	if (!(bh > 0))
+		bh = DBL_MIN;
+	if (!(bh <= DBL_MAX / (2 * ratio)))
+		bh = DBL_MAX / (2 * ratio);
+	*beta_hot = bh;
+	*beta_cold = bh * ratio;
+	return QUBO_OK;
+}
+
+/* ---------------------------------------------------------------------------
+ * Shared run state.
+ */
+
+typedef struct sa_shared sa_shared;
+typedef struct sa_worker sa_worker;
+
+/* A sweep at t = bu · ΔE (bu: β, times 2^−shift on the integer path):
+ * returns the attempts made (n, or fewer when the read reached the target,
+ * then *hit is set). */
+typedef size_t (*sa_sweep_fn)(sa_worker *wk, double bu, int *hit);
+
+struct sa_shared {
+	const qubo_model *m;
+	const sa_prep *p;
+	size_t num_reads, num_sweeps;
+	uint64_t seed;
+	double beta_hot, log_ratio, beta_cold;
+	int has_target;
+	double target;
+	sa_sweep_fn sweep;    /* the fastest available */
+	sa_sweep_fn portable; /* for β outside the range the fast one handles */
+	uint8_t *samples;
+	double *energies;
+	uint8_t *done;
+	atomic_size_t next;
+	atomic_int stop;
+	atomic_uint_fast64_t flips;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	size_t reads_done; /* under lock */
+	double best;       /* under lock */
+	int active;        /* workers still running, under lock */
+};
+
+struct sa_worker {
+	char pad0[64];  /* keeps the previous worker's fields off these lines */
+	sa_shared *sh;
+	uint8_t *x;     /* n + SA_LANES bytes; the padding stays 0 */
+	void *f;        /* n + SA_LANES fields; the padding is huge and never read */
+	void *mem;      /* the allocation holding x and f */
+	sa_rng g;
+	int64_t ei;     /* integer path: energy − offset, × 2^shift */
+	int64_t trig_i;
+	double er;      /* real paths: energy − offset, tracked with rounding */
+	double trig_r;
+	pthread_t tid;
+	char pad1[64];
+};
+
+static void set_stop(sa_shared *sh, int why)
+{
+	int none = 0;
+
+	atomic_compare_exchange_strong(&sh->stop, &none, why);
+}
+
+static inline int stopped(sa_shared *sh)
+{
+	return atomic_load_explicit(&sh->stop, memory_order_relaxed) != 0;
+}
+
+static double beta_at(const sa_shared *sh, size_t k)
+{
+	if (k + 1 >= sh->num_sweeps)
+		return sh->beta_cold;
+	return sh->beta_hot * exp(sh->log_ratio * (double)k / (double)(sh->num_sweeps - 1));
+}
+
+/* Exact energy of x as the front end computes it. */
+static double exact_energy(const qubo_model *m, const uint8_t *x)
+{
+	double e = 0;
+
+	(void)qubo_model_energy(m, x, m->n, &e);
+	return e;
+}
+
+/* After a flip brought the tracked energy to the trigger: decides exactly
+ * whether the state reached the target (resynchronising the real paths). */
+static int confirm_target(sa_worker *wk)
+{
+	const sa_shared *sh = wk->sh;
+	double e = exact_energy(sh->m, wk->x);
+
+	if (e <= sh->target)
+		return 1;
+	if (sh->p->kind != SA_INT)
+		wk->er = e - sh->m->offset;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * The exact Metropolis test and the flips, shared by all sweeps.
+ */
+
+/* Accept iff t < L(r) = −ln((r + ½) 2^−32). */
+static inline int accept_exact(const sa_prep *p, double t, uint32_t r)
+{
+	uint32_t b = r >> (32 - SA_LOG_BITS);
+
+	if (t < p->lo[b])
+		return 1;
+	if (!(t < p->up[b]))
+		return 0;
+	return t < -log(((double)r + 0.5) * 0x1p-32);
+}
+
+static SA_INLINE size_t col_at(const void *col, size_t k, const int narrow)
+{
+	return narrow ? (size_t)((const uint16_t *)col)[k] : (size_t)((const uint32_t *)col)[k];
+}
+
+/* Adds w_k to the fields named by col_k for k in [k, end). */
+#define SA_ROW_UPDATE(FT, f, col, w, k, end, narrow)                            \
+	do {                                                                    \
+		for (; (k) + 4 <= (end); (k) += 4) {                            \
+			(f)[col_at(col, (k), narrow)] += (FT)(w)[k];            \
+			(f)[col_at(col, (k) + 1, narrow)] += (FT)(w)[(k) + 1];  \
+			(f)[col_at(col, (k) + 2, narrow)] += (FT)(w)[(k) + 2];  \
+			(f)[col_at(col, (k) + 3, narrow)] += (FT)(w)[(k) + 3];  \
+		}                                                               \
+		if (!(narrow))                                                  \
+			for (; (k) < (end); (k)++)                              \
+				(f)[col_at(col, (k), narrow)] += (FT)(w)[k];    \
+	} while (0)
+
+/* What a sweep keeps at hand: the layout and the read's state, copied into
+ * a local so that stores into x and f do not force reloads. */
+typedef struct sa_ctx {
+	const size_t *rp;
+	const void *col;
+	const void *w;
+	const void *wn;
+	void *f;
+	uint8_t *x;
+	int64_t ei, trig_i; /* integer path: tracked energy and trigger */
+	double er, trig_r;  /* real paths */
+} sa_ctx;
+
+static SA_INLINE sa_ctx ctx_load(const sa_worker *wk)
+{
+	const sa_prep *p = wk->sh->p;
+	sa_ctx c;
+
+	c.rp = p->rp;
+	c.col = p->col;
+	c.w = p->w;
+	c.wn = p->wn;
+	c.f = wk->f;
+	c.x = wk->x;
+	c.ei = wk->ei;
+	c.trig_i = wk->trig_i;
+	c.er = wk->er;
+	c.trig_r = wk->trig_r;
+	return c;
+}
+
+/* ΔE of flipping i, exactly, as a double (no branch on x_i). */
+static SA_INLINE double delta_of(const sa_ctx *c, size_t i, const int kind)
+{
+	uint32_t xi = c->x[i];
+
+	if (kind == SA_INT) {
+		int32_t v = ((const int32_t *)c->f)[i];
+		return (double)((v ^ -(int32_t)xi) + (int32_t)xi);
+	}
+	if (kind == SA_F32) {
+		float v = ((const float *)c->f)[i];
+		uint32_t b;
+		memcpy(&b, &v, sizeof b);
+		b ^= xi << 31;
+		memcpy(&v, &b, sizeof v);
+		return (double)v;
+	} else {
+		double v = ((const double *)c->f)[i];
+		uint64_t b;
+		memcpy(&b, &v, sizeof b);
+		b ^= (uint64_t)xi << 63;
+		memcpy(&v, &b, sizeof v);
+		return v;
+	}
+}
+
+/* Flips i (whose ΔE is de) and updates the fields and the tracked energy. */
+static SA_INLINE void flip(sa_ctx *c, size_t i, double de, const int kind, const int narrow)
+{
+	size_t k = c->rp[i], end = c->rp[i + 1];
+	const void *ws = c->x[i] ? c->wn : c->w;
+
+	c->x[i] ^= 1;
+	if (kind == SA_INT) {
+		int32_t *restrict f = c->f;
+		const int16_t *restrict w = ws;
+		c->ei += (int64_t)de;
+		SA_ROW_UPDATE(int32_t, f, c->col, w, k, end, narrow);
+	} else if (kind == SA_F32) {
+		float *restrict f = c->f;
+		const float *restrict w = ws;
+		c->er += de;
+		SA_ROW_UPDATE(float, f, c->col, w, k, end, narrow);
+	} else {
+		double *restrict f = c->f;
+		const double *restrict w = ws;
+		c->er += de;
+		SA_ROW_UPDATE(double, f, c->col, w, k, end, narrow);
+	}
+}
+
+/* Whether the read reached the target after a flip (rarely checked in full:
+ * the tracked energy must first pass the trigger). */
+static SA_INLINE int reached(sa_worker *wk, sa_ctx *c, const int kind)
+{
+	int hit;
+
+	if (QUBO__LIKELY(kind == SA_INT ? c->ei > c->trig_i : c->er > c->trig_r))
+		return 0;
+	wk->ei = c->ei;
+	wk->er = c->er;
+	hit = confirm_target(wk);
+	c->er = wk->er;
+	return hit;
+}
+
+static SA_INLINE void ctx_store(sa_worker *wk, const sa_ctx *c)
+{
+	wk->ei = c->ei;
+	wk->er = c->er;
+}
+
+static SA_INLINE void prefetch_row(const sa_ctx *c, size_t i, const int kind, const int narrow)
+{
+	size_t k = c->rp[i];
+	const void *ws = c->x[i] ? c->wn : c->w;
+
+	SA_PREFETCH(narrow ? (const void *)((const uint16_t *)c->col + k)
+			   : (const void *)((const uint32_t *)c->col + k));
+	SA_PREFETCH(kind == SA_INT ? (const void *)((const int16_t *)ws + k)
+		    : kind == SA_F32 ? (const void *)((const float *)ws + k)
+				     : (const void *)((const double *)ws + k));
+}
+
+/* ---------------------------------------------------------------------------
+ * Portable sweeps.
+ */
+
+static SA_INLINE size_t sweep_portable(sa_worker *wk, double bu, int *hit, const int kind,
+				       const int narrow)
+{
+	const sa_prep *p = wk->sh->p;
+	const size_t n = p->n;
+	sa_ctx c = ctx_load(wk);
+	sa_rng g = wk->g;
+	uint32_t r[SA_LANES];
+	size_t i0, j;
+
+	for (i0 = 0; i0 < n; i0 += SA_LANES) {
+		size_t lim = n - i0 < SA_LANES ? n - i0 : SA_LANES;
+		sa_block(&g, r);
+		for (j = 0; j < lim; j++) {
+			double de = delta_of(&c, i0 + j, kind);
+			if (!accept_exact(p, bu * de, r[j]))
+				continue;
+			flip(&c, i0 + j, de, kind, narrow);
+			if (QUBO__UNLIKELY(reached(wk, &c, kind))) {
+				wk->g = g;
+				ctx_store(wk, &c);
+				*hit = 1;
+				return i0 + j + 1;
+			}
+		}
+	}
+	wk->g = g;
+	ctx_store(wk, &c);
+	return n;
+}
+
+#define SA_PORTABLE(name, kind, narrow)                                 \
+	static size_t name(sa_worker *wk, double bu, int *hit)          \
+	{                                                               \
+		return sweep_portable(wk, bu, hit, kind, narrow);       \
+	}
+SA_PORTABLE(sweep_int_n, SA_INT, 1)
+SA_PORTABLE(sweep_int_w, SA_INT, 0)
+SA_PORTABLE(sweep_f32_n, SA_F32, 1)
+SA_PORTABLE(sweep_f32_w, SA_F32, 0)
+SA_PORTABLE(sweep_f64_n, SA_F64, 1)
+SA_PORTABLE(sweep_f64_w, SA_F64, 0)
+
+/* ---------------------------------------------------------------------------
+ * AVX2 sweeps: 8 decisions at once, accepted lanes walked in order.
+ */
+
+#if SA_AVX2
+#define SA_MARGIN 0x1p-13f  /* > |L̃ − L| + |t_f − t| wherever it matters */
+#define SA_TINY 0x1p-40f    /* t_f below this: t < 2^−33 < L(r) for every r */
+#define SA_LMAX 22.9f       /* L(r) <= 33 ln 2 < 22.87 for every r */
+
+SA_TARGET_AVX2 static SA_INLINE __m256i rng_avx2(__m256i *s)
+{
+	__m256i s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+	__m256i m5 = _mm256_add_epi32(_mm256_slli_epi32(s1, 2), s1);
+	__m256i rot = _mm256_or_si256(_mm256_slli_epi32(m5, 7), _mm256_srli_epi32(m5, 25));
+	__m256i out = _mm256_add_epi32(_mm256_slli_epi32(rot, 3), rot);
+	__m256i t = _mm256_slli_epi32(s1, 9);
+
+	s2 = _mm256_xor_si256(s2, s0);
+	s3 = _mm256_xor_si256(s3, s1);
+	s1 = _mm256_xor_si256(s1, s2);
+	s0 = _mm256_xor_si256(s0, s3);
+	s2 = _mm256_xor_si256(s2, t);
+	s3 = _mm256_or_si256(_mm256_slli_epi32(s3, 11), _mm256_srli_epi32(s3, 21));
+	s[0] = s0;
+	s[1] = s1;
+	s[2] = s2;
+	s[3] = s3;
+	return out;
+}
+
+/* L̃(r) ≈ −ln((r + ½) 2^−32) = (32 − e) ln 2 − ln m, for r + ½ = 2^e m, m in
+ * [1, 2): ln m by a degree-5 Chebyshev fit in m − 1 (error 1.1e−5). Over all
+ * 2^32 values of r, |L̃ − L| <= 1.19e−5 (float rounding included). */
+SA_TARGET_AVX2 static SA_INLINE __m256 approx_l(__m256i r)
+{
+	__m256 hi = _mm256_cvtepi32_ps(_mm256_srli_epi32(r, 16));
+	__m256 lo = _mm256_add_ps(_mm256_cvtepi32_ps(_mm256_and_si256(r,
+					_mm256_set1_epi32(0xFFFF))), _mm256_set1_ps(0.5f));
+	__m256 v = _mm256_fmadd_ps(hi, _mm256_set1_ps(65536.0f), lo); /* r + ½, rounded once */
+	__m256i b = _mm256_castps_si256(v);
+	__m256 k = _mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_set1_epi32(127 + 32),
+						       _mm256_srli_epi32(b, 23)));
+	__m256 z = _mm256_sub_ps(_mm256_castsi256_ps(_mm256_or_si256(
+					 _mm256_and_si256(b, _mm256_set1_epi32(0x7FFFFF)),
+					 _mm256_set1_epi32(0x3F800000))), _mm256_set1_ps(1.0f));
+	__m256 q = _mm256_fmadd_ps(_mm256_set1_ps(2.9808765244e-02f), z,
+				   _mm256_set1_ps(-1.2995719766e-01f));
+
+	q = _mm256_fmadd_ps(q, z, _mm256_set1_ps(2.8382318307e-01f));
+	q = _mm256_fmadd_ps(q, z, _mm256_set1_ps(-4.8969909032e-01f));
+	q = _mm256_fmadd_ps(q, z, _mm256_set1_ps(9.9916640101e-01f));
+	q = _mm256_fmadd_ps(q, z, _mm256_set1_ps(1.1447097561e-05f));
+	return _mm256_fmsub_ps(k, _mm256_set1_ps(0.693147180559945f), q);
+}
+
+/* t = bu · ΔE for the 8 variables of the block at i0, in float. */
+SA_TARGET_AVX2 static SA_INLINE __m256 t_avx2(const void *f, const uint8_t *x, size_t i0,
+					      __m256 bf, __m256d bd, const int kind)
+{
+	__m128i xb = _mm_loadl_epi64((const __m128i *)(const void *)(x + i0));
+
+	if (kind == SA_INT) {
+		__m256i fi = _mm256_loadu_si256((const __m256i *)(const void *)
+						((const int32_t *)f + i0));
+		__m256i xi = _mm256_cvtepu8_epi32(xb);
+		__m256i de = _mm256_add_epi32(_mm256_xor_si256(fi, _mm256_sub_epi32(
+						      _mm256_setzero_si256(), xi)), xi);
+		return _mm256_mul_ps(_mm256_cvtepi32_ps(de), bf);
+	}
+	if (kind == SA_F32) {
+		__m256 fv = _mm256_loadu_ps((const float *)f + i0);
+		__m256i sg = _mm256_slli_epi32(_mm256_cvtepu8_epi32(xb), 31);
+		return _mm256_mul_ps(_mm256_xor_ps(fv, _mm256_castsi256_ps(sg)), bf);
+	} else {
+		const double *fd = (const double *)f + i0;
+		__m256i xa = _mm256_slli_epi64(_mm256_cvtepu8_epi64(xb), 63);
+		__m256i xc = _mm256_slli_epi64(_mm256_cvtepu8_epi64(_mm_srli_si128(xb, 4)), 63);
+		__m256d ta = _mm256_mul_pd(bd, _mm256_xor_pd(_mm256_loadu_pd(fd),
+							     _mm256_castsi256_pd(xa)));
+		__m256d tc = _mm256_mul_pd(bd, _mm256_xor_pd(_mm256_loadu_pd(fd + 4),
+							     _mm256_castsi256_pd(xc)));
+		return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(ta)),
+					    _mm256_cvtpd_ps(tc), 1);
+	}
+}
+
+/* Lanes proven accepted; *amb gets the lanes that need the exact test. */
+SA_TARGET_AVX2 static SA_INLINE unsigned decide_avx2(__m256 t, __m256i r, unsigned *amb)
+{
+	const __m256 tiny = _mm256_set1_ps(SA_TINY), margin = _mm256_set1_ps(SA_MARGIN);
+	unsigned acc = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(t, tiny, _CMP_LT_OQ));
+	unsigned rej = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(t, _mm256_set1_ps(SA_LMAX),
+								  _CMP_GT_OQ));
+	__m256 l;
+
+	if ((acc | rej) == 0xFFu) { /* nothing depends on r: the cold sweeps */
+		*amb = 0;
+		return acc;
+	}
+	l = approx_l(r);
+	acc = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(
+		t, _mm256_max_ps(_mm256_sub_ps(l, margin), tiny), _CMP_LT_OQ));
+	rej = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(t, _mm256_add_ps(l, margin),
+							 _CMP_GT_OQ));
+	*amb = ~(acc | rej) & 0xFFu;
+	return acc;
+}
+
+SA_TARGET_AVX2 static SA_INLINE size_t sweep_avx2(sa_worker *wk, double bu, int *hit,
+						   const int kind, const int narrow)
+{
+	const sa_prep *p = wk->sh->p;
+	const size_t n = p->n;
+	const uint8_t *touch = p->touch;
+	sa_ctx c = ctx_load(wk);
+	const __m256 bf = _mm256_set1_ps((float)bu);
+	const __m256d bd = _mm256_set1_pd(bu);
+	__m256i s[4];
+	uint32_t rs[SA_LANES];
+	size_t i0, done = n;
+	int l;
+
+	for (l = 0; l < 4; l++)
+		s[l] = _mm256_loadu_si256((const __m256i *)(const void *)wk->g.s[l]);
+	for (i0 = 0; i0 < n; i0 += SA_LANES) {
+		__m256i r = rng_avx2(s);
+		unsigned lim = n - i0 >= SA_LANES ? 0xFFu : (1u << (n - i0)) - 1;
+		unsigned amb, acc = decide_avx2(t_avx2(c.f, c.x, i0, bf, bd, kind), r, &amb);
+		unsigned mask = (acc | amb) & lim;
+
+		if (amb)
+			_mm256_storeu_si256((__m256i *)(void *)rs, r);
+		while (mask) {
+			unsigned j = (unsigned)__builtin_ctz(mask);
+			size_t i = i0 + j;
+			double de = delta_of(&c, i, kind);
+
+			mask &= mask - 1;
+			if (QUBO__UNLIKELY((amb >> j) & 1) && !accept_exact(p, bu * de, rs[j]))
+				continue;
+			/* the next accepted lane's row (this one's when none is left) */
+			prefetch_row(&c, i0 + (unsigned)__builtin_ctz(mask | 1u << j), kind, narrow);
+			flip(&c, i, de, kind, narrow);
+			if (QUBO__UNLIKELY(reached(wk, &c, kind))) {
+				*hit = 1;
+				done = i + 1;
+				goto out;
+			}
+			if (touch[i]) {
+				acc = decide_avx2(t_avx2(c.f, c.x, i0, bf, bd, kind), r, &amb);
+				mask = (acc | amb) & lim & (~0u << (j + 1));
+				if (amb)
+					_mm256_storeu_si256((__m256i *)(void *)rs, r);
+			}
+		}
+	}
+out:
+	for (l = 0; l < 4; l++)
+		_mm256_storeu_si256((__m256i *)(void *)wk->g.s[l], s[l]);
+	ctx_store(wk, &c);
+	return done;
+}
+
+#define SA_FAST(name, kind, narrow)                                     \
+	SA_TARGET_AVX2 static size_t name(sa_worker *wk, double bu, int *hit) \
+	{                                                               \
+		return sweep_avx2(wk, bu, hit, kind, narrow);           \
+	}
+SA_FAST(sweep_int_n_avx2, SA_INT, 1)
+SA_FAST(sweep_int_w_avx2, SA_INT, 0)
+SA_FAST(sweep_f32_n_avx2, SA_F32, 1)
+SA_FAST(sweep_f32_w_avx2, SA_F32, 0)
+SA_FAST(sweep_f64_n_avx2, SA_F64, 1)
+SA_FAST(sweep_f64_w_avx2, SA_F64, 0)
+#endif
+
+/* ---------------------------------------------------------------------------
+ * One read.
+ */
+
+static void random_state(sa_worker *wk, size_t n)
+{
+	uint32_t r[SA_LANES];
+	size_t i = 0;
+	int l, k;
+
+	while (i < n) {
+		sa_block(&wk->g, r);
+		for (l = 0; l < SA_LANES; l++)
+			for (k = 0; k < 32 && i < n; k++, i++)
+				wk->x[i] = (uint8_t)((r[l] >> k) & 1);
+	}
+}
+
+/* Fields and tracked energy of the worker's x, computed exactly. */
+static void init_fields(sa_worker *wk)
+{
+	const sa_prep *p = wk->sh->p;
+	const qubo_model *m = p->m;
+	const size_t n = p->n;
+	const uint8_t *x = wk->x;
+	size_t i, k;
+
+	if (p->kind == SA_INT) {
+		int32_t *f = wk->f;
+		const int16_t *w = p->w;
+		int64_t e = 0;
+		memcpy(f, p->h, n * sizeof *f);
+		for (i = 0; i < n; i++)
+			if (x[i])
+				for (k = p->rp[i]; k < p->rp[i + 1]; k++)
+					f[col_at(p->col, k, p->narrow)] += w[k];
+		for (i = 0; i < n; i++)
+			if (x[i])
+				e += (int64_t)f[i] + ((const int32_t *)p->h)[i];
+		wk->ei = e / 2; /* Σ x_i (f_i + h_i) = 2 (E − offset) */
+	} else {
+		double *fd = p->kind == SA_F64 ? wk->f : NULL, e = 0;
+		for (i = 0; i < n; i++) {
+			double v = m->h[i];
+			for (k = m->row[i]; k < m->row[i + 1]; k++)
+				if (x[m->col[k]])
+					v += m->val[k];
+			if (fd)
+				fd[i] = v;
+			else
+				((float *)wk->f)[i] = (float)v;
+			if (x[i])
+				e += 0.5 * (v + m->h[i]);
+		}
+		wk->er = e;
+	}
+}
+
+/* Runs read r in the worker's buffers. Returns the flip attempts made; *hit
+ * is set when the read reached the target. */
+static uint64_t run_read(sa_worker *wk, size_t r, int *hit)
+{
+	sa_shared *sh = wk->sh;
+	const sa_prep *p = sh->p;
+	const qubo_model *m = sh->m;
+	const size_t n = p->n;
+	uint64_t attempts = 0;
+	size_t s;
+
+	sa_seed(&wk->g, sh->seed, r);
+	random_state(wk, n);
+	init_fields(wk);
+	wk->trig_i = INT64_MIN;
+	wk->trig_r = -HUGE_VAL;
+	if (sh->has_target) {
+		if (p->kind == SA_INT) {
+			/* Scaled target with a little slack; confirm_target decides. */
+			double t = (sh->target - m->offset) / p->unit;
+			t += 1e-9 * (fabs(t) + 1);
+			wk->trig_i = t >= 9e18 ? INT64_MAX : t <= -9e18 ? INT64_MIN
+									: (int64_t)floor(t);
+		} else { /* the tracked energy drifts by rounding */
+			wk->trig_r = sh->target - m->offset +
+				     1e-9 * (fabs(sh->target - m->offset) + p->scale);
+		}
+		if (exact_energy(m, wk->x) <= sh->target) {
+			*hit = 1;
+			return 0;
+		}
+	}
+	for (s = 0; n && s < sh->num_sweeps; s++) {
+		double bu = beta_at(sh, s) * p->unit;
+		if (stopped(sh))
+			break;
+		if (p->kind == SA_F32 && s % SA_RESYNC == 0 && s)
+			init_fields(wk);
+		/* The fast sweep handles bu in [2^−100, 2^100]: t in float32 is
+		 * then exact enough (see decide_avx2). */
+		if (bu >= 0x1p-100 && bu <= 0x1p100)
+			attempts += sh->sweep(wk, bu, hit);
+		else
+			attempts += sh->portable(wk, bu, hit);
+		if (*hit)
+			break;
+	}
+	return attempts;
+}
+
+static void *worker_main(void *arg)
+{
+	sa_worker *wk = arg;
+	sa_shared *sh = wk->sh;
+	const size_t n = sh->p->n;
+	uint64_t flips = 0;
+
+	for (;;) {
+		size_t r;
+		int hit = 0;
+		double e;
+
+		if (stopped(sh))
+			break;
+		r = atomic_fetch_add(&sh->next, 1);
+		if (r >= sh->num_reads || stopped(sh))
+			break;
+		flips += run_read(wk, r, &hit);
+		memcpy(sh->samples + r * n, wk->x, n);
+		e = exact_energy(sh->m, wk->x);
+		sh->energies[r] = e;
+		sh->done[r] = 1;
+		if (hit)
+			set_stop(sh, QUBO__STOP_TARGET);
+		pthread_mutex_lock(&sh->lock);
+		sh->reads_done++;
+		if (e < sh->best)
+			sh->best = e;
+		pthread_mutex_unlock(&sh->lock);
+	}
+	atomic_fetch_add(&sh->flips, flips);
+	pthread_mutex_lock(&sh->lock);
+	if (--sh->active == 0)
+		pthread_cond_signal(&sh->cond);
+	pthread_mutex_unlock(&sh->lock);
+	return NULL;
+}
+
+/* ---------------------------------------------------------------------------
+ * Driver.
+ */
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static struct timespec to_timespec(double t)
+{
+	struct timespec ts;
+	double s = floor(t);
+
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((t - s) * 1e9);
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	return ts;
+}
+
+/* Waits for the workers, calling progress and watching the time limit. */
+static void supervise(sa_shared *sh, const qubo__run *run, double start)
+{
+	double deadline = run->time_limit > 0 ? start + run->time_limit : HUGE_VAL;
+	double tick = start + SA_TICK;
+
+	pthread_mutex_lock(&sh->lock);
+	while (sh->active > 0) {
+		double now = mono_now(), wake = HUGE_VAL;
+
+		if (now >= deadline) {
+			set_stop(sh, QUBO__STOP_TIME);
+			deadline = HUGE_VAL;
+		}
+		if (run->progress && now >= tick) {
+			size_t done = sh->reads_done;
+			double best = sh->best;
+			int rc;
+			pthread_mutex_unlock(&sh->lock);
+			rc = run->progress(done, sh->num_reads, best, run->user_data);
+			pthread_mutex_lock(&sh->lock);
+			if (rc)
+				set_stop(sh, QUBO__STOP_CANCEL);
+			tick = mono_now() + SA_TICK;
+			continue;
+		}
+		if (run->progress)
+			wake = tick;
+		if (deadline < wake)
+			wake = deadline;
+		if (wake == HUGE_VAL) {
+			pthread_cond_wait(&sh->cond, &sh->lock);
+		} else {
+			struct timespec ts = to_timespec(wake);
+			pthread_cond_timedwait(&sh->cond, &sh->lock, &ts);
+		}
+	}
+	pthread_mutex_unlock(&sh->lock);
+}
+
+static int check_args(const qubo_model *m, const qubo__sa_params *p, const qubo__run *run,
+		      const uint8_t *samples, const double *energies, const qubo__result *res)
+{
+	static const char fn[] = "simulated annealing";
+	int rc = qubo__model_require_compiled(m, fn);
+
+	if (rc)
+		return rc;
+	if (!p || !run || !res || !samples || !energies)
+		return qubo__error(QUBO_ERR_MISUSE, "%s: NULL parameters, run control or buffer",
+				   fn);
+	if (run->num_reads < 1)
+		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: num_reads is 0", fn);
+	if (p->num_sweeps < 1)
+		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: num_sweeps is 0", fn);
+	if (run->threads < 1)
+		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: threads is %d, need at least 1", fn,
+				   run->threads);
+	if (!(p->beta_hot == 0 && p->beta_cold == 0) &&
+	    !(qubo__is_finite(p->beta_hot) && p->beta_hot > 0 &&
+	      qubo__is_finite(p->beta_cold) && p->beta_cold > 0))
+		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: beta range [%g, %g] must be two "
+				   "finite positive values, or both 0 for the default", fn,
+				   p->beta_hot, p->beta_cold);
+	if (run->time_limit != run->time_limit)
+		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: time_limit is NaN", fn);
+	if (run->has_target && run->target != run->target)
+		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: target is NaN", fn);
+	if (m->n && run->num_reads > SIZE_MAX / m->n)
+		return qubo__error(QUBO_ERR_TOO_LARGE, "%s: %zu reads of %zu variables do not fit "
+				   "in memory", fn, run->num_reads, m->n);
+	if (m->n > SIZE_MAX / sizeof(double) / 2 - 64)
+		return qubo__error(QUBO_ERR_TOO_LARGE, "%s: %zu variables", fn, m->n);
+	return QUBO_OK;
+}
+
+static void free_workers(const qubo_allocator *a, sa_worker *w, size_t count)
+{
+	size_t t;
+
+	if (!w)
+		return;
+	for (t = 0; t < count; t++)
+		qubo__free(a, w[t].mem);
+	qubo__free(a, w);
+}
+
+/* One worker's x and fields in one block, each on its own cache lines (no
+ * line is shared with another allocation), padding filled. */
+static int alloc_worker(const qubo_allocator *a, const sa_prep *p, sa_worker *w)
+{
+	const size_t n = p->n, cells = n + SA_LANES;
+	const size_t fsize = p->kind == SA_INT ? sizeof(int32_t)
+			   : p->kind == SA_F32 ? sizeof(float) : sizeof(double);
+	const size_t xbytes = (cells + 63) / 64 * 64;
+	size_t t;
+	uintptr_t base;
+
+	w->mem = qubo__malloc(a, 64 + xbytes + cells * fsize + 64);
+	if (!w->mem)
+		return 0;
+	base = ((uintptr_t)w->mem + 63) & ~(uintptr_t)63;
+	w->x = (uint8_t *)w->mem + (base - (uintptr_t)w->mem);
+	w->f = w->x + xbytes;
+	memset(w->x, 0, cells);
+	for (t = n; t < cells; t++) {
+		if (p->kind == SA_INT)
+			((int32_t *)w->f)[t] = INT32_MAX / 2;
+		else if (p->kind == SA_F32)
+			((float *)w->f)[t] = HUGE_VALF;
+		else
+			((double *)w->f)[t] = HUGE_VAL;
+	}
+	return 1;
+}
+
+static void pick_sweeps(const sa_prep *p, int portable_only, sa_sweep_fn *fast, sa_sweep_fn *port)
+{
+	static const sa_sweep_fn pf[3][2] = {
+		{ sweep_int_w, sweep_int_n }, { sweep_f32_w, sweep_f32_n },
+		{ sweep_f64_w, sweep_f64_n } };
+
+	*port = pf[p->kind][p->narrow];
+	*fast = *port;
+#if SA_AVX2
+	{
+		static const sa_sweep_fn vf[3][2] = {
+			{ sweep_int_w_avx2, sweep_int_n_avx2 },
+			{ sweep_f32_w_avx2, sweep_f32_n_avx2 },
+			{ sweep_f64_w_avx2, sweep_f64_n_avx2 } };
+		__builtin_cpu_init();
+		if (!portable_only && __builtin_cpu_supports("avx2") &&
+		    __builtin_cpu_supports("fma"))
+			*fast = vf[p->kind][p->narrow];
+	}
+#else
+	(void)portable_only;
+#endif
+}
+
+int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qubo__run *run,
+		    uint8_t *samples, double *energies, qubo__result *res)
+{
+	const qubo_allocator *a;
+	sa_prep *p = NULL;
+	sa_worker *wk = NULL;
+	sa_shared sh;
+	pthread_condattr_t cattr;
+	size_t nworkers = 0, started = 0, t, r, kept;
+	double bh, bc, start;
+	int rc, shift = 0;
+	int32_t maxde = 0;
+
+	rc = check_args(m, params, run, samples, energies, res);
+	if (rc)
+		return rc;
+	memset(&sh, 0, sizeof sh);
+	a = &m->alloc;
+	bh = params->beta_hot;
+	bc = params->beta_cold;
+	if (bh == 0 && bc == 0) {
+		rc = qubo__sa_default_betas(m, &bh, &bc);
+		if (rc)
+			return rc;
+	}
+
+	/* Everything is allocated here, on the calling thread. */
+	p = qubo__malloc(a, sizeof *p);
+	if (!p)
+		return qubo__nomem("simulated annealing: problem data");
+	memset(p, 0, sizeof *p);
+	p->m = m;
+	p->n = m->n;
+	p->unit = 1.0;
+	{
+		double wmax = max_weight(m);
+		p->scale = wmax > 0 ? wmax * max_delta(m, wmax) : 0;
+	}
+	p->kind = pick_kind(m, params, run, fmax(bh, bc), p->scale, &shift, &maxde);
+	if (p->kind == SA_INT) {
+		p->unit = ldexp(1.0, -shift);
+		p->max_de = maxde;
+	}
+	if (getenv("SA_DEBUG")) fprintf(stderr, "kind %d narrow %d scale %g bmax %g\n", p->kind, m->n < 65536, p->scale, fmax(bh, bc));
+	rc = prep_build(m, p, shift);
+	if (rc)
+		goto out;
+	prep_log_tables(p);
+	nworkers = (size_t)run->threads < run->num_reads ? (size_t)run->threads : run->num_reads;
+	sh.done = qubo__calloc_array(a, run->num_reads, 1);
+	wk = qubo__calloc_array(a, nworkers, sizeof *wk);
+	if (!sh.done || !wk) {
+		rc = qubo__nomem("simulated annealing: per-read flags");
+		goto out;
+	}
+	for (t = 0; t < nworkers; t++) {
+		wk[t].sh = &sh;
+		if (!alloc_worker(a, p, &wk[t])) {
+			rc = qubo__nomem("simulated annealing: per-thread buffers");
+			goto out;
+		}
+	}
+
+	sh.m = m;
+	sh.p = p;
+	sh.num_reads = run->num_reads;
+	sh.num_sweeps = params->num_sweeps;
+	sh.seed = run->seed;
+	sh.beta_hot = bh;
+	sh.beta_cold = bc;
+	sh.log_ratio = log(bc / bh);
+	sh.has_target = run->has_target;
+	sh.target = run->has_target ? run->target : -HUGE_VAL;
+	pick_sweeps(p, (params->flags & QUBO__SA_PORTABLE) != 0, &sh.sweep, &sh.portable);
+	sh.samples = samples;
+	sh.energies = energies;
+	sh.best = HUGE_VAL;
+	atomic_init(&sh.next, 0);
+	atomic_init(&sh.stop, 0);
+	atomic_init(&sh.flips, 0);
+	if (pthread_mutex_init(&sh.lock, NULL)) {
+		rc = qubo__nomem("simulated annealing: mutex");
+		goto out;
+	}
+	if (pthread_condattr_init(&cattr)) {
+		pthread_mutex_destroy(&sh.lock);
+		rc = qubo__nomem("simulated annealing: condition variable");
+		goto out;
+	}
+	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
+	rc = pthread_cond_init(&sh.cond, &cattr);
+	pthread_condattr_destroy(&cattr);
+	if (rc) {
+		pthread_mutex_destroy(&sh.lock);
+		rc = qubo__nomem("simulated annealing: condition variable");
+		goto out;
+	}
+
+	start = mono_now();
+	sh.active = (int)nworkers;
+	for (t = 0; t < nworkers; t++) {
+		if (pthread_create(&wk[t].tid, NULL, worker_main, &wk[t]))
+			break;
+		started++;
+	}
+	if (started < nworkers) {
+		pthread_mutex_lock(&sh.lock);
+		sh.active -= (int)(nworkers - started);
+		pthread_mutex_unlock(&sh.lock);
+	}
+	if (started == 0) {
+		pthread_cond_destroy(&sh.cond);
+		pthread_mutex_destroy(&sh.lock);
+		rc = qubo__error(QUBO_ERR_NOMEM, "simulated annealing: could not start a thread");
+		goto out;
+	}
+	supervise(&sh, run, start);
+	for (t = 0; t < started; t++)
+		pthread_join(wk[t].tid, NULL);
+	res->seconds = mono_now() - start;
+	pthread_cond_destroy(&sh.cond);
+	pthread_mutex_destroy(&sh.lock);
+
+	/* Compact the rows of the reads that ran to the front, in read order. */
+	kept = 0;
+	for (r = 0; r < run->num_reads; r++) {
+		if (!sh.done[r])
+			continue;
+		if (kept != r) {
+			memmove(samples + kept * m->n, samples + r * m->n, m->n);
+			energies[kept] = energies[r];
+		}
+		kept++;
+	}
+	res->reads_done = kept;
+	res->stop = atomic_load(&sh.stop);
+	res->flips = (uint64_t)atomic_load(&sh.flips);
+	if (run->progress)
+		(void)run->progress(sh.reads_done, run->num_reads, sh.best, run->user_data);
+	rc = QUBO_OK;
+out:
+	free_workers(a, wk, nworkers);
+	qubo__free(a, sh.done);
+	prep_free(a, p);
+	return rc;
+}

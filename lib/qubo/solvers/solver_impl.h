@@ -1,0 +1,176 @@
+/*
+ * Private layout of solvers, options, sample sets and the backend context,
+ * and the helpers the built-in adapters share. Never installed.
+ */
+#ifndef QUBO_SOLVERS_SOLVER_IMPL_H
+#define QUBO_SOLVERS_SOLVER_IMPL_H
+
+#include <float.h>
+
+#include "../internal.h"
+#include "kernel.h"
+#include "qubo/backend.h"
+#include "qubo/solver.h"
+
+/* ---- options (options.c) ---- */
+
+typedef struct qubo__opt {
+	char *key;
+	int32_t type; /* QUBO_TYPE_INT, _DOUBLE or _STRING */
+	int64_t i;
+	double d;
+	char *s;
+} qubo__opt;
+
+struct qubo_options {
+	const qubo_allocator *alloc; /* the owner's */
+	qubo__opt *items;
+	size_t count, cap;
+};
+
+/* A pending change made by qubo__options_put, undone or committed. */
+typedef struct qubo__opt_change {
+	size_t index;
+	int existed;
+	qubo__opt old;
+} qubo__opt_change;
+
+void qubo__options_init(qubo_options *o, const qubo_allocator *a);
+void qubo__options_dispose(qubo_options *o);
+/* Deep copy into an initialised, empty dst. */
+int qubo__options_copy(qubo_options *dst, const qubo_options *src);
+qubo__opt *qubo__options_find(const qubo_options *o, const char *key);
+/* Checks a key's spelling; message names func. */
+int qubo__options_check_key(const char *func, const char *key);
+/* Stores a value (allocating first: on failure nothing changed). */
+int qubo__options_put(qubo_options *o, const char *key, const qubo__opt *value,
+		      qubo__opt_change *change);
+void qubo__options_undo(qubo_options *o, qubo__opt_change *change);
+void qubo__options_commit(qubo_options *o, qubo__opt_change *change);
+/* Removes a key if present (never fails). */
+void qubo__options_remove(qubo_options *o, const char *key);
+/* The type name for messages: "an integer", "a double", "a string". */
+const char *qubo__type_name(int32_t type);
+
+/* A typed, ranged key of the built-in solvers and of the common set. */
+typedef struct qubo__param {
+	const char *key;
+	int32_t type;       /* QUBO_TYPE_INT or QUBO_TYPE_DOUBLE */
+	double lo, hi;      /* inclusive range */
+	int lo_open;        /* nonzero: lo itself is excluded */
+	const char *deflt;  /* the default, as text for descriptions */
+	const char *help;
+} qubo__param;
+
+/* Table rows of the common keys, shared by the host and the built-ins. */
+#define QUBO__P_NUM_READS(help) \
+	{ QUBO_PARAM_NUM_READS, QUBO_TYPE_INT, 1, 2147483647.0, 0, "10", help }
+#define QUBO__P_SEED \
+	{ QUBO_PARAM_SEED, QUBO_TYPE_INT, -9223372036854775808.0, 9223372036854775807.0, 0, \
+	  "from the clock", "random seed" }
+#define QUBO__P_THREADS \
+	{ QUBO_PARAM_THREADS, QUBO_TYPE_INT, 0, 1024, 0, "0 (one per CPU)", "worker threads" }
+#define QUBO__P_TIME_LIMIT \
+	{ QUBO_PARAM_TIME_LIMIT, QUBO_TYPE_DOUBLE, 0, DBL_MAX, 0, "0 (none)", \
+	  "seconds before stopping with the results so far" }
+#define QUBO__P_TARGET_ENERGY \
+	{ QUBO_PARAM_TARGET_ENERGY, QUBO_TYPE_DOUBLE, -DBL_MAX, DBL_MAX, 0, "unset", \
+	  "stop once a sample reaches this energy" }
+
+/* The common keys; checked by the host for every backend. */
+extern const qubo__param qubo__common_params[];
+extern const size_t qubo__num_common_params;
+
+/* Checks the value under key against the params table (type, range).
+ * Unknown key: NOT_SUPPORTED listing the accepted keys. Messages start with
+ * "prefix: " unless prefix is NULL. Sets the thread's error message. */
+int qubo__params_check(const qubo__param *params, size_t count, const char *prefix,
+		       const qubo_options *o, const char *key);
+/* Writes "name: summary\n" and a line per key into buffer (truncating). */
+void qubo__params_describe(char *buffer, size_t capacity, const char *name, const char *summary,
+			   const qubo__param *params, size_t count);
+
+/* ---- sample sets (sampleset.c) ---- */
+
+struct qubo_sampleset {
+	qubo_allocator alloc;
+	size_t n;
+	size_t size;
+	uint8_t *bits;     /* size × n */
+	double *energies;  /* size */
+	uint64_t *occ;     /* size */
+	qubo_sample_info info;
+};
+
+/* Builds a set from num rows of n bytes (checked by the energy function),
+ * with optional occurrences (NULL: 1 each). info gets struct_size, status
+ * QUBO_OK and num_samples; the caller fills the rest. */
+int qubo__sampleset_build(qubo_sampleset **out, const qubo_allocator *a, const qubo_model *m,
+			  const uint8_t *rows, const uint64_t *occ, size_t num, size_t n);
+
+/* ---- solvers and the backend context (solver.c) ---- */
+
+struct qubo_solver {
+	qubo_allocator alloc;
+	qubo_backend_vtable vt; /* zero-extended copy */
+	char *name;
+	void *user_data;
+	qubo_destroy_cb destroy;
+	qubo_options options;
+	qubo_progress_cb progress;
+	void *progress_data;
+};
+
+#define QUBO__BACKEND_MSG_SIZE 400
+
+enum qubo__phase {
+	QUBO__PHASE_NONE = 0,
+	QUBO__PHASE_SAMPLE = 1,
+	QUBO__PHASE_SET_PARAM = 2
+};
+
+struct qubo_backend_ctx {
+	qubo_solver *solver;
+	const qubo_model *model;
+	int phase;
+	/* collected samples */
+	uint8_t *rows;
+	uint64_t *occ;
+	size_t num, cap_rows, cap_occ;
+	int add_error; /* first failure of qubo_backend_add_samples */
+	/* reported error */
+	int err_code;
+	char err_msg[QUBO__BACKEND_MSG_SIZE];
+	/* run control */
+	double t0, deadline; /* deadline 0: none */
+	int stop;            /* QUBO_OK, QUBO_CANCELLED or QUBO_TIME_LIMIT */
+	qubo_sample_info report;
+};
+
+/* ---- built-in solvers ---- */
+
+extern const qubo_backend_vtable qubo__sa_backend;
+extern const qubo_backend_vtable qubo__exhaustive_backend;
+extern const qubo_backend_vtable qubo__tabu_backend;
+extern const qubo_backend_vtable qubo__descent_backend;
+
+/* Fills run from the options (common keys; num_reads default 10) with the
+ * progress hook reporting to ctx. */
+int qubo__builtin_run(qubo_backend_ctx *ctx, const qubo_options *o, qubo__run *run);
+/* Reads an int option known to be an in-range integer (checked when set). */
+int64_t qubo__builtin_int(const qubo_options *o, const char *key, int64_t fallback);
+double qubo__builtin_double(const qubo_options *o, const char *key, double fallback);
+/* Reports the thread's current error (code, message) through ctx. */
+int qubo__builtin_fail(qubo_backend_ctx *ctx, int code);
+/* Maps a kernel's stop reason to the slot's return value. */
+int qubo__builtin_status(const qubo_backend_ctx *ctx, int stop);
+/* Hands a kernel's rows to the host and reports the flip count. */
+int qubo__builtin_emit(qubo_backend_ctx *ctx, const uint8_t *rows, const uint64_t *occ,
+		       size_t num, size_t n, uint64_t flips, uint64_t ground_states);
+/* Rows of the distinct samples of initial and their occurrences, allocated
+ * from a (the caller frees both). */
+int qubo__builtin_starts(const qubo_allocator *a, const qubo_sampleset *initial,
+			 const qubo_model *m, uint8_t **rows_out, uint64_t **occ_out,
+			 size_t *num_out);
+
+#endif /* QUBO_SOLVERS_SOLVER_IMPL_H */

@@ -1,0 +1,797 @@
+/*
+ * White-box tests of the simulated annealing kernel (lib/qubo/solvers/sa.c):
+ * brute force as the referee on small models, exact energies, determinism
+ * across thread counts, run control (cancel, time limit, target), the
+ * default β rule on extreme models, argument checks and allocation failures.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "solvers/kernel.h"
+#include "util.h"
+
+/* ---------------------------------------------------------------------------
+ * Helpers.
+ */
+
+enum { W_INT, W_REAL, W_HALF };
+
+/* A random compiled model: n variables, each pair present with probability
+ * density, weights integers in [−5, 5], reals in [−1, 1) or multiples of
+ * 1/4 in [−2, 2]. */
+static qubo_model *random_model(tu_rng *g, size_t n, double density, int kind,
+				const qubo_allocator *a)
+{
+	qubo_model *m;
+	uint32_t i, j;
+
+	cr_assert_eq(qubo_model_new(&m, n, a), QUBO_OK);
+	for (i = 0; i < n; i++) {
+		double w = kind == W_INT ? (double)tu_range(g, -5, 5)
+			 : kind == W_REAL ? 2 * tu_unit(g) - 1
+					  : (double)tu_range(g, -8, 8) / 4;
+		cr_assert_eq(qubo_model_add_linear(m, i, w), QUBO_OK);
+		for (j = i + 1; j < n; j++) {
+			if (tu_unit(g) >= density)
+				continue;
+			w = kind == W_INT ? (double)tu_range(g, -5, 5)
+			  : kind == W_REAL ? 2 * tu_unit(g) - 1 : (double)tu_range(g, -8, 8) / 4;
+			cr_assert_eq(qubo_model_add_quadratic(m, i, j, w), QUBO_OK);
+		}
+	}
+	cr_assert_eq(qubo_model_add_offset(m, kind == W_REAL ? 0.25 : 3), QUBO_OK);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	return m;
+}
+
+static double brute_min(const qubo_model *m)
+{
+	size_t n = qubo_model_num_variables(m), s, i;
+	uint8_t x[20];
+	double best = HUGE_VAL, e;
+
+	cr_assert(n <= 20);
+	for (s = 0; s < ((size_t)1 << n); s++) {
+		for (i = 0; i < n; i++)
+			x[i] = (uint8_t)((s >> i) & 1);
+		cr_assert_eq(qubo_model_energy(m, x, n, &e), QUBO_OK);
+		if (e < best)
+			best = e;
+	}
+	return best;
+}
+
+typedef struct sa_out {
+	uint8_t *samples;
+	double *energies;
+	qubo__result res;
+	int rc;
+} sa_out;
+
+static void out_free(sa_out *o)
+{
+	free(o->samples);
+	free(o->energies);
+}
+
+static qubo__run run_init(size_t reads, uint64_t seed, int threads)
+{
+	qubo__run run;
+
+	memset(&run, 0, sizeof run);
+	run.num_reads = reads;
+	run.seed = seed;
+	run.threads = threads;
+	return run;
+}
+
+static sa_out sample(const qubo_model *m, size_t sweeps, double bh, double bc,
+		     const qubo__run *run)
+{
+	qubo__sa_params p = { sweeps, bh, bc, 0 };
+	size_t n = qubo_model_num_variables(m);
+	sa_out o;
+
+	o.samples = malloc(run->num_reads * n + 1);
+	o.energies = malloc(run->num_reads * sizeof *o.energies);
+	cr_assert(o.samples && o.energies);
+	memset(&o.res, 0, sizeof o.res);
+	o.rc = qubo__sa_sample(m, &p, run, o.samples, o.energies, &o.res);
+	return o;
+}
+
+static double min_energy(const sa_out *o)
+{
+	double best = HUGE_VAL;
+	size_t r;
+
+	for (r = 0; r < o->res.reads_done; r++)
+		if (o->energies[r] < best)
+			best = o->energies[r];
+	return best;
+}
+
+/* Every valid row is a 0/1 sample whose energy is exactly the one returned. */
+static void check_rows(const qubo_model *m, const sa_out *o)
+{
+	size_t n = qubo_model_num_variables(m), r, i;
+	double e;
+
+	for (r = 0; r < o->res.reads_done; r++) {
+		for (i = 0; i < n; i++)
+			cr_assert_leq(o->samples[r * n + i], 1);
+		cr_assert_eq(qubo_model_energy(m, o->samples + r * n, n, &e), QUBO_OK);
+		cr_assert_eq(e, o->energies[r], "read %zu: energy %.17g returned %.17g", r, e,
+			     o->energies[r]);
+	}
+}
+
+static double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A chain-free model with n variables: only linear terms, half of them
+ * negative, so the ground state is known and sweeps are cheap. */
+static qubo_model *linear_model(size_t n)
+{
+	qubo_model *m;
+	uint32_t i;
+
+	cr_assert_eq(qubo_model_new(&m, n, NULL), QUBO_OK);
+	for (i = 0; i < n; i++)
+		cr_assert_eq(qubo_model_add_linear(m, i, i % 2 ? 1.0 : -1.0), QUBO_OK);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	return m;
+}
+
+/* ---------------------------------------------------------------------------
+ * Brute force is the referee.
+ */
+
+static void brute_force_family(int kind, uint64_t seed0)
+{
+	int t;
+
+	for (t = 0; t < 24; t++) {
+		tu_rng g = { seed0 + (uint64_t)t };
+		size_t n = 1 + (size_t)tu_below(&g, 14);
+		qubo_model *m = random_model(&g, n, 0.5, kind, NULL);
+		qubo__run run = run_init(32, 100 + (uint64_t)t, 2);
+		sa_out o = sample(m, 200, 0, 0, &run);
+		double bf = brute_min(m);
+
+		cr_assert_eq(o.rc, QUBO_OK);
+		cr_assert_eq(o.res.reads_done, 32);
+		cr_assert_eq(o.res.stop, QUBO__STOP_DONE);
+		check_rows(m, &o);
+		cr_assert_eq(min_energy(&o), bf, "model %d (n=%zu, kind %d): SA %.17g, brute %.17g",
+			     t, n, kind, min_energy(&o), bf);
+		out_free(&o);
+		qubo_model_free(m);
+	}
+}
+
+Test(sa_kernel, integer_models_reach_brute_force_minimum)
+{
+	brute_force_family(W_INT, 1000);
+}
+
+Test(sa_kernel, real_models_reach_brute_force_minimum)
+{
+	brute_force_family(W_REAL, 2000);
+}
+
+Test(sa_kernel, quarter_weights_reach_brute_force_minimum)
+{
+	brute_force_family(W_HALF, 3000);
+}
+
+Test(sa_kernel, large_integer_weights_use_the_real_path_correctly)
+{
+	int t;
+
+	for (t = 0; t < 8; t++) {
+		tu_rng g = { 4000 + (uint64_t)t };
+		size_t n = 8 + (size_t)tu_below(&g, 6);
+		qubo_model *m;
+		uint32_t i, j;
+		qubo__run run = run_init(32, 5, 1);
+		sa_out o;
+
+		cr_assert_eq(qubo_model_new(&m, n, NULL), QUBO_OK);
+		for (i = 0; i < n; i++) {
+			qubo_model_add_linear(m, i, (double)tu_range(&g, -100000, 100000));
+			for (j = i + 1; j < n; j++)
+				qubo_model_add_quadratic(m, i, j,
+							 (double)tu_range(&g, -100000, 100000));
+		}
+		cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+		o = sample(m, 300, 0, 0, &run);
+		cr_assert_eq(o.rc, QUBO_OK);
+		check_rows(m, &o);
+		cr_assert_eq(min_energy(&o), brute_min(m));
+		out_free(&o);
+		qubo_model_free(m);
+	}
+}
+
+/* ---------------------------------------------------------------------------
+ * Energies, counts, determinism.
+ */
+
+Test(sa_kernel, energies_are_exact_and_attempts_counted)
+{
+	int kind;
+
+	for (kind = W_INT; kind <= W_HALF; kind++) {
+		tu_rng g = { 77 + (uint64_t)kind };
+		qubo_model *m = random_model(&g, 150, 0.05, kind, NULL);
+		qubo__run run = run_init(5, 9, 2);
+		sa_out o = sample(m, 400, 0, 0, &run);
+
+		cr_assert_eq(o.rc, QUBO_OK);
+		cr_assert_eq(o.res.reads_done, 5);
+		cr_assert_eq(o.res.stop, QUBO__STOP_DONE);
+		cr_assert_eq(o.res.flips, (uint64_t)5 * 400 * 150);
+		cr_assert(o.res.seconds >= 0);
+		check_rows(m, &o);
+		out_free(&o);
+		qubo_model_free(m);
+	}
+}
+
+Test(sa_kernel, same_seed_same_samples_whatever_the_thread_count)
+{
+	int kind, th;
+
+	for (kind = W_INT; kind <= W_REAL; kind++) {
+		tu_rng g = { 500 + (uint64_t)kind };
+		qubo_model *m = random_model(&g, 203, 0.04, kind, NULL);
+		size_t n = 203;
+		qubo__run run = run_init(12, 42, 1);
+		sa_out ref = sample(m, 150, 0, 0, &run);
+
+		cr_assert_eq(ref.rc, QUBO_OK);
+		for (th = 2; th <= 3; th++) {
+			sa_out o;
+			run.threads = th;
+			o = sample(m, 150, 0, 0, &run);
+			cr_assert_eq(o.rc, QUBO_OK);
+			cr_assert_eq(o.res.reads_done, 12);
+			cr_assert(!memcmp(o.samples, ref.samples, 12 * n), "threads=%d differ", th);
+			cr_assert(!memcmp(o.energies, ref.energies, 12 * sizeof(double)));
+			out_free(&o);
+		}
+		out_free(&ref);
+		qubo_model_free(m);
+	}
+}
+
+Test(sa_kernel, read_r_depends_only_on_seed_and_r)
+{
+	tu_rng g = { 8 };
+	qubo_model *m = random_model(&g, 64, 0.1, W_INT, NULL);
+	qubo__run run = run_init(3, 1234, 1);
+	sa_out a = sample(m, 50, 0, 0, &run), b;
+
+	run.num_reads = 7;
+	run.threads = 3;
+	b = sample(m, 50, 0, 0, &run);
+	cr_assert_eq(a.rc, QUBO_OK);
+	cr_assert_eq(b.rc, QUBO_OK);
+	cr_assert(!memcmp(a.samples, b.samples, 3 * 64));
+	out_free(&a);
+	out_free(&b);
+	qubo_model_free(m);
+}
+
+Test(sa_kernel, different_seeds_differ)
+{
+	tu_rng g = { 9 };
+	qubo_model *m = random_model(&g, 100, 0.05, W_REAL, NULL);
+	qubo__run run = run_init(4, 1, 1);
+	sa_out a = sample(m, 5, 0.01, 0.02, &run), b;
+
+	run.seed = 2;
+	b = sample(m, 5, 0.01, 0.02, &run);
+	cr_assert_eq(a.rc, QUBO_OK);
+	cr_assert_eq(b.rc, QUBO_OK);
+	cr_assert(memcmp(a.samples, b.samples, 4 * 100) != 0);
+	/* and the reads of one run differ from each other */
+	cr_assert(memcmp(a.samples, a.samples + 100, 100) != 0);
+	out_free(&a);
+	out_free(&b);
+	qubo_model_free(m);
+}
+
+Test(sa_kernel, explicit_beta_range_and_one_sweep)
+{
+	tu_rng g = { 10 };
+	qubo_model *m = random_model(&g, 12, 0.5, W_INT, NULL);
+	qubo__run run = run_init(64, 3, 2);
+	sa_out o = sample(m, 1, 5, 5, &run); /* one sweep: a quench at β = 5 */
+
+	cr_assert_eq(o.rc, QUBO_OK);
+	cr_assert_eq(o.res.flips, (uint64_t)64 * 12);
+	check_rows(m, &o);
+	out_free(&o);
+	o = sample(m, 300, 0.05, 20, &run);
+	cr_assert_eq(o.rc, QUBO_OK);
+	cr_assert_eq(min_energy(&o), brute_min(m));
+	out_free(&o);
+	qubo_model_free(m);
+}
+
+Test(sa_kernel, empty_model_gives_the_offset)
+{
+	qubo_model *m;
+	qubo__run run = run_init(3, 1, 2);
+	sa_out o;
+
+	cr_assert_eq(qubo_model_new(&m, 0, NULL), QUBO_OK);
+	cr_assert_eq(qubo_model_add_offset(m, 2.5), QUBO_OK);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	o = sample(m, 10, 0, 0, &run);
+	cr_assert_eq(o.rc, QUBO_OK);
+	cr_assert_eq(o.res.reads_done, 3);
+	cr_assert_eq(o.energies[0], 2.5);
+	cr_assert_eq(o.energies[2], 2.5);
+	cr_assert_eq(o.res.flips, 0);
+	out_free(&o);
+	qubo_model_free(m);
+}
+
+/* ---------------------------------------------------------------------------
+ * Run control.
+ */
+
+typedef struct prog {
+	pthread_t caller;
+	int calls, stop_at, wrong_thread;
+	double t_stop;
+	size_t last_done, last_total;
+	double last_best;
+} prog;
+
+static int on_progress(size_t done, size_t total, double best, void *ud)
+{
+	prog *p = ud;
+
+	p->calls++;
+	if (!pthread_equal(pthread_self(), p->caller))
+		p->wrong_thread = 1;
+	p->last_done = done;
+	p->last_total = total;
+	p->last_best = best;
+	if (p->stop_at && p->calls >= p->stop_at) {
+		p->t_stop = now_mono();
+		return 1;
+	}
+	return 0;
+}
+
+Test(sa_kernel, progress_stop_ends_the_run_within_a_sweep)
+{
+	const size_t n = 50000;
+	qubo_model *m = linear_model(n);
+	qubo__run run = run_init(1, 5, 1);
+	prog pr = { pthread_self(), 0, 2, 0, 0, 0, 0, 0 };
+	sa_out o;
+	double t_end, sweep_time;
+	uint64_t sweeps_done;
+
+	run.progress = on_progress;
+	run.user_data = &pr;
+	o = sample(m, 100000000, 0, 0, &run);
+	t_end = now_mono();
+	cr_assert_eq(o.rc, QUBO_OK);
+	cr_assert_eq(o.res.stop, QUBO__STOP_CANCEL);
+	cr_assert_eq(o.res.reads_done, 1); /* the interrupted read keeps its state */
+	check_rows(m, &o);
+	cr_assert(!pr.wrong_thread);
+	cr_assert_geq(pr.calls, 3); /* two ticks and the final call */
+	cr_assert_eq(pr.last_done, 1);
+	cr_assert_eq(pr.last_total, 1);
+	cr_assert_eq(pr.last_best, o.energies[0]);
+	/* whole sweeps only, and not many of them */
+	cr_assert_eq(o.res.flips % n, 0);
+	sweeps_done = o.res.flips / n;
+	cr_assert_gt(sweeps_done, 0);
+	cr_assert_lt(sweeps_done, 100000000);
+	sweep_time = o.res.seconds / (double)sweeps_done;
+	cr_assert_leq(t_end - pr.t_stop, 2 * sweep_time + 0.1,
+		      "stopped %.3f s after the callback; a sweep takes %.4f s",
+		      t_end - pr.t_stop, sweep_time);
+	out_free(&o);
+	qubo_model_free(m);
+}
+
+Test(sa_kernel, progress_is_called_at_the_end)
+{
+	tu_rng g = { 11 };
+	qubo_model *m = random_model(&g, 10, 0.5, W_INT, NULL);
+	qubo__run run = run_init(6, 5, 2);
+	prog pr = { pthread_self(), 0, 0, 0, 0, 0, 0, 0 };
+	sa_out o;
+
+	run.progress = on_progress;
+	run.user_data = &pr;
+	o = sample(m, 20, 0, 0, &run);
+	cr_assert_eq(o.rc, QUBO_OK);
+	cr_assert_geq(pr.calls, 1);
+	cr_assert_eq(pr.last_done, 6);
+	cr_assert_eq(pr.last_best, min_energy(&o));
+	cr_assert(!pr.wrong_thread);
+	out_free(&o);
+	qubo_model_free(m);
+}
+
+Test(sa_kernel, time_limit_is_honoured)
+{
+	const size_t n = 100000;
+	qubo_model *m = linear_model(n);
+	qubo__run run = run_init(5, 5, 2);
+	sa_out o;
+	double sweep_time;
+
+	run.time_limit = 0.3;
+	o = sample(m, 100000000, 0, 0, &run);
+	cr_assert_eq(o.rc, QUBO_OK);
+	cr_assert_eq(o.res.stop, QUBO__STOP_TIME);
+	/* the two reads that started are kept, the three others never ran */
+	cr_assert_eq(o.res.reads_done, 2);
+	check_rows(m, &o);
+	sweep_time = o.res.seconds / ((double)o.res.flips / (double)n / 2);
+	cr_assert_geq(o.res.seconds, 0.3);
+	cr_assert_leq(o.res.seconds, 0.3 + 2 * sweep_time + 0.2, "took %.3f s", o.res.seconds);
+	out_free(&o);
+	qubo_model_free(m);
+}
+
+Test(sa_kernel, target_stops_the_run_early)
+{
+	int kind;
+
+	for (kind = W_INT; kind <= W_REAL; kind++) {
+		tu_rng g = { 12 + (uint64_t)kind };
+		qubo_model *m = random_model(&g, 12, 0.5, kind, NULL);
+		double bf = brute_min(m);
+		qubo__run run = run_init(100000, 5, 1);
+		sa_out o;
+
+		run.has_target = 1;
+		run.target = bf;
+		o = sample(m, 200, 0, 0, &run);
+		cr_assert_eq(o.rc, QUBO_OK);
+		cr_assert_eq(o.res.stop, QUBO__STOP_TARGET);
+		cr_assert_lt(o.res.reads_done, 100000);
+		check_rows(m, &o);
+		/* the last read is the one that reached the target */
+		cr_assert_leq(o.energies[o.res.reads_done - 1], bf);
+		cr_assert_lt(o.res.flips, (uint64_t)o.res.reads_done * 200 * 12);
+		out_free(&o);
+		qubo_model_free(m);
+	}
+}
+
+Test(sa_kernel, unreachable_target_runs_every_read)
+{
+	tu_rng g = { 14 };
+	qubo_model *m = random_model(&g, 10, 0.5, W_INT, NULL);
+	qubo__run run = run_init(20, 5, 2);
+	sa_out o;
+
+	run.has_target = 1;
+	run.target = brute_min(m) - 0.5;
+	o = sample(m, 50, 0, 0, &run);
+	cr_assert_eq(o.rc, QUBO_OK);
+	cr_assert_eq(o.res.stop, QUBO__STOP_DONE);
+	cr_assert_eq(o.res.reads_done, 20);
+	cr_assert_eq(o.res.flips, (uint64_t)20 * 50 * 10);
+	out_free(&o);
+	qubo_model_free(m);
+}
+
+Test(sa_kernel, infinite_target_is_met_by_the_first_state)
+{
+	tu_rng g = { 15 };
+	qubo_model *m = random_model(&g, 10, 0.5, W_REAL, NULL);
+	qubo__run run = run_init(50, 5, 1);
+	sa_out o;
+
+	run.has_target = 1;
+	run.target = HUGE_VAL;
+	o = sample(m, 50, 0, 0, &run);
+	cr_assert_eq(o.rc, QUBO_OK);
+	cr_assert_eq(o.res.stop, QUBO__STOP_TARGET);
+	cr_assert_eq(o.res.reads_done, 1);
+	cr_assert_eq(o.res.flips, 0);
+	check_rows(m, &o);
+	out_free(&o);
+	qubo_model_free(m);
+}
+
+/* ---------------------------------------------------------------------------
+ * Default β rule.
+ */
+
+static void check_betas(const qubo_model *m, const char *what)
+{
+	double bh = -1, bc = -1;
+
+	cr_assert_eq(qubo__sa_default_betas(m, &bh, &bc), QUBO_OK, "%s", what);
+	cr_assert(isfinite(bh) && isfinite(bc), "%s: [%g, %g]", what, bh, bc);
+	cr_assert_gt(bh, 0, "%s: [%g, %g]", what, bh, bc);
+	cr_assert_lt(bh, bc, "%s: [%g, %g]", what, bh, bc);
+}
+
+static qubo_model *two_var(double h0, double h1, double j)
+{
+	qubo_model *m;
+
+	cr_assert_eq(qubo_model_new(&m, 2, NULL), QUBO_OK);
+	qubo_model_add_linear(m, 0, h0);
+	qubo_model_add_linear(m, 1, h1);
+	if (j != 0)
+		qubo_model_add_quadratic(m, 0, 1, j);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	return m;
+}
+
+Test(sa_kernel, default_betas_on_extreme_models)
+{
+	static const double scales[] = { 1, 1e-300, 1e-310, 4.9e-324, 1e300, 1e308, 1.7e308 };
+	qubo_model *m;
+	size_t s;
+
+	for (s = 0; s < sizeof scales / sizeof *scales; s++) {
+		m = two_var(scales[s], -scales[s], scales[s]);
+		check_betas(m, "scaled");
+		qubo_model_free(m);
+		m = two_var(scales[s], 0, 0);
+		check_betas(m, "single linear");
+		qubo_model_free(m);
+	}
+	m = two_var(0, 0, 0); /* zero model */
+	check_betas(m, "zero");
+	qubo_model_free(m);
+	m = two_var(1, 1e-300, -1e-300); /* tiny weights beside normal ones */
+	check_betas(m, "mixed");
+	{
+		double bh, bc;
+		qubo__sa_default_betas(m, &bh, &bc);
+		cr_assert_leq(bc, 1e4 * bh, "tiny weights must not set the cold end");
+	}
+	qubo_model_free(m);
+	cr_assert_eq(qubo_model_new(&m, 1, NULL), QUBO_OK); /* single variable */
+	qubo_model_add_linear(m, 0, -3);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	check_betas(m, "one variable");
+	qubo_model_free(m);
+	cr_assert_eq(qubo_model_new(&m, 0, NULL), QUBO_OK); /* no variables */
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	check_betas(m, "no variables");
+	qubo_model_free(m);
+	m = two_var(0, 0, 2); /* a coupler and nothing else */
+	check_betas(m, "coupler only");
+	qubo_model_free(m);
+	m = two_var(1, -1, 0); /* no couplers */
+	check_betas(m, "no couplers");
+	qubo_model_free(m);
+}
+
+Test(sa_kernel, default_betas_scale_inversely_with_weights)
+{
+	tu_rng g = { 16 };
+	qubo_model *m = random_model(&g, 30, 0.2, W_REAL, NULL), *m4;
+	uint32_t i;
+	double bh, bc, bh4, bc4, h[30];
+	uint32_t rows[500], cols[500];
+	double w[500];
+	size_t cnt;
+
+	cr_assert_eq(qubo_model_export_linear(m, h, 30), QUBO_OK);
+	cr_assert_eq(qubo_model_export_coo(m, rows, cols, w, 500, &cnt), QUBO_OK);
+	cr_assert_eq(qubo_model_new(&m4, 30, NULL), QUBO_OK);
+	for (i = 0; i < 30; i++)
+		qubo_model_add_linear(m4, i, 4 * h[i]);
+	for (i = 0; i < cnt; i++)
+		qubo_model_add_quadratic(m4, rows[i], cols[i], 4 * w[i]);
+	cr_assert_eq(qubo_model_compile(m4), QUBO_OK);
+	cr_assert_eq(qubo__sa_default_betas(m, &bh, &bc), QUBO_OK);
+	cr_assert_eq(qubo__sa_default_betas(m4, &bh4, &bc4), QUBO_OK);
+	cr_assert_eq(bh4, bh / 4);
+	cr_assert_eq(bc4, bc / 4);
+	qubo_model_free(m);
+	qubo_model_free(m4);
+}
+
+Test(sa_kernel, default_betas_of_a_penalty_model)
+{
+	/* exactly-one over 4 variables: linear −1, pairs 2. The hot end
+	 * accepts one conflict (ΔE up to 2) with probability 1/2 and the cold
+	 * end ΔE = 1 on any of the 4 variables with probability 1/100 in all. */
+	qubo_model *m;
+	uint32_t i, j;
+	double bh, bc;
+
+	cr_assert_eq(qubo_model_new(&m, 4, NULL), QUBO_OK);
+	for (i = 0; i < 4; i++) {
+		qubo_model_add_linear(m, i, -1);
+		for (j = i + 1; j < 4; j++)
+			qubo_model_add_quadratic(m, i, j, 2);
+	}
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	cr_assert_eq(qubo__sa_default_betas(m, &bh, &bc), QUBO_OK);
+	cr_assert_float_eq(bh, log(2.0) / 1, 1e-12); /* max(|−1|, |−1 + 2|) = 1 */
+	cr_assert_float_eq(bc, log(400.0) / 1, 1e-12);
+	qubo_model_free(m);
+}
+
+/* ---------------------------------------------------------------------------
+ * Arguments and allocation failures.
+ */
+
+Test(sa_kernel, bad_arguments_are_rejected)
+{
+	tu_rng g = { 17 };
+	qubo_model *m = random_model(&g, 5, 0.5, W_INT, NULL);
+	qubo__sa_params p = { 10, 0, 0, 0 };
+	qubo__run run = run_init(2, 1, 1);
+	qubo__result res;
+	uint8_t s[10];
+	double e[2], bh, bc;
+
+	cr_assert_eq(qubo__sa_sample(NULL, &p, &run, s, e, &res), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo__sa_sample(m, NULL, &run, s, e, &res), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo__sa_sample(m, &p, NULL, s, e, &res), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo__sa_sample(m, &p, &run, NULL, e, &res), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, NULL), QUBO_ERR_MISUSE);
+	run.num_reads = 0;
+	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	run.num_reads = 2;
+	run.threads = 0;
+	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	cr_assert(strstr(qubo_error_message(), "threads"));
+	run.threads = 1;
+	p.num_sweeps = 0;
+	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	p.num_sweeps = 10;
+	p.beta_hot = 1; /* one of the two zero */
+	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	p.beta_cold = -1;
+	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	p.beta_cold = NAN;
+	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	p.beta_cold = HUGE_VAL;
+	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	p.beta_hot = p.beta_cold = 0;
+	run.time_limit = NAN;
+	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	run.time_limit = 0;
+	run.has_target = 1;
+	run.target = NAN;
+	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	run.has_target = 0;
+	cr_assert_eq(qubo__sa_default_betas(NULL, &bh, &bc), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo__sa_default_betas(m, NULL, &bc), QUBO_ERR_MISUSE);
+	/* a dirty model */
+	cr_assert_eq(qubo_model_add_quadratic(m, 0, 1, 1), QUBO_OK);
+	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo__sa_default_betas(m, &bh, &bc), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_OK);
+	qubo_model_free(m);
+}
+
+static void nomem_family(int kind, int threads)
+{
+	tu_failalloc fa;
+	tu_rng g = { 18 + (uint64_t)kind };
+	qubo_model *m;
+	size_t k, base_live, base_count;
+	int ok = 0;
+
+	tu_failalloc_init(&fa, 0);
+	m = random_model(&g, 40, 0.2, kind, &fa.a);
+	base_live = fa.live;
+	for (k = 1; k < 100 && !ok; k++) {
+		qubo__run run = run_init(4, 1, threads);
+		sa_out o;
+
+		base_count = fa.count;
+		fa.fail_at = base_count + k;
+		fa.failed = 0;
+		o = sample(m, 20, 0, 0, &run);
+		cr_assert_eq(fa.live, base_live, "leak after failing allocation %zu", k);
+		if (fa.failed) {
+			cr_assert_eq(o.rc, QUBO_ERR_NOMEM, "allocation %zu failed, rc %d", k, o.rc);
+			cr_assert_eq(qubo_error_code(), QUBO_ERR_NOMEM);
+		} else {
+			cr_assert_eq(o.rc, QUBO_OK);
+			cr_assert_eq(o.res.reads_done, 4);
+			ok = 1;
+		}
+		out_free(&o);
+	}
+	cr_assert(ok);
+	cr_assert_gt(k, 4, "expected several allocations, got %zu", k - 1);
+	fa.fail_at = 0;
+	qubo_model_free(m);
+	cr_assert_eq(fa.live, 0);
+}
+
+Test(sa_kernel, allocation_failures_integer_path)
+{
+	nomem_family(W_INT, 2);
+}
+
+Test(sa_kernel, allocation_failures_real_path)
+{
+	nomem_family(W_REAL, 3);
+}
+
+/* ---------------------------------------------------------------------------
+ * Metropolis at constant β samples the Boltzmann distribution: the fixed-scan
+ * single-flip chain keeps it stationary, and 3 variables mix in a few sweeps.
+ */
+
+static void boltzmann_family(double scale, double beta)
+{
+	static const double h[3] = { 1, -1, 2 }, j01 = -2, j12 = 1, j02 = 1;
+	const size_t reads = 6000;
+	qubo_model *m;
+	qubo__run run = run_init(reads, 99, 2);
+	sa_out o;
+	double p[8], z = 0, e;
+	size_t count[8] = { 0 }, r, s;
+	uint8_t x[3];
+	uint32_t i;
+
+	cr_assert_eq(qubo_model_new(&m, 3, NULL), QUBO_OK);
+	for (i = 0; i < 3; i++)
+		qubo_model_add_linear(m, i, scale * h[i]);
+	qubo_model_add_quadratic(m, 0, 1, scale * j01);
+	qubo_model_add_quadratic(m, 1, 2, scale * j12);
+	qubo_model_add_quadratic(m, 0, 2, scale * j02);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	for (s = 0; s < 8; s++) {
+		for (i = 0; i < 3; i++)
+			x[i] = (uint8_t)((s >> i) & 1);
+		qubo_model_energy(m, x, 3, &e);
+		p[s] = exp(-beta * e);
+		z += p[s];
+	}
+	o = sample(m, 40, beta, beta, &run);
+	cr_assert_eq(o.rc, QUBO_OK);
+	for (r = 0; r < reads; r++) {
+		const uint8_t *y = o.samples + 3 * r;
+		count[y[0] | y[1] << 1 | y[2] << 2]++;
+	}
+	for (s = 0; s < 8; s++) {
+		double ps = p[s] / z, got = (double)count[s] / (double)reads;
+		double tol = 5 * sqrt(ps * (1 - ps) / (double)reads) + 1e-3;
+		cr_assert(fabs(got - ps) <= tol, "state %zu: %.4f, Boltzmann %.4f (scale %g)", s,
+			  got, ps, scale);
+	}
+	out_free(&o);
+	qubo_model_free(m);
+}
+
+Test(sa_kernel, constant_beta_samples_boltzmann_integer_path)
+{
+	boltzmann_family(1, 0.6);
+}
+
+Test(sa_kernel, constant_beta_samples_boltzmann_real_path)
+{
+	boltzmann_family(0.1, 6); /* 0.1 is not dyadic: real path, same β·E */
+}
