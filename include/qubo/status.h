@@ -105,6 +105,24 @@ QUBO_API size_t qubo_error_column(void);
  */
 QUBO_API void qubo_error_clear(void);
 
+/**
+ * Sets this thread's error code, position and message, as libqubo's own
+ * functions do after a failure. For libraries built on libqubo (the puzzle
+ * layer reports through it) and for callers that want their own failures
+ * read back with qubo_error_message() like the library's.
+ *
+ * With @p line nonzero the message becomes "line L, column C: " followed by
+ * @p message, as for parse errors. Messages longer than the library's buffer
+ * (511 bytes) are cut at a UTF-8 character boundary.
+ * @param[in] code the status code to record (any value).
+ * @param[in] line 1-based input line, or 0 for none.
+ * @param[in] column 1-based column that goes with @p line, or 0.
+ * @param[in] message NUL-terminated UTF-8, copied; NULL means "".
+ * @return @p code, so that `return qubo_error_set(...)` reports and returns.
+ * @since 0.1
+ */
+QUBO_API int qubo_error_set(int code, size_t line, size_t column, const char *message);
+
 QUBO_END_DECLS
 
 #endif /* QUBO_STATUS_H */

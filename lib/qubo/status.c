@@ -115,6 +115,11 @@ int qubo__error_at(int code, size_t line, size_t column, const char *fmt, ...)
 	return code;
 }
 
+int qubo_error_set(int code, size_t line, size_t column, const char *message)
+{
+	return qubo__error_at(code, line, line ? column : 0, "%s", message ? message : "");
+}
+
 int qubo__nomem(const char *what)
 {
 	return qubo__error(QUBO_ERR_NOMEM, "out of memory allocating %s", what);

@@ -1,0 +1,667 @@
+/*
+ * The puzzle object: options, parsing dispatch by header word, statistics,
+ * the cell → literal map, decoding, and the buffer conventions of the
+ * public check and format functions. Families plug in through
+ * struct qubo__pz_family (puzzle_impl.h).
+ */
+#include <errno.h>
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "puzzle_impl.h"
+
+/* ---- allocation ---- */
+
+static void *std_malloc(size_t size, void *ud)
+{
+	(void)ud;
+	return malloc(size);
+}
+
+static void *std_realloc(void *ptr, size_t size, void *ud)
+{
+	(void)ud;
+	return realloc(ptr, size);
+}
+
+static void std_free(void *ptr, void *ud)
+{
+	(void)ud;
+	free(ptr);
+}
+
+int qubo__pz_alloc_init(qubo_allocator *dst, const qubo_allocator *src)
+{
+	if (!src) {
+		dst->struct_size = sizeof *dst;
+		dst->malloc_fn = std_malloc;
+		dst->realloc_fn = std_realloc;
+		dst->free_fn = std_free;
+		dst->user_data = NULL;
+		return QUBO_OK;
+	}
+	if (src->struct_size < sizeof *src)
+		return qubo__pz_error(QUBO_ERR_UNSUPPORTED_VERSION,
+				      "qubo_allocator.struct_size is %zu, expected at least %zu",
+				      src->struct_size, sizeof *src);
+	if (!src->malloc_fn || !src->realloc_fn || !src->free_fn)
+		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+				      "qubo_allocator needs malloc_fn, realloc_fn and free_fn");
+	*dst = *src;
+	dst->struct_size = sizeof *dst;
+	return QUBO_OK;
+}
+
+void *qubo__pz_alloc(const qubo_allocator *a, size_t n, size_t size)
+{
+	size_t bytes;
+
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	bytes = n * size;
+	return a->malloc_fn(bytes ? bytes : 1, a->user_data);
+}
+
+void *qubo__pz_zalloc(const qubo_allocator *a, size_t n, size_t size)
+{
+	void *p = qubo__pz_alloc(a, n, size);
+
+	if (p)
+		memset(p, 0, n * size > 0 ? n * size : 1);
+	return p;
+}
+
+void *qubo__pz_realloc(const qubo_allocator *a, void *ptr, size_t n, size_t size)
+{
+	size_t bytes;
+
+	if (!ptr)
+		return qubo__pz_alloc(a, n, size);
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	bytes = n * size;
+	return a->realloc_fn(ptr, bytes ? bytes : 1, a->user_data);
+}
+
+void qubo__pz_free(const qubo_allocator *a, void *ptr)
+{
+	if (ptr)
+		a->free_fn(ptr, a->user_data);
+}
+
+/* ---- errors: the thread's message lives in libqubo ---- */
+
+static int verror(int code, size_t line, size_t column, const char *fmt, va_list ap)
+	QUBO__PZ_PRINTF(4, 0);
+
+static int verror(int code, size_t line, size_t column, const char *fmt, va_list ap)
+{
+	char msg[512];
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	return qubo_error_set(code, line, column, msg);
+}
+
+int qubo__pz_error(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(code, 0, 0, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int qubo__pz_error_at(int code, size_t line, size_t column, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(code, line, column, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int qubo__pz_nomem(const char *what)
+{
+	return qubo__pz_error(QUBO_ERR_NOMEM, "out of memory allocating %s", what);
+}
+
+/* ---- options ---- */
+
+int qubo__pz_check_struct(const void *s, size_t size, size_t v1, size_t known, const char *name,
+			  const char *fn)
+{
+	size_t i;
+
+	if (size < v1)
+		return qubo__pz_error(QUBO_ERR_UNSUPPORTED_VERSION,
+				      "%s: %s.struct_size is %zu, expected at least %zu", fn, name,
+				      size, v1);
+	for (i = known; i < size; i++)
+		if (((const unsigned char *)s)[i])
+			return qubo__pz_error(QUBO_ERR_UNSUPPORTED_VERSION,
+					      "%s: %s.struct_size is %zu and byte %zu is set; this "
+					      "library knows %zu bytes",
+					      fn, name, size, i, known);
+	return QUBO_OK;
+}
+
+int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src, const char *fn)
+{
+	int rc;
+
+	dst->reduce = QUBO_REDUCE_FULL;
+	dst->penalty = 1.0;
+	dst->drop_region = 0;
+	dst->allocator = NULL;
+	if (!src)
+		return QUBO_OK;
+	rc = qubo__pz_check_struct(src, src->struct_size, sizeof *src, sizeof *src,
+				   "qubo_puzzle_options", fn);
+	if (rc)
+		return rc;
+	if (src->reduce < QUBO_REDUCE_DEFAULT || src->reduce > QUBO_REDUCE_FULL)
+		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+				      "%s: options.reduce is %d, expected 0 to 3 (enum "
+				      "qubo_puzzle_reduce)",
+				      fn, (int)src->reduce);
+	if (src->reduce != QUBO_REDUCE_DEFAULT)
+		dst->reduce = src->reduce;
+	if (src->penalty != 0.0) {
+		/* finite and positive; written so that NaN fails too */
+		if (!(src->penalty > 0.0 && src->penalty <= DBL_MAX))
+			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+					      "%s: options.penalty is %g, expected a finite "
+					      "positive weight (or 0 for 1)",
+					      fn, src->penalty);
+		dst->penalty = src->penalty;
+	}
+	if (src->drop_region != 0 && src->drop_region != 1)
+		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+				      "%s: options.drop_region is %d, expected 0 or 1", fn,
+				      (int)src->drop_region);
+	dst->drop_region = src->drop_region;
+	dst->allocator = src->allocator;
+	return QUBO_OK;
+}
+
+/* ---- the object ---- */
+
+int qubo__pz_new(qubo_puzzle **out, const struct qubo__pz_family *fam,
+		 const struct qubo__pz_opts *opts, uint32_t width, uint32_t height)
+{
+	qubo_allocator a;
+	qubo_puzzle *p;
+	int rc = qubo__pz_alloc_init(&a, opts->allocator);
+
+	*out = NULL;
+	if (rc)
+		return rc;
+	p = qubo__pz_zalloc(&a, 1, sizeof *p);
+	if (!p)
+		return qubo__pz_nomem("the puzzle");
+	p->fam = fam;
+	p->alloc = a;
+	p->width = width;
+	p->height = height;
+	p->stats.struct_size = sizeof p->stats;
+	p->stats.width = width;
+	p->stats.height = height;
+	*out = p;
+	return QUBO_OK;
+}
+
+void qubo__pz_destroy(qubo_puzzle *p)
+{
+	qubo_allocator a;
+
+	if (!p)
+		return;
+	a = p->alloc;
+	if (p->data && p->fam && p->fam->destroy)
+		p->fam->destroy(&a, p->data);
+	qubo_model_free(p->model);
+	qubo__pz_free(&a, p->cell_lits);
+	qubo__pz_free(&a, p);
+}
+
+void qubo_puzzle_free(qubo_puzzle *puzzle)
+{
+	qubo__pz_destroy(puzzle);
+}
+
+/* ---- parsing ---- */
+
+typedef int (*parse_fn)(qubo_puzzle **out, struct qubo__pz_reader *r,
+			const struct qubo__pz_line *header, const struct qubo__pz_token *toks,
+			size_t ntoks, const struct qubo__pz_opts *opts);
+
+/* Header words and their parsers. */
+static const struct {
+	const char *word;
+	parse_fn parse;
+} families[] = {
+	{ "queens", qubo__pz_queens_parse },
+	{ "nqueens", qubo__pz_nqueens_parse },
+};
+
+#define MAX_HEADER_TOKENS 8
+
+static int parse_text(qubo_puzzle **out, const char *text, size_t length,
+		      const struct qubo__pz_opts *opts)
+{
+	struct qubo__pz_reader r;
+	struct qubo__pz_line header;
+	struct qubo__pz_token toks[MAX_HEADER_TOKENS];
+	size_t ntoks, i;
+	int rc = qubo__pz_reader_init(&r, text, length);
+	char word[24];
+
+	if (rc)
+		return rc;
+	if (!qubo__pz_next_content(&r, &header, 1))
+		return qubo__pz_error_eof(&r, "no puzzle: the input has no header line (e.g. "
+					      "\"queens 8\")");
+	ntoks = qubo__pz_tokens(&header, toks, MAX_HEADER_TOKENS);
+	if (ntoks > MAX_HEADER_TOKENS)
+		return qubo__pz_error_at(QUBO_ERR_PARSE, header.no, 1,
+					 "the header line has %zu words, at most %d are known",
+					 ntoks, MAX_HEADER_TOKENS);
+	for (i = 0; i < sizeof families / sizeof families[0]; i++)
+		if (qubo__pz_token_is(&toks[0], families[i].word))
+			return families[i].parse(out, &r, &header, toks, ntoks, opts);
+	for (i = 0; i < toks[0].len && i + 4 < sizeof word; i++) {
+		unsigned char c = (unsigned char)toks[0].s[i];
+		word[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	if (i < toks[0].len) {
+		memcpy(word + i, "...", 3);
+		i += 3;
+	}
+	word[i] = '\0';
+	return qubo__pz_error_at(QUBO_ERR_PARSE, header.no, toks[0].column,
+				 "unknown puzzle family '%s' (known: queens, nqueens)", word);
+}
+
+int qubo_puzzle_parse(qubo_puzzle **out, const char *text, size_t length,
+		      const qubo_puzzle_options *options)
+{
+	static const char fn[] = "qubo_puzzle_parse";
+	struct qubo__pz_opts opts;
+	int rc;
+
+	if (!out)
+		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
+	*out = NULL;
+	if (!text && length)
+		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: text is NULL with length %zu", fn,
+				      length);
+	rc = qubo__pz_opts_read(&opts, options, fn);
+	if (rc)
+		return rc;
+	return parse_text(out, text ? text : "", length, &opts);
+}
+
+static const char *errstr(int err, char *buf, size_t size)
+{
+#if defined(__GLIBC__) && defined(_GNU_SOURCE)
+	return strerror_r(err, buf, size);
+#else
+	if (strerror_r(err, buf, size))
+		snprintf(buf, size, "error %d", err);
+	return buf;
+#endif
+}
+
+int qubo_puzzle_parse_file(qubo_puzzle **out, const char *path, const qubo_puzzle_options *options)
+{
+	static const char fn[] = "qubo_puzzle_parse_file";
+	struct qubo__pz_opts opts;
+	qubo_allocator a;
+	char *buf, eb[128];
+	size_t len = 0, cap = 4096;
+	FILE *f;
+	int rc, err;
+
+	if (!out)
+		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
+	*out = NULL;
+	if (!path)
+		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: path is NULL", fn);
+	rc = qubo__pz_opts_read(&opts, options, fn);
+	if (!rc)
+		rc = qubo__pz_alloc_init(&a, opts.allocator);
+	if (rc)
+		return rc;
+	f = fopen(path, "rb");
+	if (!f) {
+		err = errno;
+		return qubo__pz_error(QUBO_ERR_IO, "%s: cannot open '%s': %s", fn, path,
+				      errstr(err, eb, sizeof eb));
+	}
+	buf = qubo__pz_alloc(&a, cap, 1);
+	if (!buf) {
+		fclose(f);
+		return qubo__pz_nomem("the file's contents");
+	}
+	for (;;) {
+		size_t k;
+
+		if (len == cap) {
+			char *nb =
+				cap > SIZE_MAX / 2 ? NULL : qubo__pz_realloc(&a, buf, cap * 2, 1);
+
+			if (!nb) {
+				fclose(f);
+				qubo__pz_free(&a, buf);
+				return qubo__pz_nomem("the file's contents");
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		k = fread(buf + len, 1, cap - len, f);
+		len += k;
+		if (k == 0) {
+			if (ferror(f)) {
+				err = errno;
+				fclose(f);
+				qubo__pz_free(&a, buf);
+				return qubo__pz_error(QUBO_ERR_IO, "%s: cannot read '%s': %s", fn,
+						      path, errstr(err, eb, sizeof eb));
+			}
+			break;
+		}
+	}
+	fclose(f);
+	rc = parse_text(out, buf, len, &opts);
+	qubo__pz_free(&a, buf);
+	return rc;
+}
+
+/* ---- accessors ---- */
+
+int qubo_puzzle_family(const qubo_puzzle *puzzle)
+{
+	return puzzle ? puzzle->fam->family : 0;
+}
+
+int qubo_puzzle_get_stats(const qubo_puzzle *puzzle, qubo_puzzle_stats *stats)
+{
+	static const char fn[] = "qubo_puzzle_get_stats";
+	size_t size;
+
+	if (!puzzle || !stats)
+		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
+				      puzzle ? "stats" : "puzzle");
+	size = stats->struct_size;
+	if (size < sizeof *stats)
+		return qubo__pz_error(QUBO_ERR_UNSUPPORTED_VERSION,
+				      "%s: qubo_puzzle_stats.struct_size is %zu, expected at "
+				      "least %zu",
+				      fn, size, sizeof *stats);
+	*stats = puzzle->stats;
+	stats->struct_size = size;
+	return QUBO_OK;
+}
+
+int qubo_puzzle_model(const qubo_puzzle *puzzle, const qubo_model **model_out)
+{
+	if (!puzzle || !model_out)
+		return qubo__pz_error(QUBO_ERR_MISUSE, "qubo_puzzle_model: %s is NULL",
+				      puzzle ? "model_out" : "puzzle");
+	*model_out = puzzle->model;
+	return QUBO_OK;
+}
+
+int qubo_puzzle_ground_energy(const qubo_puzzle *puzzle, double *energy_out)
+{
+	if (!puzzle || !energy_out)
+		return qubo__pz_error(QUBO_ERR_MISUSE, "qubo_puzzle_ground_energy: %s is NULL",
+				      puzzle ? "energy_out" : "puzzle");
+	if (!puzzle->has_ground_energy)
+		return qubo__pz_error(QUBO_ERR_NOT_SUPPORTED,
+				      "qubo_puzzle_ground_energy: the %s family is an "
+				      "optimisation problem without a known optimum",
+				      puzzle->fam->name);
+	*energy_out = puzzle->ground_energy;
+	return QUBO_OK;
+}
+
+static size_t num_cells(const qubo_puzzle *p)
+{
+	return (size_t)p->width * p->height;
+}
+
+int qubo_puzzle_cell_literals(const qubo_puzzle *puzzle, qubo_lit *lits, size_t capacity)
+{
+	static const char fn[] = "qubo_puzzle_cell_literals";
+	size_t n;
+
+	if (!puzzle || (!lits && capacity))
+		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
+				      puzzle ? "lits" : "puzzle");
+	n = num_cells(puzzle);
+	if (capacity < n)
+		return qubo__pz_error(QUBO_ERR_BUFFER_TOO_SMALL,
+				      "%s: the board has %zu cells, capacity is %zu", fn, n,
+				      capacity);
+	memcpy(lits, puzzle->cell_lits, n * sizeof *lits);
+	return QUBO_OK;
+}
+
+int qubo_puzzle_decode(const qubo_puzzle *puzzle, const uint8_t *sample, size_t length,
+		       uint8_t *board, size_t capacity)
+{
+	static const char fn[] = "qubo_puzzle_decode";
+	size_t n, nv, i;
+
+	if (!puzzle || (!sample && length) || (!board && capacity))
+		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
+				      !puzzle ? "puzzle" :
+				      !board  ? "board" :
+						"sample");
+	n = num_cells(puzzle);
+	nv = qubo_model_num_variables(puzzle->model);
+	if (length != nv)
+		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+				      "%s: the sample has %zu values, the model has %zu variables",
+				      fn, length, nv);
+	for (i = 0; i < length; i++)
+		if (sample[i] > 1)
+			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+					      "%s: sample[%zu] is %u, expected 0 or 1", fn, i,
+					      (unsigned)sample[i]);
+	if (capacity < n)
+		return qubo__pz_error(QUBO_ERR_BUFFER_TOO_SMALL,
+				      "%s: the board has %zu cells, capacity is %zu", fn, n,
+				      capacity);
+	for (i = 0; i < n; i++) {
+		qubo_lit l = puzzle->cell_lits[i];
+
+		if (QUBO_LIT_IS_CONST(l))
+			board[i] = l == QUBO_LIT_TRUE;
+		else
+			board[i] = (uint8_t)(sample[QUBO_LIT_VAR(l)] ^ QUBO_LIT_IS_NEG(l));
+	}
+	return QUBO_OK;
+}
+
+/* A board argument: the right length and only 0/1. */
+static int check_board(const qubo_puzzle *p, const uint8_t *board, size_t length, const char *fn)
+{
+	size_t n = num_cells(p), i;
+
+	if (length != n)
+		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+				      "%s: the board has %zu values, expected %u x %u = %zu", fn,
+				      length, (unsigned)p->width, (unsigned)p->height, n);
+	for (i = 0; i < n; i++)
+		if (board[i] > 1)
+			return qubo__pz_error(
+				QUBO_ERR_INVALID_ARG,
+				"%s: board[%zu] (row %zu, column %zu) is %u, expected "
+				"0 or 1",
+				fn, i, i / p->width + 1, i % p->width + 1, (unsigned)board[i]);
+	return QUBO_OK;
+}
+
+int qubo_puzzle_check(const qubo_puzzle *puzzle, const uint8_t *board, size_t length, char *report,
+		      size_t capacity, size_t *violations_out)
+{
+	static const char fn[] = "qubo_puzzle_check";
+	struct qubo__pz_report rep;
+	int rc;
+
+	if (!puzzle || (!board && length) || (!report && capacity))
+		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
+				      !puzzle ? "puzzle" :
+				      !board  ? "board" :
+						"report");
+	rc = check_board(puzzle, board, length, fn);
+	if (rc)
+		return rc;
+	rep.buf = report;
+	rep.cap = capacity;
+	rep.len = 0;
+	rep.violations = 0;
+	if (capacity)
+		report[0] = '\0';
+	puzzle->fam->check(puzzle, board, &rep);
+	if (violations_out)
+		*violations_out = rep.violations;
+	return QUBO_OK;
+}
+
+int qubo_puzzle_format_solution(const qubo_puzzle *puzzle, const uint8_t *board, size_t length,
+				char *buffer, size_t capacity, size_t *length_out)
+{
+	static const char fn[] = "qubo_puzzle_format_solution";
+	struct qubo__pz_out o;
+	size_t r, c;
+	int rc;
+
+	if (!puzzle || (!board && length) || (!buffer && capacity))
+		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
+				      !puzzle ? "puzzle" :
+				      !board  ? "board" :
+						"buffer");
+	rc = check_board(puzzle, board, length, fn);
+	if (rc)
+		return rc;
+	o.buf = buffer;
+	o.cap = capacity;
+	o.len = 0;
+	if (puzzle->fam->solution_header)
+		puzzle->fam->solution_header(puzzle, &o);
+	for (r = 0; r < puzzle->height; r++) {
+		for (c = 0; c < puzzle->width; c++) {
+			size_t i = r * puzzle->width + c;
+			qubo__pz_putc(&o, puzzle->fam->solution_char(puzzle, i, board[i]));
+		}
+		qubo__pz_putc(&o, '\n');
+	}
+	return qubo__pz_out_finish(&o, fn, length_out);
+}
+
+int qubo_puzzle_format(const qubo_puzzle *puzzle, char *buffer, size_t capacity, size_t *length_out)
+{
+	static const char fn[] = "qubo_puzzle_format";
+	struct qubo__pz_out o;
+	int rc;
+
+	if (!puzzle || (!buffer && capacity))
+		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
+				      puzzle ? "buffer" : "puzzle");
+	if (!puzzle->fam->format)
+		return qubo__pz_error(QUBO_ERR_NOT_SUPPORTED,
+				      "%s: a %s puzzle built from a spec has no text form", fn,
+				      puzzle->fam->name);
+	o.buf = buffer;
+	o.cap = capacity;
+	o.len = 0;
+	rc = puzzle->fam->format(puzzle, &o);
+	if (rc)
+		return rc;
+	return qubo__pz_out_finish(&o, fn, length_out);
+}
+
+/* Nonzero when the line is the family's header (its first word). */
+static int is_header(const qubo_puzzle *p, const struct qubo__pz_line *line)
+{
+	struct qubo__pz_token tok;
+
+	return p->fam->word && qubo__pz_tokens(line, &tok, 1) >= 1 &&
+	       qubo__pz_token_is(&tok, p->fam->word);
+}
+
+struct sol_ctx {
+	const qubo_puzzle *p;
+	uint8_t *board;
+};
+
+static int sol_cell(void *ctx, uint32_t row, uint32_t col, unsigned char ch, size_t line_no)
+{
+	struct sol_ctx *s = ctx;
+	size_t i = (size_t)row * s->p->width + col;
+	int v = s->p->fam->solution_value(s->p, i, ch);
+
+	(void)line_no;
+	if (v < 0)
+		return 1;
+	s->board[i] = (uint8_t)v;
+	return 0;
+}
+
+int qubo_puzzle_parse_solution(const qubo_puzzle *puzzle, const char *text, size_t text_length,
+			       uint8_t *board, size_t capacity)
+{
+	static const char fn[] = "qubo_puzzle_parse_solution";
+	struct qubo__pz_reader r;
+	struct qubo__pz_line line;
+	struct qubo__pz_grid g;
+	struct sol_ctx ctx;
+	int rc;
+
+	if (!puzzle || (!text && text_length) || (!board && capacity))
+		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
+				      !puzzle ? "puzzle" :
+				      !board  ? "board" :
+						"text");
+	if (capacity < num_cells(puzzle))
+		return qubo__pz_error(QUBO_ERR_BUFFER_TOO_SMALL,
+				      "%s: the board has %zu cells, capacity is %zu", fn,
+				      num_cells(puzzle), capacity);
+	rc = qubo__pz_reader_init(&r, text ? text : "", text_length);
+	if (rc)
+		return rc;
+	/* Comments and blank lines may come before the header; a grid row
+	 * that starts with '#' therefore needs the header before it. */
+	if (!qubo__pz_next_content(&r, &line, 1))
+		return qubo__pz_error_eof(&r, "%s: no solution grid in the input", fn);
+	if (is_header(puzzle, &line)) {
+		if (puzzle->fam->solution_header_check) {
+			rc = puzzle->fam->solution_header_check(puzzle, &line);
+			if (rc)
+				return rc;
+		}
+		if (!qubo__pz_next_content(&r, &line, 0))
+			return qubo__pz_error_eof(&r, "%s: the header is not followed by a grid",
+						  fn);
+	}
+	memset(board, 0, num_cells(puzzle));
+	ctx.p = puzzle;
+	ctx.board = board;
+	g.width = puzzle->width;
+	g.height = puzzle->height;
+	g.expected = puzzle->fam->solution_expected;
+	g.pad = 0;
+	g.cell = sol_cell;
+	g.ctx = &ctx;
+	rc = qubo__pz_read_grid(&r, &line, &g);
+	if (!rc)
+		rc = qubo__pz_expect_end(&r, 1, "after the solution grid");
+	return rc;
+}

@@ -1,0 +1,251 @@
+/*
+ * Private interface of the puzzle layer (libqubo-puzzle): the puzzle object,
+ * the per-family function table, allocation and error helpers, and the
+ * shared text reading and writing helpers (text.c). Never installed.
+ *
+ * The puzzle layer uses only libqubo's public API. Its own internal names
+ * start with qubo__pz_ so that they never clash with libqubo's hidden
+ * qubo__ helpers when both are compiled into one program (the fuzz targets).
+ *
+ * Adding a family: write lib/puzzle/<family>.c with a parse function
+ * (header already read) and a qubo__pz_family table, and list it in
+ * qubo__pz_families (puzzle.c) under its header word. The object code
+ * (puzzle.c) does the rest: options, stats, decode, the cell map and the
+ * buffer conventions of the public functions.
+ */
+#ifndef QUBO_PUZZLE_IMPL_H
+#define QUBO_PUZZLE_IMPL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qubo.h"
+#include "qubo/puzzle.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define QUBO__PZ_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define QUBO__PZ_PRINTF(f, a)
+#endif
+
+/* Largest board side a text format accepts, and the most cells of any
+ * board (text or spec): QUBO_ERR_TOO_LARGE beyond. */
+#define QUBO__PZ_MAX_SIDE 4096u
+#define QUBO__PZ_MAX_CELLS ((size_t)1 << 24)
+
+/* ---- allocation (through the puzzle's allocator) and errors ---- */
+
+/* Fills *dst from the caller's allocator (NULL: the C library's). QUBO_OK,
+ * or an error with the message set. */
+int qubo__pz_alloc_init(qubo_allocator *dst, const qubo_allocator *src);
+/* n * size bytes (overflow-checked; 0 allocates 1 byte); NULL on failure. */
+void *qubo__pz_alloc(const qubo_allocator *a, size_t n, size_t size);
+/* The same, zeroed. */
+void *qubo__pz_zalloc(const qubo_allocator *a, size_t n, size_t size);
+/* Resizes to n * size bytes; NULL on failure (ptr kept). */
+void *qubo__pz_realloc(const qubo_allocator *a, void *ptr, size_t n, size_t size);
+/* Frees ptr; NULL is a no-op. */
+void qubo__pz_free(const qubo_allocator *a, void *ptr);
+
+/* Sets this thread's error (code, message) and returns code. */
+int qubo__pz_error(int code, const char *fmt, ...) QUBO__PZ_PRINTF(2, 3);
+/* The same with a 1-based input line and column. */
+int qubo__pz_error_at(int code, size_t line, size_t column, const char *fmt, ...)
+	QUBO__PZ_PRINTF(4, 5);
+/* QUBO_ERR_NOMEM naming what was being allocated. */
+int qubo__pz_nomem(const char *what);
+
+/* ---- text reading (text.c), shared by every family's parser ---- */
+
+/* One line of the input: its bytes without the '\n' (a '\r' just before the
+ * '\n' or at the very end is dropped), and its 1-based number. */
+struct qubo__pz_line {
+	const char *s;
+	size_t len;
+	size_t no;
+};
+
+/* A cursor over the input text. */
+struct qubo__pz_reader {
+	const char *text;
+	size_t length;
+	size_t pos;
+	size_t line_no; /* number of the last line returned */
+};
+
+/* A blank-separated word of a line, with its 1-based column. */
+struct qubo__pz_token {
+	const char *s;
+	size_t len;
+	size_t column;
+};
+
+/* Checks the whole input for NUL bytes (an error at the byte's position)
+ * and sets up the reader. */
+int qubo__pz_reader_init(struct qubo__pz_reader *r, const char *text, size_t length);
+/* The next line: 1, or 0 at the end of the input. */
+int qubo__pz_reader_next(struct qubo__pz_reader *r, struct qubo__pz_line *line);
+/* The next line without consuming it. */
+int qubo__pz_reader_peek(const struct qubo__pz_reader *r, struct qubo__pz_line *line);
+/* A parse error at the end of the input (after the last line's last
+ * character, or at the start of the empty line after a final '\n'); the
+ * reader must have reached the end. */
+int qubo__pz_error_eof(const struct qubo__pz_reader *r, const char *fmt, ...) QUBO__PZ_PRINTF(2, 3);
+/* Nonzero when the line has only spaces and tabs. */
+int qubo__pz_line_blank(const struct qubo__pz_line *line);
+/* Nonzero when the line's first non-blank character is '#'. */
+int qubo__pz_line_comment(const struct qubo__pz_line *line);
+/* The line's length without trailing spaces and tabs. */
+size_t qubo__pz_line_trimmed(const struct qubo__pz_line *line);
+/* Skips blank lines, and comment lines when `comments`; returns the next
+ * other line (consumed) or 0 at the end of the input. */
+int qubo__pz_next_content(struct qubo__pz_reader *r, struct qubo__pz_line *line, int comments);
+/* Checks that only blank lines (and comment lines when `comments`) are
+ * left; otherwise a parse error naming the first other line, with `what`
+ * ("after the grid"). */
+int qubo__pz_expect_end(struct qubo__pz_reader *r, int comments, const char *what);
+/* Splits a line into at most `max` words; returns how many there are
+ * (possibly more than `max`: the rest are not stored). */
+size_t qubo__pz_tokens(const struct qubo__pz_line *line, struct qubo__pz_token *toks, size_t max);
+/* Nonzero when the token is exactly `word`. */
+int qubo__pz_token_is(const struct qubo__pz_token *tok, const char *word);
+/* Reads a decimal count (digits only) in [lo, hi]; a parse error naming
+ * `what` and the token's position otherwise. */
+int qubo__pz_token_uint(const struct qubo__pz_line *line, const struct qubo__pz_token *tok,
+			uint64_t lo, uint64_t hi, const char *what, uint64_t *out);
+/* Reads a board size "N" (N × N) or "WxH" (width W, height H), each side in
+ * [1, QUBO__PZ_MAX_SIDE]. `square_only` rejects "WxH". */
+int qubo__pz_token_size(const struct qubo__pz_line *line, const struct qubo__pz_token *tok,
+			int square_only, uint32_t *width, uint32_t *height);
+
+/* Called for each grid character (row and column 0-based, the line's
+ * number for the callback's own messages, whose column is col + 1):
+ * returns 0 when it is accepted, 1 when it is not allowed there (the reader
+ * reports it, with `expected` naming what is), or a negative status after
+ * setting its own error. */
+typedef int (*qubo__pz_cell_fn)(void *ctx, uint32_t row, uint32_t col, unsigned char ch,
+				size_t line_no);
+
+/* A grid of `height` lines of `width` characters. */
+struct qubo__pz_grid {
+	uint32_t width;
+	uint32_t height;
+	/* Describes the allowed characters in messages ("a region letter a-h,
+	 * A-H or '.'"). */
+	const char *expected;
+	/* Nonzero: a row shorter than `width` is padded with this character
+	 * (formats whose trailing spaces may be missing); 0: short rows are an
+	 * error. Trailing spaces and tabs beyond the width are always ignored. */
+	char pad;
+	qubo__pz_cell_fn cell;
+	void *ctx;
+};
+
+/* Reads the grid's rows from the next lines (no blank or comment lines
+ * inside a grid). `first` is the first row's line when the caller already
+ * consumed it, else NULL. Errors name the line and column: a short or long
+ * row, an unexpected character, the input ending early. */
+int qubo__pz_read_grid(struct qubo__pz_reader *r, const struct qubo__pz_line *first,
+		       const struct qubo__pz_grid *grid);
+
+/* ---- text writing ---- */
+
+/* Output with the caller-buffer convention of the public format functions:
+ * everything is measured, bytes are stored while they fit. */
+struct qubo__pz_out {
+	char *buf;
+	size_t cap;
+	size_t len;
+};
+
+void qubo__pz_put(struct qubo__pz_out *o, const char *s, size_t n);
+void qubo__pz_putc(struct qubo__pz_out *o, char c);
+void qubo__pz_printf(struct qubo__pz_out *o, const char *fmt, ...) QUBO__PZ_PRINTF(2, 3);
+/* Sets *length_out; QUBO_OK and a NUL when it fits, QUBO_OK without one when
+ * the text fills the buffer exactly, QUBO_ERR_BUFFER_TOO_SMALL otherwise. */
+int qubo__pz_out_finish(struct qubo__pz_out *o, const char *fn, size_t *length_out);
+
+/* A rule checker's report: one line per broken rule, cut to the capacity
+ * (always NUL-terminated when the capacity is nonzero), and the count. */
+struct qubo__pz_report {
+	char *buf;
+	size_t cap;
+	size_t len;
+	size_t violations;
+};
+
+void qubo__pz_violation(struct qubo__pz_report *rep, const char *fmt, ...) QUBO__PZ_PRINTF(2, 3);
+
+/* ---- the puzzle object ---- */
+
+/* A family's functions. `data` is the family's own instance. */
+struct qubo__pz_family {
+	int family;	  /* enum qubo_puzzle_family */
+	const char *name; /* for messages: "queens" */
+	void (*destroy)(const qubo_allocator *a, void *data);
+	/* Rule checker: never looks at the model. The board is valid 0/1. */
+	void (*check)(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz_report *rep);
+	/* The puzzle in its text format; NULL when it has none. */
+	int (*format)(const qubo_puzzle *p, struct qubo__pz_out *o);
+	/* The header line of a solution file (with its '\n'); nothing for
+	 * spec-built puzzles. */
+	void (*solution_header)(const qubo_puzzle *p, struct qubo__pz_out *o);
+	/* The character of a cell in a solution grid. */
+	char (*solution_char)(const qubo_puzzle *p, size_t cell, uint8_t value);
+	/* Parses a solution grid character: the cell value, or -1. */
+	int (*solution_value)(const qubo_puzzle *p, size_t cell, unsigned char ch);
+	/* Checks a solution file's header line against the puzzle: QUBO_OK or
+	 * a parse error; NULL when the family has no header. */
+	int (*solution_header_check)(const qubo_puzzle *p, const struct qubo__pz_line *line);
+	/* What solution_value accepts, for messages. */
+	const char *solution_expected;
+	/* The family's header word, for telling a header from a grid row. */
+	const char *word;
+};
+
+struct qubo_puzzle {
+	const struct qubo__pz_family *fam;
+	void *data;
+	qubo_allocator alloc;
+	uint32_t width;
+	uint32_t height;
+	qubo_model *model;   /* the reduced model, compiled */
+	qubo_lit *cell_lits; /* width × height */
+	double ground_energy;
+	int has_ground_energy;
+	qubo_puzzle_stats stats;
+};
+
+/* The options a builder works with, checked and with defaults applied. */
+struct qubo__pz_opts {
+	int32_t reduce; /* QUBO_REDUCE_NONE, _CLUES or _FULL */
+	double penalty; /* P > 0, finite */
+	int32_t drop_region;
+	const qubo_allocator *allocator; /* the caller's, or NULL */
+};
+
+/* Checks a caller's options (NULL: defaults); the function name is for
+ * messages. */
+int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src, const char *fn);
+
+/* Checks a size-first struct: size at least v1, and any tail beyond what
+ * this library knows zero. */
+int qubo__pz_check_struct(const void *s, size_t size, size_t v1, size_t known, const char *name,
+			  const char *fn);
+
+/* Creates an empty puzzle object with the allocator of `opts`. */
+int qubo__pz_new(qubo_puzzle **out, const struct qubo__pz_family *fam,
+		 const struct qubo__pz_opts *opts, uint32_t width, uint32_t height);
+/* Frees the object, its model, its map and (through fam->destroy) its data. */
+void qubo__pz_destroy(qubo_puzzle *p);
+
+/* Family parsers: the header line has been read and split. */
+int qubo__pz_queens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
+			  const struct qubo__pz_line *header, const struct qubo__pz_token *toks,
+			  size_t ntoks, const struct qubo__pz_opts *opts);
+int qubo__pz_nqueens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
+			   const struct qubo__pz_line *header, const struct qubo__pz_token *toks,
+			   size_t ntoks, const struct qubo__pz_opts *opts);
+
+#endif /* QUBO_PUZZLE_IMPL_H */

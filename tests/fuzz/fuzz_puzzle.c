@@ -1,0 +1,245 @@
+/*
+ * libFuzzer target for the puzzle parser (libqubo-puzzle).
+ *
+ * Any input: qubo_puzzle_parse() must return a status without crashing; on
+ * failure out stays NULL and a message is set; a parse error names a line
+ * and column inside the input (or just past its end), and any other error
+ * names none. When the input parses, the puzzle is formatted, parsed again
+ * and must give the same text, the same statistics and the same cell map;
+ * the rule checker runs on a board made from the input's bytes and on the
+ * decoded all-zero sample; a formatted solution parses back to the same
+ * board. A mismatch aborts (allowed here, never in the library).
+ *
+ * The reduction level comes from the input's length, so all three are
+ * exercised. Inputs whose header holds a number above 24 are skipped:
+ * large boards are valid but slow to build, which is not what this target
+ * looks for. Allocations go through an allocator that refuses blocks above
+ * 64 MiB.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <qubo.h>
+#include <qubo/puzzle.h>
+
+#define FUZZ_ALLOC_LIMIT ((size_t)64 << 20)
+#define FUZZ_MAX_SIDE 24
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void *lim_malloc(size_t size, void *ud)
+{
+	(void)ud;
+	return size > FUZZ_ALLOC_LIMIT ? NULL : malloc(size);
+}
+
+static void *lim_realloc(void *ptr, size_t size, void *ud)
+{
+	(void)ud;
+	return size > FUZZ_ALLOC_LIMIT ? NULL : realloc(ptr, size);
+}
+
+static void lim_free(void *ptr, void *ud)
+{
+	(void)ud;
+	free(ptr);
+}
+
+static const qubo_allocator lim = { sizeof(qubo_allocator), lim_malloc, lim_realloc, lim_free,
+				    NULL };
+
+static void check(int cond, const char *what)
+{
+	if (!cond) {
+		fprintf(stderr, "fuzz_puzzle: check failed: %s (%s)\n", what, qubo_error_message());
+		abort();
+	}
+}
+
+/* A parse error's position lies inside the input (or just past its end). */
+static void check_position(const char *s, size_t n)
+{
+	size_t line = qubo_error_line(), col = qubo_error_column(), l = 1, i = 0, len;
+
+	check(line >= 1 && col >= 1, "parse error without a position");
+	while (l < line) {
+		const char *nl = memchr(s + i, '\n', n - i);
+
+		check(nl != NULL, "error line beyond the input");
+		i = (size_t)(nl - s) + 1;
+		l++;
+	}
+	len = 0;
+	while (i + len < n && s[i + len] != '\n')
+		len++;
+	check(col <= len + 1, "error column beyond its line");
+}
+
+/* Nonzero when the first line that is neither blank nor a comment holds a
+ * number above FUZZ_MAX_SIDE. */
+static int too_big(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t end = i, j;
+
+		while (end < n && s[end] != '\n')
+			end++;
+		j = i;
+		while (j < end && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r'))
+			j++;
+		if (j < end && s[j] != '#') {
+			unsigned long v = 0;
+			int digits = 0;
+
+			for (; j <= end; j++) {
+				if (j < end && s[j] >= '0' && s[j] <= '9') {
+					if (v <= 100000)
+						v = v * 10 + (unsigned long)(s[j] - '0');
+					digits = 1;
+				} else {
+					if (digits && v > FUZZ_MAX_SIDE)
+						return 1;
+					v = 0;
+					digits = 0;
+				}
+			}
+			return 0;
+		}
+		i = end + 1;
+	}
+	return 0;
+}
+
+static char *format_all(const qubo_puzzle *p, size_t *len_out)
+{
+	size_t len = 0, len2 = 0;
+	char *buf;
+	int rc = qubo_puzzle_format(p, NULL, 0, &len);
+
+	check(rc == QUBO_ERR_BUFFER_TOO_SMALL && len > 0, "format size query");
+	buf = malloc(len + 1);
+	check(buf != NULL, "malloc");
+	rc = qubo_puzzle_format(p, buf, len + 1, &len2);
+	check(rc == QUBO_OK && len2 == len && buf[len] == '\0', "format");
+	*len_out = len;
+	return buf;
+}
+
+static void same_puzzle(const qubo_puzzle *a, const qubo_puzzle *b)
+{
+	qubo_puzzle_stats sa, sb;
+	size_t cells;
+	qubo_lit *la, *lb;
+	double ga, gb;
+
+	memset(&sa, 0, sizeof sa);
+	memset(&sb, 0, sizeof sb);
+	sa.struct_size = sb.struct_size = sizeof sa;
+	check(qubo_puzzle_get_stats(a, &sa) == QUBO_OK, "stats");
+	check(qubo_puzzle_get_stats(b, &sb) == QUBO_OK, "stats");
+	check(memcmp(&sa, &sb, sizeof sa) == 0, "stats differ after a round trip");
+	check(qubo_puzzle_family(a) == qubo_puzzle_family(b), "family differs");
+	cells = sa.width * sa.height;
+	la = malloc((cells + 1) * sizeof *la);
+	lb = malloc((cells + 1) * sizeof *lb);
+	check(la && lb, "malloc");
+	check(qubo_puzzle_cell_literals(a, la, cells) == QUBO_OK, "cell_literals");
+	check(qubo_puzzle_cell_literals(b, lb, cells) == QUBO_OK, "cell_literals");
+	check(memcmp(la, lb, cells * sizeof *la) == 0, "cell maps differ");
+	check(qubo_puzzle_ground_energy(a, &ga) == QUBO_OK, "ground energy");
+	check(qubo_puzzle_ground_energy(b, &gb) == QUBO_OK, "ground energy");
+	check(ga == gb, "ground energies differ");
+	free(la);
+	free(lb);
+}
+
+static void exercise(const qubo_puzzle *p, const uint8_t *data, size_t size)
+{
+	qubo_puzzle_stats st;
+	const qubo_model *m;
+	size_t cells, nv, i, viol = 0, len = 0;
+	uint8_t *board, *back, *zero;
+	char report[256], *sol;
+	int rc;
+
+	memset(&st, 0, sizeof st);
+	st.struct_size = sizeof st;
+	check(qubo_puzzle_get_stats(p, &st) == QUBO_OK, "stats");
+	check(st.variables_after <= st.variables_before, "the reduction added variables");
+	cells = st.width * st.height;
+	check(qubo_puzzle_model(p, &m) == QUBO_OK && qubo_model_is_compiled(m), "model");
+	nv = qubo_model_num_variables(m);
+	check(nv == st.variables_after, "variables_after");
+	board = malloc(cells + 1);
+	back = malloc(cells + 1);
+	zero = calloc(nv + 1, 1);
+	check(board && back && zero, "malloc");
+	/* a board from the input's bytes */
+	for (i = 0; i < cells; i++)
+		board[i] = size ? (data[i % size] >> (i % 8)) & 1 : 0;
+	rc = qubo_puzzle_check(p, board, cells, report, sizeof report, &viol);
+	check(rc == QUBO_OK && strlen(report) < sizeof report, "check");
+	/* the all-zero sample, decoded, checked */
+	check(qubo_puzzle_decode(p, zero, nv, board, cells) == QUBO_OK, "decode");
+	check(qubo_puzzle_check(p, board, cells, NULL, 0, &viol) == QUBO_OK, "check");
+	if (st.solved_by_reduction)
+		check(viol == 0, "a puzzle solved by reduction decodes to an invalid board");
+	/* a solution file round trip */
+	rc = qubo_puzzle_format_solution(p, board, cells, NULL, 0, &len);
+	check(rc == QUBO_ERR_BUFFER_TOO_SMALL && len > 0, "solution size query");
+	sol = malloc(len + 1);
+	check(sol != NULL, "malloc");
+	check(qubo_puzzle_format_solution(p, board, cells, sol, len + 1, &len) == QUBO_OK,
+	      "format_solution");
+	check(qubo_puzzle_parse_solution(p, sol, len, back, cells) == QUBO_OK, "parse_solution");
+	check(memcmp(board, back, cells) == 0, "solution round trip differs");
+	free(sol);
+	free(board);
+	free(back);
+	free(zero);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *)data;
+	qubo_puzzle_options o;
+	qubo_puzzle *p = (qubo_puzzle *)&o, *q = NULL;
+	char *out, *out2;
+	size_t len, len2;
+	int rc;
+
+	if (too_big(text, size))
+		return 0;
+	memset(&o, 0, sizeof o);
+	o.struct_size = sizeof o;
+	o.reduce = (int32_t)(size % 3) + 1;
+	o.allocator = &lim;
+	qubo_error_clear();
+	rc = qubo_puzzle_parse(&p, text, size, &o);
+	if (rc != QUBO_OK) {
+		check(p == NULL, "out set on failure");
+		check(rc < 0 && qubo_error_code() == rc, "error code");
+		check(qubo_error_message()[0] != '\0', "no message");
+		if (rc == QUBO_ERR_PARSE)
+			check_position(text, size);
+		else
+			check(qubo_error_line() == 0, "a position for a non-parse error");
+		return 0;
+	}
+	exercise(p, data, size);
+	out = format_all(p, &len);
+	rc = qubo_puzzle_parse(&q, out, len, &o);
+	check(rc == QUBO_OK, "the formatted puzzle does not parse");
+	out2 = format_all(q, &len2);
+	check(len == len2 && memcmp(out, out2, len) == 0, "format is not stable");
+	same_puzzle(p, q);
+	free(out);
+	free(out2);
+	qubo_puzzle_free(q);
+	qubo_puzzle_free(p);
+	return 0;
+}

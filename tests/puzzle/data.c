@@ -1,0 +1,183 @@
+/* The shared puzzle collection ($QUBO_PUZZLES_DIR/queens, read in place):
+ * every queens file parses and builds; its published solution parses,
+ * passes the rule checker and has exactly the ground energy in the model,
+ * unreduced and reduced (and the reduction never fixes a cell against it). */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+#include <qubo/puzzle.h>
+
+#include "util.h"
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	cr_assert_geq(n, 0);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	cr_assert(buf);
+	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	buf[n] = '\0';
+	*len = (size_t)n;
+	return buf;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The solution board as a model sample: constant cells must agree. */
+static void solution_energy(const qubo_puzzle *p, const uint8_t *board, size_t cells,
+			    const char *name)
+{
+	const qubo_model *m;
+	qubo_lit lits[1024];
+	uint8_t sample[1024];
+	size_t nv, c;
+	double e, g;
+
+	cr_assert(cells <= 1024);
+	cr_assert_eq(qubo_puzzle_model(p, &m), QUBO_OK);
+	cr_assert_eq(qubo_puzzle_cell_literals(p, lits, cells), QUBO_OK);
+	nv = qubo_model_num_variables(m);
+	memset(sample, 0, sizeof sample);
+	for (c = 0; c < cells; c++) {
+		if (QUBO_LIT_IS_CONST(lits[c]))
+			cr_assert_eq(board[c], lits[c] == QUBO_LIT_TRUE,
+				     "%s: the reduction fixed cell %zu against the solution", name,
+				     c);
+		else
+			sample[QUBO_LIT_VAR(lits[c])] =
+				(uint8_t)(board[c] ^ QUBO_LIT_IS_NEG(lits[c]));
+	}
+	cr_assert_eq(qubo_model_energy(m, sample, nv, &e), QUBO_OK);
+	cr_assert_eq(qubo_puzzle_ground_energy(p, &g), QUBO_OK);
+	cr_assert_eq(e, g, "%s: the published solution has energy %g, ground %g", name, e, g);
+	{
+		uint8_t back[1024];
+		cr_assert_eq(qubo_puzzle_decode(p, sample, nv, back, cells), QUBO_OK);
+		cr_assert_eq(memcmp(back, board, cells), 0, "%s: decode(encode(board)) differs",
+			     name);
+	}
+}
+
+Test(puzzle_data, shared_queens_collection)
+{
+	const char *root = getenv("QUBO_PUZZLES_DIR");
+	char dir[1024], path[1200];
+	DIR *d;
+	struct dirent *ent;
+	char **names = NULL;
+	size_t nnames = 0, cap = 0, i, checked = 0, solved = 0;
+	size_t *before, *after;
+	qubo_puzzle_options none;
+
+	if (!root || !*root)
+		cr_skip_test("QUBO_PUZZLES_DIR is not set: no shared puzzles to read");
+	snprintf(dir, sizeof dir, "%s/queens", root);
+	d = opendir(dir);
+	if (!d)
+		cr_skip_test("no shared queens puzzles at %s (the collection is optional)", dir);
+	while ((ent = readdir(d))) {
+		size_t n = strlen(ent->d_name);
+
+		if (n < 5 || strcmp(ent->d_name + n - 4, ".txt") != 0)
+			continue;
+		if (nnames == cap) {
+			cap = cap ? 2 * cap : 256;
+			names = realloc(names, cap * sizeof *names);
+			cr_assert(names);
+		}
+		names[nnames] = malloc(n + 1);
+		cr_assert(names[nnames]);
+		memcpy(names[nnames++], ent->d_name, n + 1);
+	}
+	closedir(d);
+	if (nnames == 0)
+		cr_skip_test("the folder %s holds no .txt puzzles", dir);
+	qsort(names, nnames, sizeof *names, cmp_str);
+	before = calloc(nnames, sizeof *before);
+	after = calloc(nnames, sizeof *after);
+	cr_assert(before && after);
+	memset(&none, 0, sizeof none);
+	none.struct_size = sizeof none;
+	none.reduce = QUBO_REDUCE_NONE;
+
+	for (i = 0; i < nnames; i++) {
+		qubo_puzzle *full = NULL, *raw = NULL;
+		qubo_puzzle_stats st;
+		char *text, *sol;
+		size_t len, slen, cells, viol = 1;
+		uint8_t board[1024];
+		char report[256];
+
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		text = read_all(path, &len);
+		cr_assert(text, "%s: cannot read", path);
+		cr_assert_eq(qubo_puzzle_parse(&full, text, len, NULL), QUBO_OK, "%s: %s", names[i],
+			     qubo_error_message());
+		cr_assert_eq(qubo_puzzle_parse_file(&raw, path, &none), QUBO_OK, "%s: %s", names[i],
+			     qubo_error_message());
+		cr_assert_eq(qubo_puzzle_family(full), QUBO_PUZZLE_QUEENS);
+		memset(&st, 0, sizeof st);
+		st.struct_size = sizeof st;
+		cr_assert_eq(qubo_puzzle_get_stats(full, &st), QUBO_OK);
+		cells = st.width * st.height;
+		before[i] = st.variables_before;
+		after[i] = st.variables_after;
+		solved += (size_t)st.solved_by_reduction;
+
+		memcpy(path + strlen(path) - 4, ".solution", 10);
+		sol = read_all(path, &slen);
+		if (sol) {
+			cr_assert_eq(
+				qubo_puzzle_parse_solution(full, sol, slen, board, sizeof board),
+				QUBO_OK, "%s: %s", path, qubo_error_message());
+			cr_assert_eq(
+				qubo_puzzle_check(full, board, cells, report, sizeof report, &viol),
+				QUBO_OK);
+			cr_assert_eq(viol, 0, "%s: the checker rejects the published solution: %s",
+				     path, report);
+			solution_energy(full, board, cells, names[i]);
+			solution_energy(raw, board, cells, names[i]);
+			checked++;
+			free(sol);
+		}
+		qubo_puzzle_free(full);
+		qubo_puzzle_free(raw);
+		free(text);
+		free(names[i]);
+	}
+	qsort(before, nnames, sizeof *before, cmp_size);
+	qsort(after, nnames, sizeof *after, cmp_size);
+	if (getenv("PH_DEBUG"))
+		fprintf(stderr,
+			"%zu queens puzzles, %zu solutions checked; variables before: median %zu, "
+			"max %zu; after full reduction: median %zu, max %zu; %zu solved by the "
+			"reduction alone\n",
+			nnames, checked, before[nnames / 2], before[nnames - 1], after[nnames / 2],
+			after[nnames - 1], solved);
+	cr_assert_gt(checked, nnames / 2, "only %zu of %zu puzzles have a solution file", checked,
+		     nnames);
+	free(before);
+	free(after);
+	free(names);
+}
