@@ -3,22 +3,29 @@
  *
  * stdout carries results only (samples, solutions, model figures); every
  * message goes to stderr as "qubo: ...". The exit codes are part of the
- * program's interface (see `qubo --help`).
+ * program's interface (see `qubo --help` and doc/cli.md).
  */
 #ifndef QUBO_CLI_H
 #define QUBO_CLI_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <qubo.h>
+#include <qubo/puzzle.h>
 
-/* Exit codes. */
+/* Exit codes. 0-3 keep their meaning from the first release of the program
+ * (which used 3 for unreadable files too; those are 4 now). */
 enum {
-	CLI_OK = 0,      /* success (also when stopped early with samples) */
-	CLI_FAILURE = 1, /* no solution, or the solver failed */
-	CLI_USAGE = 2,   /* bad command line or option value */
-	CLI_INPUT = 3    /* the input could not be read or parsed */
+	CLI_OK = 0,         /* success: solved and verified, valid, written */
+	CLI_FAILURE = 1,    /* no solution found within the limits, the solver
+			     * failed, or (verify) the solution breaks a rule */
+	CLI_USAGE = 2,      /* bad command line or option value */
+	CLI_PARSE = 3,      /* the input is malformed (position on stderr) */
+	CLI_IO = 4,         /* a file could not be read or written */
+	CLI_INFEASIBLE = 5, /* proven: the puzzle has no solution */
+	CLI_TOO_LARGE = 6   /* count: the model is too large to enumerate */
 };
 
 /* One verb: `qubo <name> ...`. argv[0] is the verb. */
@@ -31,6 +38,13 @@ typedef struct cli_verb {
 int cli_solve(int argc, char **argv);
 int cli_info(int argc, char **argv);
 int cli_solvers(int argc, char **argv);
+int cli_export(int argc, char **argv);
+int cli_verify(int argc, char **argv);
+int cli_count(int argc, char **argv);
+int cli_render(int argc, char **argv);
+
+/* The exit-status table, as printed by every --help. */
+extern const char cli_exit_help[];
 
 /* "qubo: <formatted message>\n" on stderr. */
 void cli_error(const char *fmt, ...)
@@ -39,19 +53,80 @@ void cli_error(const char *fmt, ...)
 #endif
 	;
 
+/* Reports the library's last error for input @p what: "qubo: FILE:LINE:COL:
+ * message" when it has a position. Returns the exit code for status @p rc. */
+int cli_report(const char *what, int rc);
+
+/* The exit code for a library status (parse, I/O, infeasible, ...). */
+int cli_exit_code(int rc);
+
+/* Whether @p arg is -h or --help. */
+int cli_is_help(const char *arg);
+
+/* argv[*k] is @p flag ("--flag VALUE" or "--flag=VALUE"): sets *val (and
+ * moves *k past the value) and returns 1; 0 when it is not; -1 (message
+ * printed) when the value is missing. */
+int cli_flag(int argc, char **argv, int *k, const char *flag, const char **val);
+
+/* An operand: stored in the first empty one of @p count slots. An unknown
+ * option or one operand too many prints a message and returns -1. */
+int cli_operand(const char *arg, const char *verb, const char **slots, size_t count);
+
 /* Strict number parsing: the whole string, in range. Return 0 or -1. */
 int cli_parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out);
 int cli_parse_double(const char *s, double *out);
 
+/* An input file read whole ("-" is standard input). */
+typedef struct cli_input {
+	const char *path; /* as given */
+	const char *name; /* for messages: the path, or "(standard input)" */
+	char *text;
+	size_t length;
+} cli_input;
+
+/* What an input holds, decided by its content: a qbsolv model starts (after
+ * blank lines) with a 'c' comment line or its 'p qubo' header; anything
+ * else is read as a puzzle, whose header is a family word ("queens 8"). */
+enum { CLI_KIND_MODEL = 1, CLI_KIND_PUZZLE = 2 };
+
+/* Reads the input; on failure prints why and returns CLI_IO. */
+int cli_input_read(cli_input *in, const char *path);
+void cli_input_free(cli_input *in);
+int cli_input_kind(const cli_input *in);
+
+/* Parses a .qubo model from an input read by cli_input_read(). */
+int cli_input_model(const cli_input *in, qubo_model **out);
+
 /* Reads a .qubo model from path ("-" is standard input). On failure prints
  * the reason and returns the exit code to use. */
 int cli_read_model(const char *path, qubo_model **out);
+
+/* Parses a puzzle from an input; on failure prints the reason (with the
+ * position) and returns the exit code (CLI_PARSE, CLI_INFEASIBLE, ...). */
+int cli_input_puzzle(const cli_input *in, int32_t reduce, qubo_puzzle **out);
+
+/* --reduce none|clues|full (or default). Returns 0 or -1. */
+int cli_parse_reduce(const char *s, int32_t *out);
+const char *cli_reduce_name(int32_t reduce);
+
+/* A readable name of a puzzle family, and the header line of a puzzle
+ * input (its first line that is neither blank nor a '#' comment), copied
+ * into @p buf without its line end. */
+const char *cli_family_name(int family);
+void cli_input_header(const cli_input *in, char *buf, size_t size);
+
+/* Seconds on a monotonic clock, from the program's start. */
+double cli_now(void);
 
 /* Writes a double with the fewest digits that read back to the same value. */
 void cli_format_energy(char *buf, size_t size, double e);
 
 /* Prints samples one per line as "<energy> <count> <bits>", lowest first. */
 int cli_print_samples(const qubo_sampleset *set);
+
+/* Writes all of @p text to @p f and flushes; on failure prints why and
+ * returns CLI_IO. */
+int cli_write_all(FILE *f, const char *text, size_t length, const char *what);
 
 /* Progress on stderr for runs longer than a second, and Ctrl-C to stop a run
  * early (the results so far are printed). */
@@ -66,5 +141,59 @@ typedef struct cli_progress {
 void cli_progress_init(cli_progress *p, const char *unit, int quiet);
 int cli_progress_cb(const qubo_progress *progress, void *user_data);
 void cli_progress_done(cli_progress *p);
+/* Ctrl-C was pressed since cli_progress_init(). */
+int cli_interrupted(void);
+
+/* ---- qubo solve ---- */
+
+#define CLI_MAX_OPTIONS 64
+
+/* One option to set on the solver, in command-line order. */
+typedef struct cli_solve_option {
+	const char *flag; /* as typed, for messages */
+	const char *key;
+	int32_t type;
+	int64_t i;
+	double d;
+	const char *s;
+} cli_solve_option;
+
+typedef struct cli_solve_args {
+	const char *solver;
+	int solver_given;
+	const char *path;
+	int stats, quiet;
+	int64_t top; /* -1: print all */
+	int32_t reduce;
+	int reduce_given;
+	/* puzzles: the values given on the command line (-1: not given) */
+	int64_t reads, sweeps, threads;
+	int64_t seed;
+	int seed_given;
+	double time_limit; /* < 0: not given */
+	cli_solve_option opts[CLI_MAX_OPTIONS];
+	size_t num_opts;
+	char keys[CLI_MAX_OPTIONS][65]; /* keys given with --set */
+} cli_solve_args;
+
+/* Sets the options of @p a on @p s (in command-line order). */
+int cli_apply_options(qubo_solver *s, const cli_solve_args *a);
+
+/* Branch and reduce over the library's reduction, for the queens and
+ * nqueens families (search.c). Returns 1 with a solution in @p board
+ * (width × height bytes), 0 when the puzzle has none, -1 when stopped by
+ * @p t_end (cli_now() seconds; 0: no limit) or Ctrl-C, -2 on an error
+ * (message printed). Progress goes through @p prog (initialised). */
+int cli_queens_search(const qubo_puzzle *root, double t_end, uint8_t *board,
+		      cli_progress *prog, uint64_t *nodes_out);
+
+/* The same search going on past each solution: counts them all (each one
+ * confirmed by the rule checker). Returns 0 when done, -1 when stopped,
+ * -2 on an error. */
+int cli_queens_count(const qubo_puzzle *root, double t_end, cli_progress *prog,
+		     uint64_t *solutions_out, uint64_t *nodes_out);
+
+/* Solves a puzzle input (solve_puzzle.c). */
+int cli_solve_puzzle(const cli_solve_args *a, const cli_input *in);
 
 #endif /* QUBO_CLI_H */

@@ -1,11 +1,13 @@
-/* Helpers shared by the verbs: messages, strict number parsing, reading a
- * model, printing samples, and progress with Ctrl-C. */
+/* Helpers shared by the verbs: messages, strict number parsing, reading
+ * inputs (models and puzzles), printing samples, and progress with Ctrl-C. */
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -47,52 +49,331 @@ int cli_parse_double(const char *s, double *out)
 	return 0;
 }
 
-static char *read_stdin(size_t *len_out)
+/* ---- input files ---- */
+
+double cli_now(void)
 {
-	size_t cap = 1 << 16, len = 0, got;
+	static struct timespec t0;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (!t0.tv_sec && !t0.tv_nsec)
+		t0 = ts;
+	return (double)(ts.tv_sec - t0.tv_sec) + (double)(ts.tv_nsec - t0.tv_nsec) * 1e-9;
+}
+
+/* Reads all of @p f into a malloc'd buffer (one byte more for a NUL). */
+static int read_stream(FILE *f, size_t hint, char **text_out, size_t *len_out)
+{
+	size_t cap = hint + 2 > 4096 ? hint + 2 : 4096, len = 0, got;
 	char *buf = malloc(cap), *p;
 
-	while (buf && (got = fread(buf + len, 1, cap - len, stdin)) > 0) {
+	if (!buf)
+		return -1;
+	for (;;) {
+		got = fread(buf + len, 1, cap - 1 - len, f);
 		len += got;
-		if (len == cap) {
-			p = realloc(buf, cap * 2);
-			if (!p) {
-				free(buf);
-				return NULL;
-			}
-			buf = p;
-			cap *= 2;
+		if (len < cap - 1) {
+			if (ferror(f) || feof(f))
+				break;
+			continue;
 		}
+		if (cap > SIZE_MAX / 2) {
+			free(buf);
+			errno = EFBIG;
+			return -1;
+		}
+		p = realloc(buf, cap * 2);
+		if (!p) {
+			free(buf);
+			return -1;
+		}
+		buf = p;
+		cap *= 2;
 	}
-	if (buf && ferror(stdin)) {
+	if (ferror(f)) {
 		free(buf);
-		return NULL;
+		return -1;
 	}
+	buf[len] = '\0';
+	*text_out = buf;
 	*len_out = len;
-	return buf;
+	return 0;
+}
+
+int cli_input_read(cli_input *in, const char *path)
+{
+	struct stat st;
+	FILE *f;
+	int rc;
+
+	memset(in, 0, sizeof *in);
+	in->path = path;
+	if (!strcmp(path, "-")) {
+		in->name = "(standard input)";
+		if (read_stream(stdin, 0, &in->text, &in->length)) {
+			cli_error("cannot read standard input: %s", strerror(errno));
+			return CLI_IO;
+		}
+		return CLI_OK;
+	}
+	in->name = path;
+	f = fopen(path, "rb");
+	if (!f) {
+		cli_error("%s: %s", path, strerror(errno));
+		return CLI_IO;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		cli_error("%s: is a directory", path);
+		return CLI_IO;
+	}
+	rc = read_stream(f, st.st_size > 0 ? (size_t)st.st_size : 0, &in->text, &in->length);
+	if (rc)
+		cli_error("%s: %s", path, strerror(errno));
+	fclose(f);
+	return rc ? CLI_IO : CLI_OK;
+}
+
+void cli_input_free(cli_input *in)
+{
+	free(in->text);
+	in->text = NULL;
+	in->length = 0;
+}
+
+/* The first line that is neither blank nor a '#' comment: start and length. */
+static const char *first_line(const cli_input *in, size_t *len_out)
+{
+	const char *s = in->text, *end = in->text + in->length;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *e = nl ? nl : end, *t = s;
+		while (t < e && (*t == ' ' || *t == '\t' || *t == '\r'))
+			t++;
+		if (t < e && *t != '#') {
+			while (e > t && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+				e--;
+			*len_out = (size_t)(e - t);
+			return t;
+		}
+		s = nl ? nl + 1 : end;
+	}
+	*len_out = 0;
+	return NULL;
+}
+
+int cli_input_kind(const cli_input *in)
+{
+	size_t len;
+	const char *s = first_line(in, &len);
+
+	/* qbsolv: "c ..." comment lines, then "p qubo ...". No family word is
+	 * one letter long. */
+	if (s && (s[0] == 'c' || s[0] == 'p') && (len == 1 || s[1] == ' ' || s[1] == '\t'))
+		return CLI_KIND_MODEL;
+	return CLI_KIND_PUZZLE;
+}
+
+void cli_input_header(const cli_input *in, char *buf, size_t size)
+{
+	size_t len, i;
+	const char *s = first_line(in, &len);
+
+	if (!size)
+		return;
+	if (len >= size)
+		len = size - 1;
+	for (i = 0; i < len; i++)
+		buf[i] = (unsigned char)s[i] >= 0x20 ? s[i] : ' ';
+	buf[len] = '\0';
+}
+
+int cli_exit_code(int rc)
+{
+	switch (rc) {
+	case QUBO_OK:
+		return CLI_OK;
+	case QUBO_ERR_PARSE:
+		return CLI_PARSE;
+	case QUBO_ERR_IO:
+		return CLI_IO;
+	case QUBO_ERR_INFEASIBLE:
+		return CLI_INFEASIBLE;
+	case QUBO_ERR_INVALID_ARG:
+	case QUBO_ERR_OUT_OF_RANGE:
+	case QUBO_ERR_NOT_SUPPORTED:
+		return CLI_USAGE;
+	default:
+		return CLI_FAILURE;
+	}
+}
+
+int cli_report(const char *what, int rc)
+{
+	const char *msg = qubo_error_message();
+	size_t line = qubo_error_line(), col = qubo_error_column();
+
+	if (line) {
+		/* The library's message starts with "line L, column C: ". */
+		const char *colon = strstr(msg, ": ");
+		if (!strncmp(msg, "line ", 5) && colon)
+			msg = colon + 2;
+		if (col)
+			cli_error("%s:%zu:%zu: %s", what, line, col, msg);
+		else
+			cli_error("%s:%zu: %s", what, line, msg);
+	} else {
+		cli_error("%s: %s", what, msg);
+	}
+	return cli_exit_code(rc);
+}
+
+int cli_input_model(const cli_input *in, qubo_model **out)
+{
+	int rc = qubo_qbsolv_read(out, in->text, in->length, NULL);
+
+	if (rc == QUBO_OK)
+		return CLI_OK;
+	rc = cli_report(in->name, rc);
+	return rc == CLI_USAGE ? CLI_PARSE : rc;
 }
 
 int cli_read_model(const char *path, qubo_model **out)
 {
+	cli_input in;
+	int code = cli_input_read(&in, path);
+
+	if (code)
+		return code;
+	code = cli_input_model(&in, out);
+	cli_input_free(&in);
+	return code;
+}
+
+int cli_input_puzzle(const cli_input *in, int32_t reduce, qubo_puzzle **out)
+{
+	qubo_puzzle_options o = QUBO_PUZZLE_OPTIONS_INIT;
 	int rc;
 
-	if (!strcmp(path, "-")) {
-		size_t len = 0;
-		char *text = read_stdin(&len);
-		if (!text) {
-			cli_error("cannot read standard input");
-			return CLI_INPUT;
-		}
-		rc = qubo_qbsolv_read(out, text, len, NULL);
-		free(text);
-		path = "(standard input)";
-	} else {
-		rc = qubo_qbsolv_read_file(out, path, NULL);
-	}
+	o.reduce = reduce;
+	rc = qubo_puzzle_parse(out, in->text, in->length, &o);
 	if (rc == QUBO_OK)
 		return CLI_OK;
-	cli_error("%s: %s", path, qubo_error_message());
-	return rc == QUBO_ERR_NOMEM ? CLI_FAILURE : CLI_INPUT;
+	rc = cli_report(in->name, rc);
+	return rc == CLI_USAGE ? CLI_PARSE : rc;
+}
+
+int cli_parse_reduce(const char *s, int32_t *out)
+{
+	static const struct {
+		const char *name;
+		int32_t value;
+	} levels[] = {
+		{ "none", QUBO_REDUCE_NONE },
+		{ "clues", QUBO_REDUCE_CLUES },
+		{ "full", QUBO_REDUCE_FULL },
+		{ "default", QUBO_REDUCE_DEFAULT },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+		if (!strcmp(s, levels[i].name)) {
+			*out = levels[i].value;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *cli_reduce_name(int32_t reduce)
+{
+	switch (reduce) {
+	case QUBO_REDUCE_NONE:
+		return "none";
+	case QUBO_REDUCE_CLUES:
+		return "clues";
+	default:
+		return "full";
+	}
+}
+
+const char *cli_family_name(int family)
+{
+	switch (family) {
+	case QUBO_PUZZLE_QUEENS:
+		return "queens (LinkedIn Queens, Star Battle)";
+	case QUBO_PUZZLE_NQUEENS:
+		return "nqueens (N-Queens)";
+	case QUBO_PUZZLE_GENERAL_QUEENS:
+		return "generalised queens";
+	case QUBO_PUZZLE_CHESS_COLOURED:
+		return "coloured chess pieces";
+	case QUBO_PUZZLE_CHESS_MAX:
+		return "max chess pieces";
+	case QUBO_PUZZLE_DOMINATION:
+		return "dominating queens";
+	case QUBO_PUZZLE_TENTS:
+		return "tents (Tents & Trees)";
+	case QUBO_PUZZLE_TAKUZU:
+		return "takuzu (Takuzu, Binairo, Unruly)";
+	case QUBO_PUZZLE_TANGO:
+		return "tango (LinkedIn Tango)";
+	default:
+		return "unknown";
+	}
+}
+
+int cli_write_all(FILE *f, const char *text, size_t length, const char *what)
+{
+	if ((length && fwrite(text, 1, length, f) != length) || fflush(f) || ferror(f)) {
+		cli_error("cannot write %s: %s", what, strerror(errno));
+		return CLI_IO;
+	}
+	return CLI_OK;
+}
+
+int cli_is_help(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
+int cli_flag(int argc, char **argv, int *k, const char *flag, const char **val)
+{
+	const char *arg = argv[*k];
+	size_t len = strlen(flag);
+
+	if (strncmp(arg, flag, len) || (arg[len] && arg[len] != '='))
+		return 0;
+	if (arg[len] == '=') {
+		*val = arg + len + 1;
+		return 1;
+	}
+	if (*k + 1 >= argc) {
+		cli_error("%s needs a value", flag);
+		return -1;
+	}
+	*val = argv[++*k];
+	return 1;
+}
+
+int cli_operand(const char *arg, const char *verb, const char **slots, size_t count)
+{
+	size_t i;
+
+	if (arg[0] == '-' && arg[1]) {
+		cli_error("unknown option '%s' (try 'qubo %s --help')", arg, verb);
+		return -1;
+	}
+	for (i = 0; i < count; i++) {
+		if (!slots[i]) {
+			slots[i] = arg;
+			return 0;
+		}
+	}
+	cli_error("too many arguments ('%s'; try 'qubo %s --help')", arg, verb);
+	return -1;
 }
 
 void cli_format_energy(char *buf, size_t size, double e)
@@ -129,7 +410,7 @@ int cli_print_samples(const qubo_sampleset *set)
 	free(bits);
 	if (fflush(stdout) || ferror(stdout)) {
 		cli_error("cannot write the samples: %s", strerror(errno));
-		return CLI_FAILURE;
+		return CLI_IO;
 	}
 	return CLI_OK;
 }
@@ -180,11 +461,16 @@ int cli_progress_cb(const qubo_progress *progress, void *user_data)
 	return 0;
 }
 
+int cli_interrupted(void)
+{
+	return interrupted != 0;
+}
+
 void cli_progress_done(cli_progress *p)
 {
 	signal(SIGINT, SIG_DFL);
 	if (p->shown && p->tty)
 		fputc('\n', stderr);
 	if (interrupted)
-		cli_error("interrupted; printing the samples found so far");
+		cli_error("interrupted; printing what was found so far");
 }

@@ -1,4 +1,4 @@
-/* `qubo info MODEL.qubo`: figures of a model on standard output. */
+/* `qubo info FILE`: figures of a puzzle or a model on standard output. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,10 +7,54 @@
 
 static void info_usage(FILE *f)
 {
-	fprintf(f, "usage: qubo info MODEL.qubo\n"
+	fprintf(f, "usage: qubo info [--reduce LEVEL] FILE\n"
 		"\n"
-		"Prints the figures of a QUBO model in qbsolv format ('-' reads standard\n"
-		"input): variables, couplers, degrees, weight ranges and the offset.\n");
+		"Prints the figures of a puzzle or of a QUBO model in qbsolv format ('-'\n"
+		"reads standard input), one 'name: value' per line.\n"
+		"\n"
+		"A puzzle: its family, header and size, the variables and couplers of its\n"
+		"model before and after the reduction, the cells the reduction fixed,\n"
+		"whether the reduction alone solved it, and the energy of a solution.\n"
+		"A model: variables, couplers, degrees, weight ranges and the offset.\n"
+		"\n"
+		"options:\n"
+		"  --reduce LEVEL   puzzles: none, clues or full (the default)\n"
+		"  -h, --help       this help\n"
+		"\n%s", cli_exit_help);
+}
+
+static int puzzle_info(const cli_input *in, int32_t reduce)
+{
+	qubo_puzzle_stats st;
+	qubo_puzzle *p = NULL;
+	char header[128], e[40];
+	double ground;
+	int code = cli_input_puzzle(in, reduce, &p);
+
+	if (code)
+		return code;
+	memset(&st, 0, sizeof st);
+	st.struct_size = sizeof st;
+	qubo_puzzle_get_stats(p, &st);
+	cli_input_header(in, header, sizeof header);
+	printf("family: %s\n", cli_family_name(qubo_puzzle_family(p)));
+	printf("header: %s\n", header);
+	printf("size: %zux%zu\n", st.width, st.height);
+	printf("reduction: %s\n", cli_reduce_name(reduce));
+	printf("variables before reduction: %zu\n", st.variables_before);
+	printf("couplers before reduction: %zu\n", st.couplers_before);
+	printf("variables: %zu\n", st.variables_after);
+	printf("couplers: %zu\n", st.couplers_after);
+	printf("cells fixed: %zu\n", st.cells_fixed);
+	printf("solved by reduction: %s\n", st.solved_by_reduction ? "yes" : "no");
+	if (qubo_puzzle_ground_energy(p, &ground) == QUBO_OK) {
+		cli_format_energy(e, sizeof e, ground);
+		printf("solution energy: %s\n", e);
+	} else {
+		printf("solution energy: unknown (an optimisation puzzle)\n");
+	}
+	qubo_puzzle_free(p);
+	return fflush(stdout) || ferror(stdout) ? CLI_IO : CLI_OK;
 }
 
 static void print_range(const char *what, const double *w, size_t count)
@@ -43,17 +87,48 @@ int cli_info(int argc, char **argv)
 	uint32_t *rows = NULL, *cols = NULL;
 	size_t count = 0, n, nonzero = 0, i;
 	char offset[40];
-	int rc;
+	const char *path = NULL, *val;
+	int32_t reduce = QUBO_REDUCE_DEFAULT;
+	int reduce_given = 0, k, rc;
+	cli_input in;
 
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		info_usage(stdout);
-		return CLI_OK;
+	for (k = 1; k < argc; k++) {
+		if (cli_is_help(argv[k])) {
+			info_usage(stdout);
+			return CLI_OK;
+		}
+		rc = cli_flag(argc, argv, &k, "--reduce", &val);
+		if (rc < 0)
+			return CLI_USAGE;
+		if (rc) {
+			if (cli_parse_reduce(val, &reduce)) {
+				cli_error("--reduce: '%s' is not none, clues or full", val);
+				return CLI_USAGE;
+			}
+			reduce_given = 1;
+		} else if (cli_operand(argv[k], "info", &path, 1)) {
+			return CLI_USAGE;
+		}
 	}
-	if (argc != 2 || (argv[1][0] == '-' && argv[1][1])) {
-		info_usage(stderr);
+	if (!path) {
+		cli_error("no puzzle or model given (try 'qubo info --help')");
 		return CLI_USAGE;
 	}
-	rc = cli_read_model(argv[1], &m);
+	rc = cli_input_read(&in, path);
+	if (rc)
+		return rc;
+	if (cli_input_kind(&in) == CLI_KIND_PUZZLE) {
+		rc = puzzle_info(&in, reduce);
+		cli_input_free(&in);
+		return rc;
+	}
+	if (reduce_given) {
+		cli_error("--reduce applies to puzzles; %s is a QUBO model", in.name);
+		cli_input_free(&in);
+		return CLI_USAGE;
+	}
+	rc = cli_input_model(&in, &m);
+	cli_input_free(&in);
 	if (rc)
 		return rc;
 	memset(&st, 0, sizeof st);
@@ -67,7 +142,7 @@ int cli_info(int argc, char **argv)
 	rc = !h || !w || !rows || !cols;
 	if (rc || qubo_model_get_stats(m, &st) || qubo_model_export_linear(m, h, n) ||
 	    qubo_model_export_coo(m, rows, cols, w, count, &count)) {
-		cli_error("%s: %s", argv[1], rc ? "out of memory" : qubo_error_message());
+		cli_error("%s: %s", path, rc ? "out of memory" : qubo_error_message());
 		rc = CLI_FAILURE;
 		goto out;
 	}

@@ -1,8 +1,12 @@
 /*
  * qubo: the command-line program of libqubo.
  *
- *   qubo solve MODEL.qubo      sample a QUBO model (qbsolv format)
- *   qubo info MODEL.qubo       figures of a model
+ *   qubo solve FILE            solve a puzzle, or sample a QUBO model
+ *   qubo export FILE -o OUT    a puzzle's QUBO model in qbsolv format
+ *   qubo verify PUZZLE SOL     check a solution against the rules
+ *   qubo info FILE             figures of a puzzle or a model
+ *   qubo count FILE            number of solutions, by exhaustive search
+ *   qubo render FILE [SOL]     a readable board
  *   qubo solvers               the built-in solvers and their options
  *
  * Each verb lives in its own file; this one dispatches and prints the help.
@@ -13,11 +17,26 @@
 #include "cli.h"
 
 static const cli_verb verbs[] = {
-	{ "solve", cli_solve, "sample a model: qubo solve [options] MODEL.qubo" },
-	{ "info", cli_info, "figures of a model: qubo info MODEL.qubo" },
+	{ "solve", cli_solve, "solve a puzzle or sample a QUBO model: qubo solve FILE" },
+	{ "export", cli_export, "write a puzzle's QUBO model: qubo export FILE -o MODEL.qubo" },
+	{ "verify", cli_verify, "check a solution: qubo verify PUZZLE SOLUTION" },
+	{ "info", cli_info, "figures of a puzzle or a model: qubo info FILE" },
+	{ "count", cli_count, "count a puzzle's solutions: qubo count FILE" },
+	{ "render", cli_render, "show a puzzle as a board: qubo render FILE [SOLUTION]" },
 	{ "solvers", cli_solvers, "list the built-in solvers and their options" },
 };
 #define NUM_VERBS (sizeof verbs / sizeof verbs[0])
+
+const char cli_exit_help[] =
+	"exit status:\n"
+	"  0  success: solved and verified, solution valid, file written\n"
+	"  1  no solution found within the limits, the solver failed, or (verify)\n"
+	"     the solution breaks a rule\n"
+	"  2  usage error: bad command line or option value\n"
+	"  3  parse error: the input is malformed (FILE:LINE:COLUMN on stderr)\n"
+	"  4  I/O error: a file could not be read or written\n"
+	"  5  the puzzle has no solution (proven)\n"
+	"  6  count: the model is too large to enumerate\n";
 
 static void usage(FILE *f)
 {
@@ -25,30 +44,28 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: qubo <command> [options] [arguments]\n\ncommands:\n");
 	for (i = 0; i < NUM_VERBS; i++)
-		fprintf(f, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
+		fprintf(f, "  %-8s %s\n", verbs[i].name, verbs[i].summary);
 	fprintf(f, "\n"
 		"  qubo <command> --help    help on one command\n"
 		"  qubo --version           the program's and library's version\n"
 		"\n"
+		"FILE is a puzzle (doc/formats.md: its first line is a family word and a\n"
+		"size, such as 'queens 8') or a QUBO model in qbsolv format (its first\n"
+		"line is a 'c' comment or the 'p qubo' header); '-' reads standard input.\n"
 		"Results go to standard output, messages to standard error.\n"
-		"\n"
-		"exit status:\n"
-		"  0  success (also a run stopped early by --time-limit or Ctrl-C that\n"
-		"     found samples)\n"
-		"  1  no solution, or the solver failed\n"
-		"  2  usage error: bad command line or option value\n"
-		"  3  the input could not be read or parsed\n");
+		"\n%s", cli_exit_help);
 }
 
 int main(int argc, char **argv)
 {
 	size_t i;
 
+	cli_now(); /* the program's clock starts here */
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	if (cli_is_help(argv[1]) || !strcmp(argv[1], "help")) {
 		if (argc > 2 && strcmp(argv[1], "help") == 0) {
 			for (i = 0; i < NUM_VERBS; i++) {
 				char help[] = "--help";

@@ -1,7 +1,9 @@
 /*
- * `qubo solve MODEL.qubo`: samples a QUBO model with a built-in solver and
- * prints the samples, lowest energy first, as "<energy> <count> <bits>"
- * (FORMATS.md, "Solutions and sample sets").
+ * `qubo solve FILE`: the command line, and the QUBO-model half. A model is
+ * sampled with a built-in solver and its samples are printed, lowest energy
+ * first, as "<energy> <count> <bits>" (FORMATS.md, "Solutions and sample
+ * sets"); a puzzle goes to solve_puzzle.c. The input's content decides
+ * which it is (cli_input_kind()).
  *
  * Every solver option travels through the keyed setters, so the command line
  * maps onto the library's option keys one to one (--set reaches any key).
@@ -12,27 +14,10 @@
 
 #include "cli.h"
 
-#define MAX_OPTIONS 64
+#define MAX_OPTIONS CLI_MAX_OPTIONS
 
-/* One option to set on the solver, in command-line order. */
-typedef struct solve_option {
-	const char *flag; /* as typed, for messages */
-	const char *key;
-	int32_t type;
-	int64_t i;
-	double d;
-	const char *s;
-} solve_option;
-
-typedef struct solve_args {
-	const char *solver;
-	const char *path;
-	int stats, quiet;
-	int64_t top; /* -1: print all */
-	solve_option opts[MAX_OPTIONS];
-	size_t num_opts;
-	char keys[MAX_OPTIONS][65]; /* keys given with --set */
-} solve_args;
+typedef cli_solve_option solve_option;
+typedef cli_solve_args solve_args;
 
 static void solve_usage(FILE *f)
 {
@@ -40,10 +25,22 @@ static void solve_usage(FILE *f)
 	size_t i;
 
 	fprintf(f,
-		"usage: qubo solve [options] MODEL.qubo\n"
+		"usage: qubo solve [options] FILE\n"
 		"\n"
-		"Samples a QUBO model in qbsolv format ('-' reads standard input) and prints\n"
-		"the distinct samples, lowest energy first, one per line:\n"
+		"Solves a puzzle, or samples a QUBO model in qbsolv format. '-' reads\n"
+		"standard input. The content decides: a model starts with 'c' comment lines\n"
+		"or its 'p qubo' header, a puzzle with its family word ('queens 8').\n"
+		"\n"
+		"A puzzle's solution is printed on standard output in the solution layout\n"
+		"of doc/formats.md (so 'qubo solve p.txt > p.solution' gives a solution\n"
+		"file), and only once the rule checker has accepted it; figures (family,\n"
+		"size, variables and couplers before and after the reduction, solver,\n"
+		"reads, time) go to standard error. The model is reduced first (--reduce);\n"
+		"when the reduction leaves cells open, the solver samples it in rounds that\n"
+		"stop the moment a read reaches the solutions' energy, with longer anneals\n"
+		"each round, until the time limit.\n"
+		"\n"
+		"A model's distinct samples are printed lowest energy first, one per line:\n"
 		"  <energy> <count> <bits>\n"
 		"\n"
 		"options:\n"
@@ -51,26 +48,32 @@ static void solve_usage(FILE *f)
 	for (i = 0; qubo_solver_builtin_name(i, &name) == QUBO_OK; i++)
 		fprintf(f, " %s", name);
 	fprintf(f, "\n"
-		"  --reads N             independent reads (num_reads)\n"
-		"  --sweeps N            sweeps per read, sa (num_sweeps)\n"
+		"  --reads N             reads (num_reads); puzzles: reads per round\n"
+		"                        (default 4 with sa)\n"
+		"  --sweeps N            sweeps per read, sa (num_sweeps); puzzles: fixed\n"
+		"                        instead of 128 growing 4-fold each round\n"
 		"  --seed N              random seed; runs with the same seed are identical\n"
-		"  --threads N           worker threads; 0 means one per CPU (the default)\n"
-		"  --time-limit SECONDS  stop after this long and print what was found\n"
-		"  --target ENERGY       stop once a sample reaches this energy\n"
+		"                        (puzzles: default 1, so the output is reproducible)\n"
+		"  --threads N           worker threads; 0 means one per CPU (the default\n"
+		"                        for models; puzzles use one thread for small models)\n"
+		"  --time-limit SECONDS  stop after this long; a model prints what was found.\n"
+		"                        Puzzles: default 60, 0 means no limit\n"
+		"  --reduce LEVEL        puzzles: none, clues or full (default): how far the\n"
+		"                        puzzle is reduced before its model is built\n"
+		"  --target ENERGY       stop once a sample reaches this energy (puzzles:\n"
+		"                        default the energy of a solution)\n"
 		"  --beta-range HOT,COLD inverse temperatures of the sa schedule\n"
 		"  --set KEY=VALUE       any solver option, e.g. --set tenure=10\n"
 		"                        (see 'qubo solvers' for each solver's keys)\n"
-		"  --top K               print only the K lowest samples\n"
-		"  --stats               print variables, couplers, sampling time and time\n"
-		"                        per flip attempt on standard error\n"
-		"  --quiet               no progress messages\n"
+		"  --top K               models: print only the K lowest samples\n"
+		"  --stats               models: print variables, couplers, sampling time and\n"
+		"                        time per flip attempt on standard error\n"
+		"  --quiet               no progress messages (puzzles: and no figures)\n"
 		"  -h, --help            this help\n"
 		"\n"
 		"Progress goes to standard error for runs longer than a second; Ctrl-C stops\n"
-		"the run and prints the samples found so far (a second Ctrl-C quits).\n"
-		"\n"
-		"exit status: 0 success, 1 no sample or the solver failed, 2 usage error,\n"
-		"3 the model could not be read or parsed.\n");
+		"the run and prints what was found so far (a second Ctrl-C quits).\n"
+		"\n%s", cli_exit_help);
 }
 
 static int add_option(solve_args *a, const char *flag, const char *key, int32_t type)
@@ -153,6 +156,23 @@ static int set_value(solve_args *a, const char *text)
 	return 0;
 }
 
+/* Keeps the values that the puzzle solver's rounds build on. */
+static void remember(solve_args *a, const char *key, const solve_option *o)
+{
+	if (!strcmp(key, QUBO_PARAM_NUM_READS))
+		a->reads = o->i;
+	else if (!strcmp(key, QUBO_PARAM_NUM_SWEEPS))
+		a->sweeps = o->i;
+	else if (!strcmp(key, QUBO_PARAM_THREADS))
+		a->threads = o->i;
+	else if (!strcmp(key, QUBO_PARAM_TIME_LIMIT))
+		a->time_limit = o->d;
+	else if (!strcmp(key, QUBO_PARAM_SEED)) {
+		a->seed = o->i;
+		a->seed_given = 1;
+	}
+}
+
 /* Parses argv; returns -1 on a usage error, 1 for --help, 0 otherwise. */
 static int parse_args(int argc, char **argv, solve_args *a)
 {
@@ -173,6 +193,8 @@ static int parse_args(int argc, char **argv, solve_args *a)
 	memset(a, 0, sizeof *a);
 	a->solver = "sa";
 	a->top = -1;
+	a->reads = a->sweeps = a->threads = -1;
+	a->time_limit = -1;
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL, *eq;
 		char flag[32];
@@ -180,7 +202,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
 
 		if (only_paths || arg[0] != '-' || !strcmp(arg, "-")) {
 			if (a->path) {
-				cli_error("more than one model given ('%s' and '%s')", a->path,
+				cli_error("more than one input given ('%s' and '%s')", a->path,
 					  arg);
 				return -1;
 			}
@@ -207,7 +229,8 @@ static int parse_args(int argc, char **argv, solve_args *a)
 		for (k = 0; k < sizeof typed / sizeof typed[0]; k++)
 			takes |= !strcmp(flag, typed[k].flag);
 		takes |= !strcmp(flag, "--solver") || !strcmp(flag, "--beta-range") ||
-			 !strcmp(flag, "--set") || !strcmp(flag, "--top");
+			 !strcmp(flag, "--set") || !strcmp(flag, "--top") ||
+			 !strcmp(flag, "--reduce");
 		if (!takes) {
 			cli_error("unknown option '%s' (try 'qubo solve --help')", arg);
 			return -1;
@@ -222,6 +245,13 @@ static int parse_args(int argc, char **argv, solve_args *a)
 		}
 		if (!strcmp(flag, "--solver")) {
 			a->solver = val;
+			a->solver_given = 1;
+		} else if (!strcmp(flag, "--reduce")) {
+			if (cli_parse_reduce(val, &a->reduce)) {
+				cli_error("--reduce: '%s' is not none, clues or full", val);
+				return -1;
+			}
+			a->reduce_given = 1;
 		} else if (!strcmp(flag, "--top")) {
 			if (cli_parse_int(val, 1, INT64_MAX, &a->top)) {
 				cli_error("--top: '%s' is not a positive integer", val);
@@ -238,10 +268,11 @@ static int parse_args(int argc, char **argv, solve_args *a)
 				;
 			if (typed_value(a, typed[k].flag, typed[k].key, typed[k].type, val))
 				return -1;
+			remember(a, typed[k].key, &a->opts[a->num_opts - 1]);
 		}
 	}
 	if (!a->path) {
-		cli_error("no model given (try 'qubo solve --help')");
+		cli_error("no puzzle or model given (try 'qubo solve --help')");
 		return -1;
 	}
 	return 0;
@@ -256,7 +287,7 @@ static int exit_code(int rc)
 	return CLI_FAILURE;
 }
 
-static int apply_options(qubo_solver *s, const solve_args *a)
+int cli_apply_options(qubo_solver *s, const solve_args *a)
 {
 	size_t k;
 
@@ -310,9 +341,9 @@ static void print_stats(const qubo_model *m, const qubo_solver *s, const qubo_sa
 		fprintf(stderr, "ns per flip attempt: n/a\n");
 }
 
-int cli_solve(int argc, char **argv)
+/* Samples a QUBO model and prints its samples. */
+static int solve_model(const solve_args *a, const cli_input *in)
 {
-	solve_args a;
 	qubo_model *m = NULL;
 	qubo_solver *s = NULL;
 	qubo_sampleset *set = NULL;
@@ -320,44 +351,39 @@ int cli_solve(int argc, char **argv)
 	size_t distinct;
 	int rc, code;
 
-	rc = parse_args(argc, argv, &a);
-	if (rc) {
-		if (rc > 0) {
-			solve_usage(stdout);
-			return CLI_OK;
-		}
+	if (a->reduce_given) {
+		cli_error("--reduce applies to puzzles; %s is a QUBO model", in->name);
 		return CLI_USAGE;
 	}
-	/* Puzzle files join here (later issues): the input's header decides. */
-	code = cli_read_model(a.path, &m);
+	code = cli_input_model(in, &m);
 	if (code)
 		return code;
-	rc = qubo_solver_new(&s, a.solver, NULL);
+	rc = qubo_solver_new(&s, a->solver, NULL);
 	if (rc) {
 		cli_error("--solver: %s", qubo_error_message());
 		qubo_model_free(m);
 		return exit_code(rc);
 	}
-	code = apply_options(s, &a);
+	code = cli_apply_options(s, a);
 	if (code)
 		goto out;
 
-	cli_progress_init(&prog, strcmp(a.solver, "exhaustive") ? "reads" : "blocks", a.quiet);
+	cli_progress_init(&prog, strcmp(a->solver, "exhaustive") ? "reads" : "blocks", a->quiet);
 	qubo_solver_set_progress(s, cli_progress_cb, &prog);
 	rc = qubo_solver_sample(&set, s, m);
 	cli_progress_done(&prog);
 	if (rc < 0) {
-		cli_error("%s: %s", a.path, qubo_error_message());
+		cli_error("%s: %s", in->name, qubo_error_message());
 		code = exit_code(rc);
 		goto out;
 	}
-	if (rc == QUBO_TIME_LIMIT && !a.quiet)
+	if (rc == QUBO_TIME_LIMIT && !a->quiet)
 		cli_error("time limit reached; printing the samples found so far");
 	distinct = qubo_sampleset_size(set);
-	if (a.top > 0 && (uint64_t)a.top < distinct)
-		qubo_sampleset_truncate(set, (size_t)a.top);
+	if (a->top > 0 && (uint64_t)a->top < distinct)
+		qubo_sampleset_truncate(set, (size_t)a->top);
 	code = cli_print_samples(set);
-	if (a.stats)
+	if (a->stats)
 		print_stats(m, s, set, distinct);
 	if (!code && !distinct) {
 		cli_error("no samples");
@@ -367,6 +393,39 @@ out:
 	qubo_sampleset_free(set);
 	qubo_solver_free(s);
 	qubo_model_free(m);
+	return code;
+}
+
+int cli_solve(int argc, char **argv)
+{
+	solve_args *a;
+	cli_input in;
+	int rc, code;
+
+	/* The arguments hold 64 options: too large for a comfortable stack. */
+	a = malloc(sizeof *a);
+	if (!a) {
+		cli_error("out of memory");
+		return CLI_FAILURE;
+	}
+	rc = parse_args(argc, argv, a);
+	if (rc) {
+		free(a);
+		if (rc > 0) {
+			solve_usage(stdout);
+			return CLI_OK;
+		}
+		return CLI_USAGE;
+	}
+	code = cli_input_read(&in, a->path);
+	if (!code) {
+		if (cli_input_kind(&in) == CLI_KIND_MODEL)
+			code = solve_model(a, &in);
+		else
+			code = cli_solve_puzzle(a, &in);
+		cli_input_free(&in);
+	}
+	free(a);
 	return code;
 }
 

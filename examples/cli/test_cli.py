@@ -1,5 +1,9 @@
 #!/usr/bin/env python3
-"""Drives the qubo program: output layout, order, determinism, exit codes.
+"""Drives the qubo program: output layout, order, determinism, exit codes,
+for QUBO models and for puzzles (every verb, every exit status, --help of
+every verb, parse-error positions, standard input). Small random LinkedIn
+Queens puzzles are the puzzle inputs; a brute-force solver in this file is
+the referee for their solution counts.
 
 usage: test_cli.py QUBO_BINARY WORK_DIR
 """
@@ -110,9 +114,9 @@ check(run("solve", "--reads", "zero", model)[0] == 2, "non-numeric value: usage"
 check(run("solve", "--reads", "0", model)[0] == 2, "out of range: usage")
 check(run("solve", "--set", "nonsense=1", model)[0] == 2, "unknown key: usage")
 check(run("solve", "--bogus", model)[0] == 2, "unknown flag: usage")
-check(run("solve", os.path.join(WORK, "does-not-exist.qubo"))[0] == 3, "missing file")
+check(run("solve", os.path.join(WORK, "does-not-exist.qubo"))[0] == 4, "missing file: I/O")
 rc, out, err = run("solve", "-", stdin="p qubo 0 2 1 0\n0 0 nan\n")
-check(rc == 3 and out == "" and "line 2" in err, f"parse error: {rc} {err!r}")
+check(rc == 3 and out == "" and "(standard input):2:5:" in err, f"parse error: {rc} {err!r}")
 check(run("--help")[0] == 0 and run("solve", "--help")[0] == 0, "help exits 0")
 big = os.path.join(WORK, "cli_big.qubo")
 write_model(big, 45, 2)
@@ -124,6 +128,234 @@ rc, out, err = run("solve", "--sweeps", "100000000", "--reads", "2", "--time-lim
                    big)
 check(rc == 0 and len(parse(out)) >= 1 and "time limit" in err,
       f"time limit: {rc} {err!r}")
+
+
+# ---- puzzles ----
+
+def queens_solutions(n, regions, stars=1):
+    """Brute force: every board of a queens puzzle (1 star: permutations)."""
+    assert stars == 1
+    sols = []
+    for perm in itertools.permutations(range(n)):
+        if any(abs(perm[r] - perm[r + 1]) == 1 for r in range(n - 1)):
+            continue
+        if len({regions[r][perm[r]] for r in range(n)}) != n:
+            continue
+        sols.append(perm)
+    return sols
+
+
+def random_regions(n, rnd):
+    """n connected regions grown from n random seeds."""
+    grid = [[None] * n for _ in range(n)]
+    cells = rnd.sample([(r, c) for r in range(n) for c in range(n)], n)
+    frontier = []
+    for k, (r, c) in enumerate(cells):
+        grid[r][c] = k
+        frontier.append((r, c))
+    while any(None in row for row in grid):
+        r, c = rnd.choice(frontier)
+        nb = [(r + dr, c + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+              if 0 <= r + dr < n and 0 <= c + dc < n and grid[r + dr][c + dc] is None]
+        if not nb:
+            frontier.remove((r, c))
+            continue
+        rr, cc = rnd.choice(nb)
+        grid[rr][cc] = grid[r][c]
+        frontier.append((rr, cc))
+    # letters in order of first appearance, as the collection writes them
+    order = {}
+    for row in grid:
+        for k in row:
+            order.setdefault(k, len(order))
+    return ["".join(chr(97 + order[k]) for k in row) for row in grid]
+
+
+def puzzle_text(n, regions):
+    return f"queens {n}\n" + "".join(row + "\n" for row in regions)
+
+
+def board_text(n, perm):
+    return f"queens {n}\n" + "".join("." * perm[r] + "Q" + "." * (n - 1 - perm[r]) + "\n"
+                                      for r in range(n))
+
+
+rnd = random.Random(7)
+unique = None   # (n, regions, perm) of a puzzle with one solution
+several = None  # a puzzle with more than one
+for trial in range(400):
+    n = rnd.choice((5, 6, 7))
+    regions = random_regions(n, rnd)
+    sols = queens_solutions(n, regions)
+    rc, out, err = run("count", "-", stdin=puzzle_text(n, regions))
+    want = len(sols)
+    check(rc == (0 if want else 5) and out == f"{want}\n",
+          f"count of {regions}: {rc} {out!r} {err!r}, brute force {want}")
+    if want == 1 and unique is None and n == 5:
+        unique = (n, regions, sols[0])
+    if want > 1 and several is None:
+        several = (n, regions, sols)
+    if trial >= 60 and unique and several:
+        break
+check(unique is not None and several is not None, "random puzzles of both kinds")
+print(f"count agreed with brute force on {trial + 1} random puzzles")
+
+n, regions, perm = unique
+pz = os.path.join(WORK, "cli_queens.txt")
+with open(pz, "w") as f:
+    f.write("# a comment line before the header\n" + puzzle_text(n, regions))
+solution = board_text(n, perm)
+
+# solve: the solution file on stdout, figures on stderr, exit 0
+rc, out, err = run("solve", pz)
+check(rc == 0 and out == solution, f"solve a unique puzzle: {rc} {out!r} {err!r}")
+for word in ("puzzle: queens", "variables:", "couplers:", "solver:", "status: solved and verified",
+             "time:"):
+    check(word in err, f"solve figures show {word!r}: {err!r}")
+rc, out, err = run("solve", "--quiet", pz)
+check(rc == 0 and out == solution and err == "", f"solve --quiet: {rc} {err!r}")
+rc, out, err = run("solve", "-", stdin=puzzle_text(n, regions))
+check(rc == 0 and out == solution, f"solve from standard input: {rc} {err!r}")
+for extra in (("--solver", "sa", "--seed", "5"), ("--solver", "tabu"),
+              ("--solver", "exhaustive", "--reduce", "none"), ("--reduce", "clues"),
+              ("--reduce", "none", "--threads", "2", "--reads", "3", "--sweeps", "50"),
+              ("--solver", "descent", "--time-limit", "5")):
+    rc, out, err = run("solve", *extra, pz)
+    check(rc == 0 and out == solution, f"solve {extra}: {rc} {out!r} {err!r}")
+rc1, out1, _ = run("solve", "--solver", "sa", "--seed", "11", "--reduce", "none", pz)
+rc2, out2, _ = run("solve", "--solver", "sa", "--seed", "11", "--reduce", "none", pz)
+check(rc1 == 0 and out1 == out2, "solve --seed is reproducible")
+
+# a puzzle with several solutions: any printed one is valid
+n2, regions2, sols2 = several
+rc, out, err = run("solve", "-", stdin=puzzle_text(n2, regions2))
+check(rc == 0 and out in [board_text(n2, p) for p in sols2], f"solve, several: {out!r}")
+
+# verify
+rc, out, err = run("verify", pz, "-", stdin=solution)
+check(rc == 0 and out == "valid\n", f"verify valid: {rc} {out!r} {err!r}")
+grid_only = "".join(solution.splitlines(True)[1:])
+solpath = os.path.join(WORK, "cli_queens.sol")
+with open(solpath, "w") as f:
+    f.write(grid_only)
+rc, out, err = run("verify", "-", solpath, stdin=puzzle_text(n, regions))
+check(rc == 0 and out == "valid\n", f"verify a grid alone, puzzle on stdin: {rc} {err!r}")
+bad = solution.replace("Q", ".", 1)
+rc, out, err = run("verify", pz, "-", stdin=bad)
+check(rc == 1 and out.startswith("invalid: ") and "row 1" in out,
+      f"verify invalid: {rc} {out!r}")
+rc, out, err = run("verify", pz, "-", stdin=f"queens {n}\n" + "X" * n + "\n")
+check(rc == 3 and "(standard input):2:1:" in err, f"verify parse error: {rc} {err!r}")
+check(run("verify", pz)[0] == 2, "verify without a solution: usage")
+check(run("verify", "-", "-")[0] == 2, "verify - -: usage")
+
+# parse errors: FILE:LINE:COLUMN on stderr, exit 3
+broken = f"queens {n}\n" + regions[0] + "\n" + regions[1][:2] + "?" + regions[1][3:] + "\n"
+rc, out, err = run("solve", "-", stdin=broken)
+check(rc == 3 and out == "" and "(standard input):3:3:" in err, f"parse position: {err!r}")
+brokenpath = os.path.join(WORK, "cli_broken.txt")
+with open(brokenpath, "w") as f:
+    f.write("\n" + broken)
+for verb in ("solve", "info", "export", "count", "render"):
+    rc, out, err = run(verb, brokenpath)
+    check(rc == 3 and f"{brokenpath}:4:3:" in err, f"{verb} parse error: {rc} {err!r}")
+rc, out, err = run("solve", "-", stdin="frobnicate 3\n")
+check(rc == 3 and ":1:1:" in err and "frobnicate" in err, f"unknown family: {err!r}")
+
+# proven infeasible: exit 5 (from the build, from the search, from count)
+two = puzzle_text(n, regions).replace(regions[0], regions[0][:2].upper() + regions[0][2:])
+rc, out, err = run("solve", "-", stdin=two)
+check(rc == 5 and out == "" and "no solution" in err, f"infeasible build: {rc} {err!r}")
+rc, out, err = run("count", "-", stdin=two)
+check(rc == 5 and out == "0\n", f"count, infeasible build: {rc} {out!r}")
+rc, out, err = run("solve", "-", stdin="nqueens 8 torus\n")
+check(rc == 5 and out == "" and "no solution" in err, f"nqueens 8 torus: {rc} {err!r}")
+rc, out, err = run("count", "-", stdin="nqueens 8 torus\n")
+check(rc == 5 and out == "0\n", f"count nqueens 8 torus: {rc} {out!r}")
+rc, out, err = run("count", "-", stdin="nqueens 8\n")
+check(rc == 0 and out == "92\n", f"count nqueens 8: {rc} {out!r}")
+rc, out, err = run("count", "--method", "exhaustive", "-", stdin="nqueens 5\n")
+check(rc == 0 and out == "10\n", f"count nqueens 5, exhaustive: {rc} {out!r}")
+
+# no solution found within the limits: exit 1
+rc, out, err = run("solve", "--solver", "sa", "--time-limit", "0.2", "-",
+                   stdin="nqueens 8 torus\n")
+check(rc == 1 and out == "" and "no solution found" in err, f"time limit: {rc} {err!r}")
+
+# too large to count: exit 6
+rc, out, err = run("count", "--method", "exhaustive", "-", stdin="nqueens 8\n")
+check(rc == 6 and out == "" and "64 variables" in err, f"count too large: {rc} {err!r}")
+
+# I/O errors: exit 4
+missing = os.path.join(WORK, "no-such-puzzle.txt")
+for args in (("solve", missing), ("info", missing), ("export", missing), ("count", missing),
+             ("render", missing), ("verify", missing, pz), ("verify", pz, missing),
+             ("export", pz, "-o", os.path.join(WORK, "no-such-dir", "m.qubo"))):
+    rc, out, err = run(*args)
+    check(rc == 4 and err.startswith("qubo: "), f"{args}: I/O error: {rc} {err!r}")
+
+# info
+rc, out, err = run("info", pz)
+fields = dict(line.split(": ", 1) for line in out.splitlines())
+check(rc == 0 and fields.get("header") == f"queens {n}" and fields.get("size") == f"{n}x{n}"
+      and fields.get("variables before reduction") == str(n * n)
+      and fields.get("solution energy") == "0", f"info: {out!r}")
+rc, out, err = run("info", "--reduce", "none", "-", stdin=puzzle_text(n, regions))
+fields = dict(line.split(": ", 1) for line in out.splitlines())
+check(rc == 0 and fields.get("variables") == str(n * n) and fields.get("cells fixed") == "0",
+      f"info --reduce none: {out!r}")
+
+# export: the model's minimum is the solutions' energy, its ground states
+# the solutions
+mpath = os.path.join(WORK, "cli_queens.qubo")
+rc, out, err = run("export", "--reduce", "none", pz, "-o", mpath)
+check(rc == 0 and out == "", f"export -o: {rc} {err!r}")
+rc, out, err = run("solve", "--solver", "exhaustive", mpath)
+rows = parse(out)
+check(rc == 0 and len(rows) == 1 and rows[0][0] == 0, f"exported model's ground: {out!r}")
+check(rows and rows[0][2] == "".join("1" if perm[r] == c else "0" for r in range(n)
+                                     for c in range(n)), "exported ground state is the board")
+rc, out2, err = run("export", "--reduce", "none", "-", "-o", "-",
+                    stdin=puzzle_text(n, regions))
+check(rc == 0 and out2 == open(mpath).read(), "export to standard output")
+rc, out, err = run("export", mpath)
+check(rc == 0 and out == open(mpath).read(), "export of a model writes it back")
+
+# render: plain letters when not a terminal, colours when asked
+rc, out, err = run("render", pz, solpath)
+lines = out.splitlines()
+check(rc == 0 and lines[0] == f"queens {n}" and len(lines) == n + 1
+      and sum(line.split().count("Q") for line in lines[1:]) == n
+      and "\033" not in out, f"render plain: {out!r}")
+check(all(len(line.split()) == n for line in lines[1:]), "render: one token per cell")
+rc, out, err = run("render", "--color", "always", pz, "-", stdin=solution)
+check(rc == 0 and "\033[48;5;" in out, f"render --color always: {out!r}")
+rc, out, err = run("render", "-", stdin=puzzle_text(n, regions))
+check(rc == 0 and "Q" not in out and regions[0][0] in out, f"render the puzzle alone: {out!r}")
+rc, out, err = run("render", pz, "-", stdin=bad)
+check(rc == 0 and "breaks" in err, f"render an invalid solution: {rc} {err!r}")
+
+# usage errors and --help for every verb
+for verb in ("solve", "export", "verify", "info", "count", "render", "solvers"):
+    rc, out, err = run(verb, "--help")
+    check(rc == 0 and out.startswith(f"usage: qubo {verb}") and err == "",
+          f"{verb} --help: {rc} {out[:40]!r}")
+    rc, out, err = run("help", verb)
+    check(rc == 0 and out.startswith(f"usage: qubo {verb}"), f"help {verb}")
+    rc, out, err = run(verb, "--no-such-option", pz)
+    check(rc == 2 and err.startswith("qubo: "), f"{verb} bad option: {rc} {err!r}")
+for verb in ("solve", "export", "info", "count", "render"):
+    check(run(verb)[0] == 2, f"{verb} without input: usage")
+check(run("solve", "--reduce", "most", pz)[0] == 2, "solve --reduce most: usage")
+check(run("solve", "--reduce", "full", model)[0] == 2, "--reduce on a model: usage")
+check(run("solve", "--top", "1", pz)[0] == 2, "--top on a puzzle: usage")
+check(run("count", "--max-variables", "41", pz)[0] == 2, "count --max-variables 41: usage")
+check(run("render", "--color", "sometimes", pz)[0] == 2, "render --color sometimes: usage")
+check(run("export", pz, "-o")[0] == 2, "export -o without a path: usage")
+check(run("count", model)[0] == 2, "count of a model: usage")
+check(run("solve", "--solver", "nonesuch", pz)[0] == 2, "unknown solver: usage")
+rc, out, err = run("--help")
+check(rc == 0 and all(f"\n  {k}  " in out for k in range(7)), "--help lists the exit statuses")
 
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

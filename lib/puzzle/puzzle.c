@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chess_impl.h"
 #include "puzzle_impl.h"
 
 /* ---- allocation ---- */
@@ -246,6 +247,8 @@ static const struct {
 } families[] = {
 	{ "queens", qubo__pz_queens_parse },
 	{ "nqueens", qubo__pz_nqueens_parse },
+	{ "chess", qubo__pz_chess_parse },
+	{ "domination", qubo__pz_domination_parse },
 };
 
 #define MAX_HEADER_TOKENS 8
@@ -283,7 +286,9 @@ static int parse_text(qubo_puzzle **out, const char *text, size_t length,
 	}
 	word[i] = '\0';
 	return qubo__pz_error_at(QUBO_ERR_PARSE, header.no, toks[0].column,
-				 "unknown puzzle family '%s' (known: queens, nqueens)", word);
+				 "unknown puzzle family '%s' (known: queens, nqueens, chess, "
+				 "domination)",
+				 word);
 }
 
 int qubo_puzzle_parse(qubo_puzzle **out, const char *text, size_t length,

@@ -1,0 +1,137 @@
+/*
+ * Private interface of the chess piece families (chess_moves.c, chess.c,
+ * chess_text.c, domination.c): move sets, the walk over the cells a piece
+ * reaches, the attack graph, and the family entry points.
+ *
+ * Attacks are reach on an empty board (qubo/puzzle/chess.h): a slide goes
+ * on to the board's edge whatever stands on the cells it crosses, so the
+ * attack relation depends on the pieces' types and positions only.
+ */
+#ifndef QUBO_PUZZLE_CHESS_IMPL_H
+#define QUBO_PUZZLE_CHESS_IMPL_H
+
+#include "puzzle_impl.h"
+#include "qubo/puzzle/chess.h"
+
+/* Entries the attack lists may hold before a board counts as too large
+ * (4 bytes each, plus the sort). */
+#define QUBO__CZ_MAX_ENTRIES ((size_t)1 << 26)
+/* Walk steps (cells visited plus moves tried) allowed while finding them. */
+#define QUBO__CZ_MAX_WORK ((uint64_t)1 << 28)
+
+/* Number of built-in pieces (codes 0 … QUBO__CZ_BUILTINS − 1). */
+#define QUBO__CZ_BUILTINS 5
+
+/* Custom move sets (copied from a spec or read from text). */
+struct cz_sets {
+	size_t n;
+	size_t *start;		/* n + 1 */
+	qubo_chess_move *moves; /* start[n] */
+	char *letters;		/* n letters (text form) or NULL */
+};
+
+/* The moves of a piece code (built-in or custom); 0 moves for NONE. */
+void qubo__pz_cz_moves(const struct cz_sets *sets, int32_t code, const qubo_chess_move **moves,
+		       size_t *count);
+
+/* Walks the cells a piece reaches from one cell, move by move. A cell may
+ * come up more than once when two moves reach it. */
+struct cz_walk {
+	const qubo_chess_move *mv;
+	size_t nmv, m;
+	int64_t w, h, r0, c0, r, c;
+};
+
+void qubo__pz_cz_walk_init(struct cz_walk *wk, uint32_t w, uint32_t h, const qubo_chess_move *mv,
+			   size_t nmv, size_t cell);
+/* 1 and the next reached cell, or 0 when the walk is over. */
+int qubo__pz_cz_walk_next(struct cz_walk *wk, size_t *cell);
+
+/* Nonzero when the piece of code `code` at cell a reaches cell b. */
+int qubo__pz_cz_reaches(uint32_t w, uint32_t h, const struct cz_sets *sets, int32_t code, size_t a,
+			size_t b);
+
+/* Attack lists in CSR form: for every cell a with codes[a] != NONE, the
+ * sorted distinct cells b != a with target[b] nonzero that a's piece
+ * reaches. QUBO_OK, QUBO_ERR_NOMEM or QUBO_ERR_TOO_LARGE (message set,
+ * naming `fn`). */
+int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, const int32_t *codes,
+			    const struct cz_sets *sets, const uint8_t *target, size_t **start_out,
+			    uint32_t **list_out, const char *fn);
+
+/* The transpose (or, with `sym`, the symmetric closure) of CSR lists over n
+ * cells: sorted, distinct. */
+int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start,
+			  const uint32_t *list, int sym, size_t **start_out, uint32_t **list_out,
+			  const char *fn);
+
+/* Checks move sets of a spec and copies them (letters NULL). */
+int qubo__pz_cz_check_moves(const qubo_chess_move *moves, size_t count, const char *what,
+			    const char *fn);
+int qubo__pz_cz_sets_copy(struct cz_sets *dst, const qubo_allocator *a, size_t nsets,
+			  const size_t *start, const qubo_chess_move *moves, const char *fn);
+void qubo__pz_cz_sets_free(struct cz_sets *s, const qubo_allocator *a);
+
+/* The piece's name for messages ("queen", "piece A", "piece of move set
+ * 2") and its letter in solution grids ('Q', 'A', …). */
+void qubo__pz_cz_piece_name(const struct cz_sets *sets, int32_t code, char *buf, size_t cap);
+char qubo__pz_cz_piece_letter(const struct cz_sets *sets, int32_t code);
+/* The built-in piece of a letter (Q R B N K), or NONE. */
+int32_t qubo__pz_cz_builtin_of_letter(unsigned char ch);
+/* The built-in piece of a word ("queen" …), or NONE. */
+int32_t qubo__pz_cz_builtin_of_word(const struct qubo__pz_token *tok);
+/* The word of a built-in piece ("queen" …). */
+const char *qubo__pz_cz_builtin_word(int32_t code);
+
+/* Family entry points (text). */
+int qubo__pz_chess_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
+			 const struct qubo__pz_line *header, const struct qubo__pz_token *toks,
+			 size_t ntoks, const struct qubo__pz_opts *opts);
+int qubo__pz_domination_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
+			      const struct qubo__pz_line *header, const struct qubo__pz_token *toks,
+			      size_t ntoks, const struct qubo__pz_opts *opts);
+
+/* ---- coloured and max chess pieces (chess.c, chess_text.c) ---- */
+
+struct cz {
+	uint32_t w, h;
+	size_t n;
+	int32_t mode;  /* QUBO_CHESS_COLOURED or QUBO_CHESS_MAX */
+	int32_t *code; /* n piece codes */
+	struct cz_sets sets;
+	/* coloured: regions over the cells that may hold a piece */
+	int32_t *region; /* n region numbers (-1: none); NULL without regions */
+	size_t nreg;
+	size_t *reg_start; /* nreg + 1, into reg_cells */
+	uint32_t *reg_cells;
+	/* max: weights (NULL: all 1), the largest, and the conflict weight */
+	double *weight;
+	double maxw;
+	double lambda;
+	uint8_t *placed; /* n: 1 for a pre-placed piece */
+	size_t nplaced;
+	/* derived: who attacks whom (directed), and the conflict graph
+	 * (symmetric); both sorted, over cells that may hold a piece */
+	size_t *out_start;
+	uint32_t *out;
+	size_t *adj_start;
+	uint32_t *adj;
+	/* text form */
+	int text;	/* 1 when read from a `chess` file */
+	char *reg_char; /* nreg region characters (text) */
+};
+
+/* Checks a spec and builds the puzzle. `letters` (text form: one letter per
+ * custom move set) and `reg_chars` (text form: one character per region)
+ * are NULL for a spec-built puzzle. */
+int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, const char *letters,
+		       const char *reg_chars, const struct qubo__pz_opts *opts, const char *fn);
+
+extern const struct qubo__pz_family qubo__pz_chess_coloured_family;
+extern const struct qubo__pz_family qubo__pz_chess_max_family;
+
+int qubo__pz_cz_format(const qubo_puzzle *p, struct qubo__pz_out *o);
+void qubo__pz_cz_solution_header(const qubo_puzzle *p, struct qubo__pz_out *o);
+int qubo__pz_cz_solution_header_check(const qubo_puzzle *p, const struct qubo__pz_line *line);
+
+#endif /* QUBO_PUZZLE_CHESS_IMPL_H */
