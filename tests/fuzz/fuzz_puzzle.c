@@ -11,7 +11,7 @@
  * board. A mismatch aborts (allowed here, never in the library).
  *
  * The reduction level comes from the input's length, so all three are
- * exercised. Inputs whose header holds a number above 24 are skipped:
+ * exercised. Inputs whose header holds a number above 12 are skipped:
  * large boards are valid but slow to build, which is not what this target
  * looks for. Allocations go through an allocator that refuses blocks above
  * 64 MiB.
@@ -25,7 +25,7 @@
 #include <qubo/puzzle.h>
 
 #define FUZZ_ALLOC_LIMIT ((size_t)64 << 20)
-#define FUZZ_MAX_SIDE 24
+#define FUZZ_MAX_SIDE 12
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
