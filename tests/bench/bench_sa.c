@@ -11,15 +11,23 @@
  *                       [−1, 1]. Real weights.
  *
  * Measures, one thread unless said otherwise, median of --reps runs in this
- * process:
- *   ns/flip   wall seconds / flip attempts, where the kernel's attempt count is
- *             checked against reads × sweeps × n;
+ * process (each run with a different seed):
+ *   ns/flip   seconds / flip attempts, where the kernel's attempt count is
+ *             checked against reads × sweeps × n; wall (the kernel's sampling
+ *             time) and CPU (the process, including the kernel's setup);
  *   TTS       (queens) ms per read / fraction of reads with energy 0;
  *   speedup   reads per second with 2 threads over 1 thread.
+ * It also prints a checksum of the first run's samples: builds and flags
+ * (--portable, --no-groups, -DQUBO_SA_NO_SIMD) must agree on it.
  *
  * Usage: bench_sa [--model NAME]... [--sweeps S] [--reads R] [--reps K]
  *                 [--beta HOT COLD] [--threads T] [--no-tts] [--no-speedup]
+ *                 [--portable] [--no-groups] [--no-f32] [--write DIR]
  *                 [--quick]
+ * --portable, --no-groups and --no-f32 set the kernel flags of the same names
+ * (lib/qubo/solvers/kernel.h); --write DIR also writes each model to
+ * DIR/NAME.qubo, to time the same model with the qubo command-line tool.
+ * Reads come in groups of 8 (see doc/solvers-sa.md): use multiples of 8.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,7 +227,7 @@ static void bench_model(const char *name, const qubo_model *m, const cfg *c, int
 			       (size_t)reps * c->reads);
 	}
 	if (c->speedup) {
-		size_t reads = c->reads < 8 ? 8 : c->reads;
+		size_t reads = c->reads < 32 ? 32 : c->reads;
 		for (k = 0; k < reps; k++) {
 			t1[k] = run_once(m, c, reads, 1, 7, &hits, &mean_e, &cpu);
 			t2[k] = run_once(m, c, reads, 2, 7, &hits, &mean_e, &cpu);
@@ -232,8 +240,8 @@ static void bench_model(const char *name, const qubo_model *m, const cfg *c, int
 
 int main(int argc, char **argv)
 {
-	cfg c = { 1000, 10, 5, 1, 0, 0, 1, 1, 0 };
-	const char *models[8];
+	cfg c = { 1000, 16, 5, 1, 0, 0, 1, 1, 0 };
+	const char *models[8], *dir = NULL;
 	int nm = 0, i;
 
 	for (i = 1; i < argc; i++) {
@@ -252,14 +260,18 @@ int main(int argc, char **argv)
 			c.bc = atof(argv[++i]);
 		} else if (!strcmp(argv[i], "--no-tts"))
 			c.tts = 0;
+		else if (!strcmp(argv[i], "--write") && i + 1 < argc)
+			dir = argv[++i];
 		else if (!strcmp(argv[i], "--portable"))
 			c.flags |= QUBO__SA_PORTABLE;
 		else if (!strcmp(argv[i], "--no-f32"))
 			c.flags |= QUBO__SA_NO_F32;
+		else if (!strcmp(argv[i], "--no-groups"))
+			c.flags |= QUBO__SA_NO_GROUPS;
 		else if (!strcmp(argv[i], "--no-speedup"))
 			c.speedup = 0;
 		else if (!strcmp(argv[i], "--quick")) {
-			c.reads = 2;
+			c.reads = 8;
 			c.reps = 5;
 			c.speedup = 0;
 		} else {
@@ -283,23 +295,20 @@ int main(int argc, char **argv)
 			m = queens(32);
 		else if (!strcmp(models[i], "queens64"))
 			m = queens(64);
-		else if (!strcmp(models[i], "ring1000")) { /* TEMP: degree exactly 12 */
-			qubo_model *mm; tu_rng g = { 5 }; uint32_t a, d;
-			qubo_model_new(&mm, 1000, NULL);
-			for (a = 0; a < 1000; a++) {
-				qubo_model_add_linear(mm, a, 2 * tu_unit(&g) - 1);
-				for (d = 1; d <= 6; d++)
-					qubo_model_add_quadratic(mm, a, (a + d * 37) % 1000, 2 * tu_unit(&g) - 1);
-			}
-			qubo_model_compile(mm);
-			m = mm;
-			q = 0;
-		} else if (!strcmp(models[i], "sparse1000")) {
+		else if (!strcmp(models[i], "sparse1000")) {
 			m = sparse(1000, 5000, 42);
 			q = 0;
 		} else {
 			fprintf(stderr, "bench_sa: unknown model %s\n", models[i]);
 			return 2;
+		}
+		if (dir) {
+			char path[4096];
+			int rc;
+			snprintf(path, sizeof path, "%s/%s.qubo", dir, models[i]);
+			rc = qubo_qbsolv_write_file(m, path);
+			if (rc)
+				die("qubo_qbsolv_write_file", rc);
 		}
 		bench_model(models[i], m, &c, q);
 		qubo_model_free(m);

@@ -1,12 +1,14 @@
 /*
  * White-box tests of the simulated annealing kernel (lib/qubo/solvers/sa.c):
  * brute force as the referee on small models, exact energies, determinism
- * across thread counts, run control (cancel, time limit, target), the
+ * across thread counts, the SIMD and grouped sweeps against the portable
+ * ones (identical samples), run control (cancel, time limit, target), the
  * default β rule on extreme models, argument checks and allocation failures.
  */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -89,10 +91,10 @@ static qubo__run run_init(size_t reads, uint64_t seed, int threads)
 	return run;
 }
 
-static sa_out sample(const qubo_model *m, size_t sweeps, double bh, double bc,
-		     const qubo__run *run)
+static sa_out sample_flags(const qubo_model *m, size_t sweeps, double bh, double bc,
+			   const qubo__run *run, unsigned flags)
 {
-	qubo__sa_params p = { sweeps, bh, bc, 0 };
+	qubo__sa_params p = { sweeps, bh, bc, flags };
 	size_t n = qubo_model_num_variables(m);
 	sa_out o;
 
@@ -102,6 +104,12 @@ static sa_out sample(const qubo_model *m, size_t sweeps, double bh, double bc,
 	memset(&o.res, 0, sizeof o.res);
 	o.rc = qubo__sa_sample(m, &p, run, o.samples, o.energies, &o.res);
 	return o;
+}
+
+static sa_out sample(const qubo_model *m, size_t sweeps, double bh, double bc,
+		     const qubo__run *run)
+{
+	return sample_flags(m, sweeps, bh, bc, run, 0);
 }
 
 static double min_energy(const sa_out *o)
@@ -290,6 +298,98 @@ Test(sa_kernel, read_r_depends_only_on_seed_and_r)
 	cr_assert(!memcmp(a.samples, b.samples, 3 * 64));
 	out_free(&a);
 	out_free(&b);
+	qubo_model_free(m);
+}
+
+/* Compares a run with the given flags against the portable single-read
+ * sweeps: samples and energies must be identical. */
+static void same_as_portable(const qubo_model *m, size_t reads, size_t sweeps, double bh,
+			     double bc, unsigned flags, const char *what)
+{
+	size_t n = qubo_model_num_variables(m);
+	qubo__run run = run_init(reads, 77, 2);
+	sa_out ref = sample_flags(m, sweeps, bh, bc, &run, QUBO__SA_PORTABLE | flags);
+	sa_out o = sample_flags(m, sweeps, bh, bc, &run, flags);
+
+	cr_assert_eq(ref.rc, QUBO_OK, "%s", what);
+	cr_assert_eq(o.rc, QUBO_OK, "%s", what);
+	cr_assert_eq(o.res.reads_done, reads, "%s", what);
+	cr_assert_eq(o.res.flips, (uint64_t)reads * sweeps * n, "%s", what);
+	cr_assert(!memcmp(o.samples, ref.samples, reads * n), "%s: samples differ", what);
+	cr_assert(!memcmp(o.energies, ref.energies, reads * sizeof(double)), "%s", what);
+	check_rows(m, &o);
+	out_free(&ref);
+	out_free(&o);
+}
+
+Test(sa_kernel, grouped_and_simd_reads_equal_portable_reads)
+{
+	static const size_t sizes[] = { 203, 64, 9 };
+	int kind;
+	size_t s;
+
+	/* 19 reads: two groups of 8 and 3 single reads. Integer, dyadic and
+	 * real weights (float32 fields), and real weights in double. */
+	for (kind = W_INT; kind <= W_HALF + 1; kind++) {
+		for (s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+			tu_rng g = { 900 + (uint64_t)kind * 10 + s };
+			int wk = kind > W_HALF ? W_REAL : kind;
+			unsigned flags = kind > W_HALF ? QUBO__SA_NO_F32 : 0;
+			qubo_model *m = random_model(&g, sizes[s], 8.0 / (double)sizes[s], wk, NULL);
+			char what[64];
+
+			snprintf(what, sizeof what, "kind %d, n %zu", kind, sizes[s]);
+			same_as_portable(m, 19, 60, 0, 0, flags, what);
+			/* a hot schedule: many accepted flips, many re-decisions */
+			same_as_portable(m, 8, 20, 0.01, 0.5, flags, what);
+			qubo_model_free(m);
+		}
+	}
+}
+
+Test(sa_kernel, wide_models_equal_portable_reads)
+{
+	/* 65600 variables: 32-bit columns, unpadded rows. */
+	const uint32_t n = 65600;
+	tu_rng g = { 31 };
+	qubo_model *m;
+	uint32_t i;
+	int kind;
+
+	for (kind = W_INT; kind <= W_REAL; kind++) {
+		cr_assert_eq(qubo_model_new(&m, n, NULL), QUBO_OK);
+		for (i = 0; i < n; i++) {
+			double w = kind == W_INT ? (double)tu_range(&g, -3, 3) : 2 * tu_unit(&g) - 1;
+			cr_assert_eq(qubo_model_add_linear(m, i, w), QUBO_OK);
+			uint32_t j = (uint32_t)tu_below(&g, n);
+			w = kind == W_INT ? (double)tu_range(&g, -3, 3) : 2 * tu_unit(&g) - 1;
+			cr_assert_eq(qubo_model_add_quadratic(m, i, j == i ? (i + 1) % n : j,
+							      w == 0 ? 1 : w), QUBO_OK);
+		}
+		cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+		same_as_portable(m, 8, 2, 0.5, 2, 0, "wide");
+		qubo_model_free(m);
+	}
+}
+
+Test(sa_kernel, grouped_reads_keep_their_state_when_stopped)
+{
+	const size_t n = 100000;
+	qubo_model *m = linear_model(n);
+	qubo__run run = run_init(16, 5, 2);
+	sa_out o;
+
+	run.time_limit = 0.2;
+	o = sample(m, 100000000, 0, 0, &run);
+	cr_assert_eq(o.rc, QUBO_OK);
+	cr_assert_eq(o.res.stop, QUBO__STOP_TIME);
+	/* each thread took a group of 8 reads, and all of them ran; without
+	 * SIMD groups, each thread ran one read */
+	cr_assert(o.res.reads_done == 16 || o.res.reads_done == 2, "%zu reads",
+		  o.res.reads_done);
+	cr_assert_eq(o.res.flips % n, 0);
+	check_rows(m, &o);
+	out_free(&o);
 	qubo_model_free(m);
 }
 
@@ -616,9 +716,10 @@ Test(sa_kernel, default_betas_scale_inversely_with_weights)
 
 Test(sa_kernel, default_betas_of_a_penalty_model)
 {
-	/* exactly-one over 4 variables: linear −1, pairs 2. The hot end
-	 * accepts one conflict (ΔE up to 2) with probability 1/2 and the cold
-	 * end ΔE = 1 on any of the 4 variables with probability 1/100 in all. */
+	/* exactly-one over 4 variables: linear −1, pairs 2. The largest
+	 * low-energy excitation is Δ_hot = max(|−1|, |−1 + 2|) = 1; the hot end
+	 * accepts it with probability 1/16 and the cold end ΔE = 1 on any of
+	 * the 4 variables with probability 1/100 in all. */
 	qubo_model *m;
 	uint32_t i, j;
 	double bh, bc;
@@ -631,7 +732,7 @@ Test(sa_kernel, default_betas_of_a_penalty_model)
 	}
 	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
 	cr_assert_eq(qubo__sa_default_betas(m, &bh, &bc), QUBO_OK);
-	cr_assert_float_eq(bh, log(2.0) / 1, 1e-12); /* max(|−1|, |−1 + 2|) = 1 */
+	cr_assert_float_eq(bh, log(16.0) / 1, 1e-12);
 	cr_assert_float_eq(bc, log(400.0) / 1, 1e-12);
 	qubo_model_free(m);
 }
@@ -692,7 +793,7 @@ Test(sa_kernel, bad_arguments_are_rejected)
 	qubo_model_free(m);
 }
 
-static void nomem_family(int kind, int threads)
+static void nomem_family(int kind, int threads, size_t reads)
 {
 	tu_failalloc fa;
 	tu_rng g = { 18 + (uint64_t)kind };
@@ -704,7 +805,7 @@ static void nomem_family(int kind, int threads)
 	m = random_model(&g, 40, 0.2, kind, &fa.a);
 	base_live = fa.live;
 	for (k = 1; k < 100 && !ok; k++) {
-		qubo__run run = run_init(4, 1, threads);
+		qubo__run run = run_init(reads, 1, threads);
 		sa_out o;
 
 		base_count = fa.count;
@@ -717,7 +818,7 @@ static void nomem_family(int kind, int threads)
 			cr_assert_eq(qubo_error_code(), QUBO_ERR_NOMEM);
 		} else {
 			cr_assert_eq(o.rc, QUBO_OK);
-			cr_assert_eq(o.res.reads_done, 4);
+			cr_assert_eq(o.res.reads_done, reads);
 			ok = 1;
 		}
 		out_free(&o);
@@ -731,12 +832,14 @@ static void nomem_family(int kind, int threads)
 
 Test(sa_kernel, allocation_failures_integer_path)
 {
-	nomem_family(W_INT, 2);
+	nomem_family(W_INT, 2, 4);
+	nomem_family(W_INT, 2, 16); /* grouped reads */
 }
 
 Test(sa_kernel, allocation_failures_real_path)
 {
-	nomem_family(W_REAL, 3);
+	nomem_family(W_REAL, 3, 4);
+	nomem_family(W_REAL, 3, 17);
 }
 
 /* ---------------------------------------------------------------------------

@@ -4,10 +4,14 @@
 
 #include "solver_impl.h"
 
+/* Defaults (doc/solvers-sa.md, "Defaults"): 1000 sweeps as in the common
+ * SA samplers; 16 reads, two groups of 8 that the kernel runs in SIMD lanes
+ * (one group per core on two cores). */
 #define DEFAULT_NUM_SWEEPS 1000
+#define DEFAULT_NUM_READS 16
 
 static const qubo__param sa_params[] = {
-	QUBO__P_NUM_READS("independent anneals"),
+	{ QUBO_PARAM_NUM_READS, QUBO_TYPE_INT, 1, 2147483647.0, 0, "16", "independent anneals" },
 	QUBO__P_SEED,
 	QUBO__P_THREADS,
 	QUBO__P_TIME_LIMIT,
@@ -54,6 +58,8 @@ static int sa_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_opti
 
 	(void)user_data;
 	qubo__builtin_run(ctx, o, &run);
+	if (qubo_options_type(o, QUBO_PARAM_NUM_READS) == QUBO_TYPE_NONE)
+		run.num_reads = DEFAULT_NUM_READS;
 	memset(&p, 0, sizeof p);
 	p.num_sweeps = (size_t)qubo__builtin_int(o, QUBO_PARAM_NUM_SWEEPS, DEFAULT_NUM_SWEEPS);
 	if (hot_set != cold_set)

@@ -61,6 +61,7 @@ typedef struct qubo__sa_params {
  * except that QUBO__SA_NO_F32 may change real-valued reads (double fields). */
 #define QUBO__SA_PORTABLE 1u /* never the SIMD sweeps */
 #define QUBO__SA_NO_F32 2u   /* never float32 fields */
+#define QUBO__SA_NO_GROUPS 4u /* never several reads per SIMD sweep */
 
 /* Default β range from the model (documented in sa.c and doc/solvers.md). */
 int qubo__sa_default_betas(const qubo_model *m, double *beta_hot, double *beta_cold);

@@ -32,9 +32,16 @@
  * the rest of the block is re-decided with the same r: exactly the
  * sequential result. Samples are identical with and without AVX2.
  *
+ * Groups (run_group, gsweep_*): with at least SA_GROUP reads and no target,
+ * reads run 8 at a time in the lanes of AVX2 registers, variable by
+ * variable: lane g is read g, with its own generator and the same arithmetic
+ * as alone (f += w · a, a in {−1, 0, +1}, an exact product), so the samples
+ * are those of single reads, without a branch per accepted flip.
+ *
  * Reads: read r seeds its stream from (seed, r) only, so its result does not
- * depend on the thread that runs it. Workers take read indices from an
- * atomic counter and check a stop flag once per sweep; the calling thread
+ * depend on the thread that runs it. Workers take read indices (8 at a time
+ * while 8 are left) from an atomic counter and check a stop flag once per
+ * sweep; the calling thread
  * waits, calls the progress callback about every 100 ms and at the end, and
  * watches the time limit. A read interrupted by a stop keeps its current
  * (not its best) state; a read that reaches the target stops at once, with
@@ -47,8 +54,6 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "kernel.h"
 
@@ -76,6 +81,7 @@
 #define SA_ROW_PAD 4         /* narrow rows are padded to a multiple of this */
 #define SA_RESYNC 64         /* float32 fields are recomputed every this many sweeps */
 #define SA_F32_LIMIT 4096.0  /* float32 fields when β_cold · max|ΔE| <= this */
+#define SA_GROUP 8           /* reads per group: one per AVX2 lane */
 #define SA_TICK 0.1          /* seconds between progress calls */
 
 enum { SA_INT, SA_F32, SA_F64 };
@@ -155,11 +161,12 @@ typedef struct sa_prep {
 	const size_t *rp;  /* n + 1 row starts into col and w */
 	const void *col;   /* uint16_t or uint32_t; padding entries name slot n */
 	const void *w;     /* int16_t (J × 2^shift), float or double; padding 0 */
-	const void *wn;    /* the same negated: a flip adds w (x_i 0 → 1) or wn */
+	const void *gcol;  /* grouped reads: byte offset of col_k's lane vector, */
+	int gnarrow;       /* uint16_t (rows padded, offsets < 2^16) or uint32_t */
 	const void *h;     /* int32_t, float or double: the fields of x = 0 */
 	const uint8_t *touch; /* flipping i changes a field later in its block */
+	int groups;        /* reads may run in groups of SA_GROUP (AVX2) */
 	void *own[6];      /* what prep allocated (freed by prep_free) */
-	int32_t max_de;    /* integer path: bound on |ΔE| × 2^shift */
 	double unit;       /* integer path: 2^−shift; else 1 */
 	double scale;      /* bound on |ΔE| in real units, for tolerances */
 	double lo[SA_LOG_SIZE]; /* L over each bracket, lower end */
@@ -280,12 +287,13 @@ static void prep_log_tables(sa_prep *p)
 }
 
 /*
- * Float32 fields round each update to 2^−24 of the field's magnitude, at most
- * scale · 2^−24. They are used when that is below 2^−12 / β_cold, i.e. a
- * rounding never moves an acceptance probability by more than 2^−12
- * relatively (fields are recomputed exactly every SA_RESYNC sweeps, so
- * errors cannot pile up), when the weights fit float comfortably, and when
- * no target is set (the target check tracks the energy exactly).
+ * Field types. Integer when int_scale applies. Float32 fields round each
+ * update to 2^−24 of the field's magnitude, at most scale · 2^−24 (scale: the
+ * bound on |ΔE|). They are used when that is below 2^−12 / β_max, i.e. one
+ * rounding moves β ΔE, hence an acceptance probability, by at most 2^−12
+ * relatively (fields are recomputed exactly every SA_RESYNC sweeps, so errors
+ * cannot pile up), when the weights fit float comfortably, and when no target
+ * is set (the target check relies on the tracked energy). Else double.
  */
 static int pick_kind(const qubo_model *m, const qubo__sa_params *par, const qubo__run *run,
 		     double beta_max, double scale, int *shift, int32_t *maxde)
@@ -322,12 +330,15 @@ static int prep_build(const qubo_model *m, sa_prep *p, int shift)
 	const size_t hsize = p->kind == SA_INT ? sizeof(int32_t)
 			   : p->kind == SA_F32 ? sizeof(float) : sizeof(double);
 	const double mul = ldexp(1.0, shift);
+	const int own_w = p->narrow || p->kind != SA_F64;
 	size_t nnz = m->nnz, i, k, q;
 	size_t *rp = NULL;
-	void *col = NULL, *w = NULL, *wn = NULL, *h = NULL;
+	void *col = NULL, *w = NULL, *h = NULL;
+	void *gcol = NULL;
+	const uint32_t gstride = SA_GROUP * (p->kind == SA_F64 ? sizeof(double)
+					     : p->kind == SA_F32 ? sizeof(float) : sizeof(int16_t));
 	uint8_t *touch;
 
-	p->narrow = n < 65536;
 	if (p->narrow) {
 		nnz = 0;
 		for (i = 0; i < n; i++) {
@@ -337,9 +348,12 @@ static int prep_build(const qubo_model *m, sa_prep *p, int shift)
 		rp = qubo__malloc_array(a, n + 1, sizeof *rp);
 		col = qubo__malloc_array(a, nnz ? nnz : 1, sizeof(uint16_t));
 	}
-	if (p->narrow || p->kind != SA_F64)
+	if (own_w)
 		w = qubo__malloc_array(a, nnz ? nnz : 1, wsize);
-	wn = qubo__malloc_array(a, nnz ? nnz : 1, wsize);
+	p->gnarrow = p->narrow && (uint64_t)n * gstride <= 65536;
+	if (p->groups)
+		gcol = qubo__malloc_array(a, nnz ? nnz : 1,
+					  p->gnarrow ? sizeof(uint16_t) : sizeof(uint32_t));
 	if (p->kind != SA_F64)
 		h = qubo__malloc_array(a, n ? n : 1, hsize);
 	touch = qubo__malloc(a, n ? n : 1);
@@ -348,12 +362,14 @@ static int prep_build(const qubo_model *m, sa_prep *p, int shift)
 	p->own[2] = w;
 	p->own[3] = h;
 	p->own[4] = touch;
-	p->own[5] = wn;
-	if (!wn || (p->narrow && (!rp || !col)) || ((p->narrow || p->kind != SA_F64) && !w) ||
+	p->own[5] = gcol;
+	if ((p->narrow && (!rp || !col)) || (own_w && !w) ||
+	    (p->groups && !gcol) ||
 	    (p->kind != SA_F64 && !h) || !touch)
 		return qubo__nomem("simulated annealing: problem data");
 
-	/* Rows: the model's, or padded copies with uint16 columns. */
+	/* Rows: the model's, or padded copies with uint16 columns. Padding
+	 * entries add 0 to slot n, which is never decided. */
 	q = 0;
 	for (i = 0; i < n; i++) {
 		size_t end = m->row[i + 1];
@@ -364,17 +380,17 @@ static int prep_build(const qubo_model *m, sa_prep *p, int shift)
 			double v = pad ? 0.0 : m->val[k];
 			if (p->narrow)
 				((uint16_t *)col)[q] = (uint16_t)(pad ? n : m->col[k]);
-			if (p->kind == SA_INT) {
+			if (p->kind == SA_INT)
 				((int16_t *)w)[q] = (int16_t)(v * mul);
-				((int16_t *)wn)[q] = (int16_t)-(v * mul);
-			} else if (p->kind == SA_F32) {
+			else if (p->kind == SA_F32)
 				((float *)w)[q] = (float)v;
-				((float *)wn)[q] = -(float)v;
-			} else {
-				if (p->narrow)
-					((double *)w)[q] = v;
-				((double *)wn)[q] = -v;
-			}
+			else if (own_w)
+				((double *)w)[q] = v;
+			/* groups: padding adds 0 to variable i's own lanes */
+			if (gcol && p->gnarrow)
+				((uint16_t *)gcol)[q] = (uint16_t)((pad ? i : m->col[k]) * gstride);
+			else if (gcol)
+				((uint32_t *)gcol)[q] = (uint32_t)(pad ? i : m->col[k]) * gstride;
 		}
 	}
 	if (p->narrow)
@@ -392,7 +408,7 @@ static int prep_build(const qubo_model *m, sa_prep *p, int shift)
 	p->rp = p->narrow ? rp : m->row;
 	p->col = p->narrow ? (const void *)col : (const void *)m->col;
 	p->w = w ? (const void *)w : (const void *)m->val;
-	p->wn = wn;
+	p->gcol = gcol;
 	p->h = h ? (const void *)h : (const void *)m->h;
 	p->touch = touch;
 	return QUBO_OK;
@@ -460,7 +476,7 @@ int qubo__sa_default_betas(const qubo_model *m, double *beta_hot, double *beta_c
 		gap = rel_floor * dhot;
 		ngap = 1;
 	}
-	bh = log(2.0) / dhot;
+	bh = log(16.0) / dhot;
 	bc = log(100.0 * (double)ngap) / gap;
 	ratio = bc / bh;
 	if (!(ratio >= 2))
@@ -501,6 +517,7 @@ struct sa_shared {
 	double target;
 	sa_sweep_fn sweep;    /* the fastest available */
 	sa_sweep_fn portable; /* for β outside the range the fast one handles */
+	void (*gsweep)(sa_worker *wk, double bu); /* grouped reads, or NULL */
 	uint8_t *samples;
 	double *energies;
 	uint8_t *done;
@@ -525,6 +542,14 @@ struct sa_worker {
 	int64_t trig_i;
 	double er;      /* real paths: energy − offset, tracked with rounding */
 	double trig_r;
+	/* A group of SA_GROUP reads (see run_group): gx[SA_GROUP i + g] is x_i of
+	 * read g, gf the fields in the same layout (float, or double for the
+	 * SA_F64 kind), gs[(4 j + k) SA_GROUP + g] word k of lane j of read g's
+	 * generator. NULL when groups are not used. */
+	uint8_t *gx;
+	void *gf;
+	uint32_t *gs;
+	void *gmem;
 	pthread_t tid;
 	char pad1[64];
 };
@@ -592,18 +617,18 @@ static SA_INLINE size_t col_at(const void *col, size_t k, const int narrow)
 	return narrow ? (size_t)((const uint16_t *)col)[k] : (size_t)((const uint32_t *)col)[k];
 }
 
-/* Adds w_k to the fields named by col_k for k in [k, end). */
-#define SA_ROW_UPDATE(FT, f, col, w, k, end, narrow)                            \
-	do {                                                                    \
-		for (; (k) + 4 <= (end); (k) += 4) {                            \
-			(f)[col_at(col, (k), narrow)] += (FT)(w)[k];            \
-			(f)[col_at(col, (k) + 1, narrow)] += (FT)(w)[(k) + 1];  \
-			(f)[col_at(col, (k) + 2, narrow)] += (FT)(w)[(k) + 2];  \
-			(f)[col_at(col, (k) + 3, narrow)] += (FT)(w)[(k) + 3];  \
-		}                                                               \
-		if (!(narrow))                                                  \
-			for (; (k) < (end); (k)++)                              \
-				(f)[col_at(col, (k), narrow)] += (FT)(w)[k];    \
+/* Adds s · w_k (s = ±1: exact) to the fields named by col_k, k in [k, end). */
+#define SA_ROW_UPDATE(FT, f, col, w, k, end, s, narrow)                                 \
+	do {                                                                            \
+		for (; (k) + 4 <= (end); (k) += 4) {                                    \
+			(f)[col_at(col, (k), narrow)] += (FT)((s) * (w)[k]);            \
+			(f)[col_at(col, (k) + 1, narrow)] += (FT)((s) * (w)[(k) + 1]);  \
+			(f)[col_at(col, (k) + 2, narrow)] += (FT)((s) * (w)[(k) + 2]);  \
+			(f)[col_at(col, (k) + 3, narrow)] += (FT)((s) * (w)[(k) + 3]);  \
+		}                                                                       \
+		if (!(narrow))                                                          \
+			for (; (k) < (end); (k)++)                                      \
+				(f)[col_at(col, (k), narrow)] += (FT)((s) * (w)[k]);    \
 	} while (0)
 
 /* What a sweep keeps at hand: the layout and the read's state, copied into
@@ -612,7 +637,6 @@ typedef struct sa_ctx {
 	const size_t *rp;
 	const void *col;
 	const void *w;
-	const void *wn;
 	void *f;
 	uint8_t *x;
 	int64_t ei, trig_i; /* integer path: tracked energy and trigger */
@@ -627,7 +651,6 @@ static SA_INLINE sa_ctx ctx_load(const sa_worker *wk)
 	c.rp = p->rp;
 	c.col = p->col;
 	c.w = p->w;
-	c.wn = p->wn;
 	c.f = wk->f;
 	c.x = wk->x;
 	c.ei = wk->ei;
@@ -667,24 +690,26 @@ static SA_INLINE double delta_of(const sa_ctx *c, size_t i, const int kind)
 static SA_INLINE void flip(sa_ctx *c, size_t i, double de, const int kind, const int narrow)
 {
 	size_t k = c->rp[i], end = c->rp[i + 1];
-	const void *ws = c->x[i] ? c->wn : c->w;
+	int s = 1 - 2 * (int)c->x[i];
 
 	c->x[i] ^= 1;
 	if (kind == SA_INT) {
 		int32_t *restrict f = c->f;
-		const int16_t *restrict w = ws;
+		const int16_t *restrict w = c->w;
 		c->ei += (int64_t)de;
-		SA_ROW_UPDATE(int32_t, f, c->col, w, k, end, narrow);
+		SA_ROW_UPDATE(int32_t, f, c->col, w, k, end, s, narrow);
 	} else if (kind == SA_F32) {
 		float *restrict f = c->f;
-		const float *restrict w = ws;
+		const float *restrict w = c->w;
+		const float fs = (float)s;
 		c->er += de;
-		SA_ROW_UPDATE(float, f, c->col, w, k, end, narrow);
+		SA_ROW_UPDATE(float, f, c->col, w, k, end, fs, narrow);
 	} else {
 		double *restrict f = c->f;
-		const double *restrict w = ws;
+		const double *restrict w = c->w;
+		const double ds = (double)s;
 		c->er += de;
-		SA_ROW_UPDATE(double, f, c->col, w, k, end, narrow);
+		SA_ROW_UPDATE(double, f, c->col, w, k, end, ds, narrow);
 	}
 }
 
@@ -712,13 +737,12 @@ static SA_INLINE void ctx_store(sa_worker *wk, const sa_ctx *c)
 static SA_INLINE void prefetch_row(const sa_ctx *c, size_t i, const int kind, const int narrow)
 {
 	size_t k = c->rp[i];
-	const void *ws = c->x[i] ? c->wn : c->w;
 
 	SA_PREFETCH(narrow ? (const void *)((const uint16_t *)c->col + k)
 			   : (const void *)((const uint32_t *)c->col + k));
-	SA_PREFETCH(kind == SA_INT ? (const void *)((const int16_t *)ws + k)
-		    : kind == SA_F32 ? (const void *)((const float *)ws + k)
-				     : (const void *)((const double *)ws + k));
+	SA_PREFETCH(kind == SA_INT ? (const void *)((const int16_t *)c->w + k)
+		    : kind == SA_F32 ? (const void *)((const float *)c->w + k)
+				     : (const void *)((const double *)c->w + k));
 }
 
 /* ---------------------------------------------------------------------------
@@ -942,6 +966,271 @@ SA_FAST(sweep_f32_n_avx2, SA_F32, 1)
 SA_FAST(sweep_f32_w_avx2, SA_F32, 0)
 SA_FAST(sweep_f64_n_avx2, SA_F64, 1)
 SA_FAST(sweep_f64_w_avx2, SA_F64, 0)
+
+/* Bytes 0/1 from the bits of a lane mask. */
+#define SA_SP1(b) ((uint64_t)((b) & 1) | (uint64_t)(((b) >> 1) & 1) << 8 |              \
+		   (uint64_t)(((b) >> 2) & 1) << 16 | (uint64_t)(((b) >> 3) & 1) << 24 |  \
+		   (uint64_t)(((b) >> 4) & 1) << 32 | (uint64_t)(((b) >> 5) & 1) << 40 |  \
+		   (uint64_t)(((b) >> 6) & 1) << 48 | (uint64_t)(((b) >> 7) & 1) << 56)
+#define SA_SP4(b) SA_SP1(b), SA_SP1((b) + 1), SA_SP1((b) + 2), SA_SP1((b) + 3)
+#define SA_SP16(b) SA_SP4(b), SA_SP4((b) + 4), SA_SP4((b) + 8), SA_SP4((b) + 12)
+#define SA_SP64(b) SA_SP16(b), SA_SP16((b) + 16), SA_SP16((b) + 32), SA_SP16((b) + 48)
+static const uint64_t sa_spread[256] = { SA_SP64(0), SA_SP64(64), SA_SP64(128), SA_SP64(192) };
+
+/* The random numbers of a block (lane j: variable 8 b + j) for the 8 reads
+ * of a group, and the bounds of the fast test for each: accept when
+ * t < lacc = max(L̃ − M, SA_TINY), reject when t > lrej = L̃ + M (see
+ * decide_avx2). They do not depend on the state, so they are computed
+ * ahead, off the path from a flip to the next decision. */
+typedef struct sa_gblock {
+	__m256i r[SA_LANES];
+	__m256 lacc[SA_LANES];
+	__m256 lrej[SA_LANES];
+} sa_gblock;
+
+SA_TARGET_AVX2 static SA_INLINE void gblock_avx2(__m256i *gs, sa_gblock *b)
+{
+	const __m256 tiny = _mm256_set1_ps(SA_TINY), margin = _mm256_set1_ps(SA_MARGIN);
+	unsigned j;
+
+	for (j = 0; j < SA_LANES; j++) {
+		__m256i r = rng_avx2(gs + 4 * j);
+		__m256 l = approx_l(r);
+		b->r[j] = r;
+		b->lacc[j] = _mm256_max_ps(_mm256_sub_ps(l, margin), tiny);
+		b->lrej[j] = _mm256_add_ps(l, margin);
+	}
+}
+
+SA_TARGET_AVX2 static SA_INLINE unsigned gdecide_avx2(__m256 t, const sa_gblock *b, unsigned j,
+						     unsigned *amb)
+{
+	unsigned acc = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(t, b->lacc[j], _CMP_LT_OQ));
+	unsigned rej = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(t, b->lrej[j], _CMP_GT_OQ));
+
+	*amb = ~(acc | rej) & 0xFFu;
+	return acc;
+}
+
+/* The exact test for the lanes in amb (variable i of each read). */
+SA_TARGET_AVX2 static unsigned group_resolve(const sa_prep *p, const void *gf, const uint8_t *gx,
+					     size_t i, double bu, __m256i r, unsigned amb)
+{
+	uint32_t rs[SA_GROUP];
+	unsigned acc = 0, g;
+
+	_mm256_storeu_si256((__m256i *)(void *)rs, r);
+	for (g = 0; g < SA_GROUP; g++) {
+		size_t c = SA_GROUP * i + g;
+		double v;
+		if (!((amb >> g) & 1))
+			continue;
+		v = p->kind == SA_F64 ? ((const double *)gf)[c]
+		  : p->kind == SA_F32 ? (double)((const float *)gf)[c]
+				      : (double)((const int16_t *)gf)[c];
+		if (accept_exact(p, bu * (gx[c] ? -v : v), rs[g]))
+			acc |= 1u << g;
+	}
+	return acc;
+}
+
+/*
+ * One sweep of a group: variable by variable, the 8 reads decide at once
+ * (lane g = read g, with lane j of its own generator for variable 8 b + j, as
+ * in the single-read sweeps) and the accepted ones update their fields with
+ * one masked FMA per neighbour, f += w · a with a in {−1, 0, +1}: exactly
+ * the single-read arithmetic, without a branch per read.
+ */
+SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const int kind,
+						 const int narrow)
+{
+	const sa_prep *p = wk->sh->p;
+	const size_t n = p->n;
+	const size_t *rp = p->rp;
+	const void *gcol = p->gcol;
+	uint8_t *gx = wk->gx;
+	__m256i *gs = (__m256i *)(void *)wk->gs;
+	const __m256 bf = _mm256_set1_ps((float)bu);
+	const __m256d bd = _mm256_set1_pd(bu);
+	const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+	const __m256 one = _mm256_set1_ps(1.0f);
+	size_t i0;
+
+	for (i0 = 0; i0 < n; i0 += SA_LANES) {
+		sa_gblock blk;
+		unsigned j;
+
+		gblock_avx2(gs, &blk);
+		for (j = 0; j < SA_LANES && i0 + j < n; j++) {
+			const size_t i = i0 + j;
+			__m256i sg, accv;
+			__m128i xb;
+			__m256 t, a;
+			unsigned amb, acc;
+			uint64_t xw;
+			size_t k, end;
+
+			xb = _mm_loadl_epi64((const __m128i *)(const void *)(gx + SA_GROUP * i));
+			sg = _mm256_slli_epi32(_mm256_cvtepu8_epi32(xb), 31);
+			if (kind == SA_F64) {
+				const double *fd = (const double *)wk->gf + SA_GROUP * i;
+				__m256i xa = _mm256_slli_epi64(_mm256_cvtepu8_epi64(xb), 63);
+				__m256i xc = _mm256_slli_epi64(_mm256_cvtepu8_epi64(
+								_mm_srli_si128(xb, 4)), 63);
+				__m256d ta = _mm256_mul_pd(bd, _mm256_xor_pd(_mm256_load_pd(fd),
+									 _mm256_castsi256_pd(xa)));
+				__m256d tc = _mm256_mul_pd(bd, _mm256_xor_pd(_mm256_load_pd(fd + 4),
+									 _mm256_castsi256_pd(xc)));
+				t = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(ta)),
+							 _mm256_cvtpd_ps(tc), 1);
+			} else {
+				__m256 fv = _mm256_load_ps((const float *)wk->gf + SA_GROUP * i);
+				t = _mm256_mul_ps(_mm256_xor_ps(fv, _mm256_castsi256_ps(sg)), bf);
+			}
+			acc = gdecide_avx2(t, &blk, j, &amb);
+			if (QUBO__UNLIKELY(amb))
+				acc |= group_resolve(p, wk->gf, gx, i, bu, blk.r[j], amb);
+			if (!acc)
+				continue;
+			accv = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)acc),
+								   bits), bits);
+			a = _mm256_and_ps(_mm256_castsi256_ps(accv),
+					  _mm256_or_ps(one, _mm256_castsi256_ps(sg)));
+			memcpy(&xw, gx + SA_GROUP * i, sizeof xw);
+			xw ^= sa_spread[acc];
+			memcpy(gx + SA_GROUP * i, &xw, sizeof xw);
+			k = rp[i];
+			end = rp[i + 1];
+			if (kind == SA_F64) {
+				char *F = wk->gf;
+				const double *w = p->w;
+				const __m256d alo = _mm256_cvtps_pd(_mm256_castps256_ps128(a));
+				const __m256d ahi = _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1));
+				for (; k < end; k++) {
+					double *d = (double *)(void *)(F + col_at(gcol, k, narrow));
+					__m256d wv = _mm256_broadcast_sd(w + k);
+					_mm256_store_pd(d, _mm256_fmadd_pd(wv, alo, _mm256_load_pd(d)));
+					_mm256_store_pd(d + 4, _mm256_fmadd_pd(wv, ahi,
+									       _mm256_load_pd(d + 4)));
+				}
+			} else {
+				char *F = wk->gf;
+				const float *w = p->w;
+#define SA_GUPD(u)                                                                      \
+	do {                                                                            \
+		float *d_ = (float *)(void *)(F + col_at(gcol, k + (u), narrow));       \
+		_mm256_store_ps(d_, _mm256_fmadd_ps(_mm256_broadcast_ss(w + k + (u)), a,  \
+						    _mm256_load_ps(d_)));               \
+	} while (0)
+				if (narrow) { /* rows padded to SA_ROW_PAD = 4 */
+					for (; k < end; k += 4) {
+						SA_GUPD(0);
+						SA_GUPD(1);
+						SA_GUPD(2);
+						SA_GUPD(3);
+					}
+				} else {
+					for (; k < end; k++)
+						SA_GUPD(0);
+				}
+#undef SA_GUPD
+			}
+		}
+	}
+}
+
+/* The integer kind in groups: int16 fields (|f| <= SA_INT_MAX_DE), so that
+ * a row costs what it costs a single read (int16 weights, uint16 columns);
+ * a flip adds sign(a) · w with a in {−1, 0, +1} per lane. */
+SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, const int narrow)
+{
+	const sa_prep *p = wk->sh->p;
+	const size_t n = p->n;
+	const size_t *rp = p->rp;
+	const void *gcol = p->gcol;
+	const int16_t *w = p->w;
+	uint8_t *gx = wk->gx;
+	char *F = wk->gf;
+	__m256i *gs = (__m256i *)(void *)wk->gs;
+	const __m256 bf = _mm256_set1_ps((float)bu);
+	const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+	const __m256i one = _mm256_set1_epi32(1);
+	size_t i0;
+
+	for (i0 = 0; i0 < n; i0 += SA_LANES) {
+		sa_gblock blk;
+		unsigned j;
+
+		gblock_avx2(gs, &blk);
+		for (j = 0; j < SA_LANES && i0 + j < n; j++) {
+			const size_t i = i0 + j;
+			__m256i xi, de, accv, a;
+			__m128i xb, a16;
+			unsigned amb, acc;
+			uint64_t xw;
+			size_t k, end;
+
+			xb = _mm_loadl_epi64((const __m128i *)(const void *)(gx + SA_GROUP * i));
+			xi = _mm256_cvtepu8_epi32(xb);
+			de = _mm256_cvtepi16_epi32(_mm_load_si128((const __m128i *)(const void *)
+								  (F + 16 * i)));
+			de = _mm256_add_epi32(_mm256_xor_si256(de, _mm256_sub_epi32(
+								_mm256_setzero_si256(), xi)), xi);
+			acc = gdecide_avx2(_mm256_mul_ps(_mm256_cvtepi32_ps(de), bf), &blk, j, &amb);
+			if (QUBO__UNLIKELY(amb))
+				acc |= group_resolve(p, wk->gf, gx, i, bu, blk.r[j], amb);
+			if (!acc)
+				continue;
+			accv = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)acc),
+								   bits), bits);
+			a = _mm256_and_si256(accv, _mm256_sub_epi32(one, _mm256_add_epi32(xi, xi)));
+			a16 = _mm_packs_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+			memcpy(&xw, gx + SA_GROUP * i, sizeof xw);
+			xw ^= sa_spread[acc];
+			memcpy(gx + SA_GROUP * i, &xw, sizeof xw);
+			k = rp[i];
+			end = rp[i + 1];
+#define SA_GUPD(u)                                                                      \
+	do {                                                                            \
+		__m128i *d_ = (__m128i *)(void *)(F + col_at(gcol, k + (u), narrow));  \
+		_mm_store_si128(d_, _mm_add_epi16(_mm_load_si128(d_), _mm_sign_epi16(    \
+					_mm_set1_epi16(w[k + (u)]), a16)));             \
+	} while (0)
+			if (narrow) { /* rows padded to SA_ROW_PAD = 4 */
+				for (; k < end; k += 4) {
+					SA_GUPD(0);
+					SA_GUPD(1);
+					SA_GUPD(2);
+					SA_GUPD(3);
+				}
+			} else {
+				for (; k < end; k++)
+					SA_GUPD(0);
+			}
+#undef SA_GUPD
+		}
+	}
+}
+
+SA_TARGET_AVX2 static void gsweep_int_n(sa_worker *wk, double bu)
+{
+	gsweep_int_avx2(wk, bu, 1);
+}
+
+SA_TARGET_AVX2 static void gsweep_int_w(sa_worker *wk, double bu)
+{
+	gsweep_int_avx2(wk, bu, 0);
+}
+
+#define SA_GFAST(name, kind, narrow)                                    \
+	SA_TARGET_AVX2 static void name(sa_worker *wk, double bu)      \
+	{                                                               \
+		gsweep_avx2(wk, bu, kind, narrow);                      \
+	}
+SA_GFAST(gsweep_f32_n, SA_F32, 1)
+SA_GFAST(gsweep_f32_w, SA_F32, 0)
+SA_GFAST(gsweep_f64_n, SA_F64, 1)
+SA_GFAST(gsweep_f64_w, SA_F64, 0)
 #endif
 
 /* ---------------------------------------------------------------------------
@@ -988,9 +1277,8 @@ static void init_fields(sa_worker *wk)
 		double *fd = p->kind == SA_F64 ? wk->f : NULL, e = 0;
 		for (i = 0; i < n; i++) {
 			double v = m->h[i];
-			for (k = m->row[i]; k < m->row[i + 1]; k++)
-				if (x[m->col[k]])
-					v += m->val[k];
+			for (k = m->row[i]; k < m->row[i + 1]; k++) /* no branch on x */
+				v += m->val[k] * (double)x[m->col[k]];
 			if (fd)
 				fd[i] = v;
 			else
@@ -1052,35 +1340,136 @@ static uint64_t run_read(sa_worker *wk, size_t r, int *hit)
 	return attempts;
 }
 
+/* Lane g of the worker's group from its single-read buffers: x, fields and,
+ * with rng, the generator. */
+static void group_put(sa_worker *wk, unsigned g, int rng)
+{
+	const sa_prep *p = wk->sh->p;
+	size_t i;
+	int j, k;
+
+	for (i = 0; i < p->n; i++) {
+		wk->gx[SA_GROUP * i + g] = wk->x[i];
+		if (p->kind == SA_F64)
+			((double *)wk->gf)[SA_GROUP * i + g] = ((const double *)wk->f)[i];
+		else if (p->kind == SA_F32)
+			((float *)wk->gf)[SA_GROUP * i + g] = ((const float *)wk->f)[i];
+		else /* |f| <= SA_INT_MAX_DE */
+			((int16_t *)wk->gf)[SA_GROUP * i + g] = (int16_t)((const int32_t *)wk->f)[i];
+	}
+	if (rng)
+		for (j = 0; j < SA_LANES; j++)
+			for (k = 0; k < 4; k++)
+				wk->gs[(4 * j + k) * SA_GROUP + g] = wk->g.s[k][j];
+}
+
+/* x of read g of the group into the worker's single-read x. */
+static void group_get_x(sa_worker *wk, unsigned g)
+{
+	size_t i;
+
+	for (i = 0; i < wk->sh->p->n; i++)
+		wk->x[i] = wk->gx[SA_GROUP * i + g];
+}
+
+/* Runs reads r0 … r0 + SA_GROUP − 1 together. Each read starts, draws its
+ * random numbers and rounds exactly as run_read would; only the order of
+ * the work differs. Returns the flip attempts made. */
+static uint64_t run_group(sa_worker *wk, size_t r0)
+{
+	sa_shared *sh = wk->sh;
+	const sa_prep *p = sh->p;
+	const size_t n = p->n;
+	uint64_t attempts = 0;
+	unsigned g;
+	size_t s;
+
+	for (g = 0; g < SA_GROUP; g++) {
+		sa_seed(&wk->g, sh->seed, r0 + g);
+		random_state(wk, n);
+		init_fields(wk);
+		group_put(wk, g, 1);
+	}
+	for (s = 0; n && s < sh->num_sweeps; s++) {
+		if (stopped(sh))
+			break;
+		if (p->kind == SA_F32 && s % SA_RESYNC == 0 && s) {
+			for (g = 0; g < SA_GROUP; g++) {
+				group_get_x(wk, g);
+				init_fields(wk);
+				group_put(wk, g, 0);
+			}
+		}
+		sh->gsweep(wk, beta_at(sh, s) * p->unit);
+		attempts += (uint64_t)SA_GROUP * n;
+	}
+	return attempts;
+}
+
+/* Stores a finished read: sample, exact energy, counters. */
+static void finish_read(sa_worker *wk, size_t r, int hit)
+{
+	sa_shared *sh = wk->sh;
+	const size_t n = sh->p->n;
+	double e;
+
+	memcpy(sh->samples + r * n, wk->x, n);
+	e = exact_energy(sh->m, wk->x);
+	sh->energies[r] = e;
+	sh->done[r] = 1;
+	if (hit)
+		set_stop(sh, QUBO__STOP_TARGET);
+	pthread_mutex_lock(&sh->lock);
+	sh->reads_done++;
+	if (e < sh->best)
+		sh->best = e;
+	pthread_mutex_unlock(&sh->lock);
+}
+
+/* Takes the next read index, or SA_GROUP of them when groups are used and
+ * that many are left (*count). Returns num_reads when none is left. */
+static size_t claim(sa_shared *sh, size_t *count)
+{
+	size_t cur = atomic_load(&sh->next);
+
+	for (;;) {
+		size_t take;
+		if (cur >= sh->num_reads)
+			return sh->num_reads;
+		take = sh->gsweep && sh->num_reads - cur >= SA_GROUP ? SA_GROUP : 1;
+		if (atomic_compare_exchange_weak(&sh->next, &cur, cur + take)) {
+			*count = take;
+			return cur;
+		}
+	}
+}
+
 static void *worker_main(void *arg)
 {
 	sa_worker *wk = arg;
 	sa_shared *sh = wk->sh;
-	const size_t n = sh->p->n;
 	uint64_t flips = 0;
 
 	for (;;) {
-		size_t r;
+		size_t r, count = 0;
 		int hit = 0;
-		double e;
 
 		if (stopped(sh))
 			break;
-		r = atomic_fetch_add(&sh->next, 1);
+		r = claim(sh, &count);
 		if (r >= sh->num_reads || stopped(sh))
 			break;
-		flips += run_read(wk, r, &hit);
-		memcpy(sh->samples + r * n, wk->x, n);
-		e = exact_energy(sh->m, wk->x);
-		sh->energies[r] = e;
-		sh->done[r] = 1;
-		if (hit)
-			set_stop(sh, QUBO__STOP_TARGET);
-		pthread_mutex_lock(&sh->lock);
-		sh->reads_done++;
-		if (e < sh->best)
-			sh->best = e;
-		pthread_mutex_unlock(&sh->lock);
+		if (count == 1) {
+			flips += run_read(wk, r, &hit);
+			finish_read(wk, r, hit);
+		} else {
+			unsigned g;
+			flips += run_group(wk, r);
+			for (g = 0; g < SA_GROUP; g++) {
+				group_get_x(wk, g);
+				finish_read(wk, r + g, 0);
+			}
+		}
 	}
 	atomic_fetch_add(&sh->flips, flips);
 	pthread_mutex_lock(&sh->lock);
@@ -1198,8 +1587,10 @@ static void free_workers(const qubo_allocator *a, sa_worker *w, size_t count)
 
 	if (!w)
 		return;
-	for (t = 0; t < count; t++)
+	for (t = 0; t < count; t++) {
 		qubo__free(a, w[t].mem);
+		qubo__free(a, w[t].gmem);
+	}
 	qubo__free(a, w);
 }
 
@@ -1229,7 +1620,33 @@ static int alloc_worker(const qubo_allocator *a, const sa_prep *p, sa_worker *w)
 		else
 			((double *)w->f)[t] = HUGE_VAL;
 	}
+	if (p->groups) {
+		const size_t gfsize = p->kind == SA_F64 ? sizeof(double)
+				    : p->kind == SA_F32 ? sizeof(float) : sizeof(int16_t);
+		const size_t gxbytes = (cells * SA_GROUP + 63) / 64 * 64;
+		const size_t gfbytes = (cells * SA_GROUP * gfsize + 63) / 64 * 64;
+		const size_t gsbytes = 4 * SA_LANES * SA_GROUP * sizeof(uint32_t);
+
+		w->gmem = qubo__malloc(a, 64 + gxbytes + gfbytes + gsbytes + 64);
+		if (!w->gmem)
+			return 0;
+		base = ((uintptr_t)w->gmem + 63) & ~(uintptr_t)63;
+		w->gx = (uint8_t *)w->gmem + (base - (uintptr_t)w->gmem);
+		w->gf = w->gx + gxbytes;
+		w->gs = (uint32_t *)(void *)((uint8_t *)w->gf + gfbytes);
+		memset(w->gx, 0, gxbytes + gfbytes + gsbytes);
+	}
 	return 1;
+}
+
+static int sa_have_avx2(void)
+{
+#if SA_AVX2
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+	return 0;
+#endif
 }
 
 static void pick_sweeps(const sa_prep *p, int portable_only, sa_sweep_fn *fast, sa_sweep_fn *port)
@@ -1246,14 +1663,26 @@ static void pick_sweeps(const sa_prep *p, int portable_only, sa_sweep_fn *fast, 
 			{ sweep_int_w_avx2, sweep_int_n_avx2 },
 			{ sweep_f32_w_avx2, sweep_f32_n_avx2 },
 			{ sweep_f64_w_avx2, sweep_f64_n_avx2 } };
-		__builtin_cpu_init();
-		if (!portable_only && __builtin_cpu_supports("avx2") &&
-		    __builtin_cpu_supports("fma"))
+		if (!portable_only && sa_have_avx2())
 			*fast = vf[p->kind][p->narrow];
 	}
 #else
 	(void)portable_only;
 #endif
+}
+
+static void (*pick_gsweep(const sa_prep *p))(sa_worker *, double)
+{
+#if SA_AVX2
+	static void (*const gf[3][2])(sa_worker *, double) = {
+		{ gsweep_int_w, gsweep_int_n }, { gsweep_f32_w, gsweep_f32_n },
+		{ gsweep_f64_w, gsweep_f64_n } };
+	if (p->groups)
+		return gf[p->kind][p->gnarrow];
+#else
+	(void)p;
+#endif
+	return NULL;
 }
 
 int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qubo__run *run,
@@ -1297,9 +1726,15 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 	p->kind = pick_kind(m, params, run, fmax(bh, bc), p->scale, &shift, &maxde);
 	if (p->kind == SA_INT) {
 		p->unit = ldexp(1.0, -shift);
-		p->max_de = maxde;
 	}
-	if (getenv("SA_DEBUG")) fprintf(stderr, "kind %d narrow %d scale %g bmax %g\n", p->kind, m->n < 65536, p->scale, fmax(bh, bc));
+	p->narrow = m->n < 65536;
+	/* Groups: SIMD lanes across reads, when there are enough reads, no
+	 * target (a target stops single reads at once) and every β of the
+	 * schedule suits the float32 test (see run_read). */
+	p->groups = sa_have_avx2() && !(params->flags & (QUBO__SA_PORTABLE | QUBO__SA_NO_GROUPS)) &&
+		    !run->has_target && run->num_reads >= SA_GROUP &&
+		    fmin(bh, bc) * p->unit >= 0x1p-100 && fmax(bh, bc) * p->unit <= 0x1p100 &&
+		    m->n < UINT32_MAX / (SA_GROUP * sizeof(double)) - 1;
 	rc = prep_build(m, p, shift);
 	if (rc)
 		goto out;
@@ -1330,6 +1765,7 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 	sh.has_target = run->has_target;
 	sh.target = run->has_target ? run->target : -HUGE_VAL;
 	pick_sweeps(p, (params->flags & QUBO__SA_PORTABLE) != 0, &sh.sweep, &sh.portable);
+	sh.gsweep = pick_gsweep(p);
 	sh.samples = samples;
 	sh.energies = energies;
 	sh.best = HUGE_VAL;
