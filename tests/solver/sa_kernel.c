@@ -540,7 +540,7 @@ Test(sa_kernel, time_limit_is_honoured)
 	qubo_model *m = linear_model(n);
 	qubo__run run = run_init(5, 5, 2);
 	sa_out o;
-	double sweep_time;
+	double sweep_time, slack;
 
 	run.time_limit = 0.3;
 	o = sample(m, 100000000, 0, 0, &run);
@@ -551,7 +551,9 @@ Test(sa_kernel, time_limit_is_honoured)
 	check_rows(m, &o);
 	sweep_time = o.res.seconds / ((double)o.res.flips / (double)n / 2);
 	cr_assert_geq(o.res.seconds, 0.3);
-	cr_assert_leq(o.res.seconds, 0.3 + 2 * sweep_time + 0.2, "took %.3f s", o.res.seconds);
+	/* valgrind slows thread wake-ups and the clock checks far more than the sweeps */
+	slack = getenv("QUBO_TEST_VALGRIND") ? 2.0 : 0.2;
+	cr_assert_leq(o.res.seconds, 0.3 + 2 * sweep_time + slack, "took %.3f s", o.res.seconds);
 	out_free(&o);
 	qubo_model_free(m);
 }
