@@ -19,7 +19,11 @@ fi
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/qubo-vg.XXXXXX") || exit 1
 trap 'rm -rf "$logdir"' EXIT
 
+# --fair-sched=yes: valgrind runs one thread at a time, and its default lock
+# lets a busy worker keep it, starving a thread that waits on a timed
+# condition (the solvers' time limit and progress checks) for seconds.
 valgrind \
+	--fair-sched=yes \
 	--trace-children=yes \
 	--leak-check=full \
 	--show-leak-kinds=definite,indirect \

@@ -63,7 +63,7 @@ typedef struct qubo__sa_params {
 #define QUBO__SA_NO_F32 2u   /* never float32 fields */
 #define QUBO__SA_NO_GROUPS 4u /* never several reads per SIMD sweep */
 
-/* Default β range from the model (documented in sa.c and doc/solvers.md). */
+/* Default β range from the model (doc/solvers-sa.md, "Default β range"). */
 int qubo__sa_default_betas(const qubo_model *m, double *beta_hot, double *beta_cold);
 
 /* Runs simulated annealing: samples has num_reads × n bytes, energies

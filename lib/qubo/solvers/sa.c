@@ -734,17 +734,6 @@ static SA_INLINE void ctx_store(sa_worker *wk, const sa_ctx *c)
 	wk->er = c->er;
 }
 
-static SA_INLINE void prefetch_row(const sa_ctx *c, size_t i, const int kind, const int narrow)
-{
-	size_t k = c->rp[i];
-
-	SA_PREFETCH(narrow ? (const void *)((const uint16_t *)c->col + k)
-			   : (const void *)((const uint32_t *)c->col + k));
-	SA_PREFETCH(kind == SA_INT ? (const void *)((const int16_t *)c->w + k)
-		    : kind == SA_F32 ? (const void *)((const float *)c->w + k)
-				     : (const void *)((const double *)c->w + k));
-}
-
 /* ---------------------------------------------------------------------------
  * Portable sweeps.
  */
@@ -898,6 +887,18 @@ SA_TARGET_AVX2 static SA_INLINE unsigned decide_avx2(__m256 t, __m256i r, unsign
 							 _CMP_GT_OQ));
 	*amb = ~(acc | rej) & 0xFFu;
 	return acc;
+}
+
+/* The row of the next accepted lane, while this one's flip runs. */
+static SA_INLINE void prefetch_row(const sa_ctx *c, size_t i, const int kind, const int narrow)
+{
+	size_t k = c->rp[i];
+
+	SA_PREFETCH(narrow ? (const void *)((const uint16_t *)c->col + k)
+			   : (const void *)((const uint32_t *)c->col + k));
+	SA_PREFETCH(kind == SA_INT ? (const void *)((const int16_t *)c->w + k)
+		    : kind == SA_F32 ? (const void *)((const float *)c->w + k)
+				     : (const void *)((const double *)c->w + k));
 }
 
 SA_TARGET_AVX2 static SA_INLINE size_t sweep_avx2(sa_worker *wk, double bu, int *hit,
