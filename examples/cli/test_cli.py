@@ -335,6 +335,16 @@ check(rc == 0 and "Q" not in out and regions[0][0] in out, f"render the puzzle a
 rc, out, err = run("render", pz, "-", stdin=bad)
 check(rc == 0 and "breaks" in err, f"render an invalid solution: {rc} {err!r}")
 
+# dominating queens: 8 x 8 needs 5 (seeds/004), found by the default solver
+rc, out, err = run("solve", "-", stdin="domination 8\n")
+check(rc == 0 and out.count("Q") == 5 and "status: solved and verified" in err
+      and "energy: 5 " in err, f"solve domination 8: {rc} {out!r} {err!r}")
+dompath = os.path.join(WORK, "cli_domination.txt")
+with open(dompath, "w") as f:
+    f.write("domination 8\n")
+rc2, out2, err2 = run("verify", dompath, "-", stdin=out)
+check(rc2 == 0 and out2 == "valid\n", f"verify the domination: {rc2} {out2!r} {err2!r}")
+
 # usage errors and --help for every verb
 for verb in ("solve", "export", "verify", "info", "count", "render", "solvers"):
     rc, out, err = run(verb, "--help")

@@ -96,6 +96,51 @@ QUBO_API int qubo_model_add_variables(qubo_model *model, size_t count, uint32_t 
  */
 QUBO_API size_t qubo_model_num_variables(const qubo_model *model);
 
+/** Most variables one group may hold (qubo_model_add_group()). */
+#define QUBO_MAX_GROUP_SIZE 64
+
+/**
+ * Marks the variables first … first + count − 1 as a group: auxiliary
+ * variables, such as the slack bits of a range, whose best values for a given
+ * setting of the other variables a solver may choose jointly. A group is a
+ * hint to solvers; it never changes the energy of any sample. The simulated
+ * annealing solver uses groups (doc/solvers-sa.md, "Group moves"):
+ * qubo_penalty_range() marks its slack bits as one.
+ *
+ * Groups do not overlap and are kept sorted by their first variable. They
+ * may be added before or after qubo_model_compile() and are copied by
+ * qubo_model_copy(); the qbsolv format does not carry them.
+ * @param[in,out] model the model.
+ * @param[in] first the group's first variable.
+ * @param[in] count its number of variables, 1 … #QUBO_MAX_GROUP_SIZE.
+ * @return #QUBO_OK; #QUBO_ERR_OUT_OF_RANGE when the variables do not exist or
+ *         @p count is 0 or above #QUBO_MAX_GROUP_SIZE; #QUBO_ERR_INVALID_ARG
+ *         when they overlap a group already marked; #QUBO_ERR_NOMEM (the
+ *         model is unchanged); #QUBO_ERR_MISUSE when @p model is NULL.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_add_group(qubo_model *model, uint32_t first, uint32_t count);
+
+/**
+ * Number of groups (qubo_model_add_group()). Never fails.
+ * @param[in] model the model; NULL gives 0.
+ * @return the number of groups.
+ * @since 0.1
+ */
+QUBO_API size_t qubo_model_num_groups(const qubo_model *model);
+
+/**
+ * Reads one group; groups are numbered by their first variable, ascending.
+ * @param[in] model the model.
+ * @param[in] index the group, below qubo_model_num_groups().
+ * @param[out] first_out optional; receives the group's first variable.
+ * @param[out] count_out optional; receives its number of variables.
+ * @return #QUBO_OK, #QUBO_ERR_OUT_OF_RANGE, #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_get_group(const qubo_model *model, size_t index, uint32_t *first_out,
+				  uint32_t *count_out);
+
 /**
  * Adds @p weight to the constant offset.
  * @param[in,out] model the model.

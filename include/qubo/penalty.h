@@ -229,7 +229,9 @@ QUBO_API int qubo_penalty_reward(qubo_model *model, const qubo_lit *lits, const 
  * P·dist(Σ a_i ℓ_i, [lo, hi])² for every z. Feasibility is decided as for
  * weighted equality (exactly when the search is cheap, else accepted). When
  * all a_i are equal the pairs among the literals form one clique record;
- * the other pairs are stored one by one.
+ * the other pairs are stored one by one. The slack variables, when there
+ * are any, are marked as one group (qubo_model_add_group()), so that a
+ * solver can set them together.
  * @param[in,out] model the model; slack variables are appended to it.
  * @param[in] lits the literals.
  * @param[in] coeffs integer coefficients a_i.

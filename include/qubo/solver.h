@@ -89,6 +89,11 @@ typedef struct qubo_options qubo_options;
 #define QUBO_PARAM_BETA_HOT "beta_hot"
 /** double > 0, "sa": inverse temperature at the end (cold end). */
 #define QUBO_PARAM_BETA_COLD "beta_cold"
+/** int 0 or 1, "sa": with 1 (the default) and a model with groups
+ *  (qubo_model_add_group()), every move flips one ungrouped variable and
+ *  sets the groups it touches to their best values; 0 flips every variable
+ *  on its own. Models without groups are annealed the same either way. */
+#define QUBO_PARAM_GROUP_MOVES "group_moves"
 /** int ≥ 0, "tabu": iterations a flipped variable stays tabu; unset means
  *  min(20, n / 4), and the value must be below the number of variables. */
 #define QUBO_PARAM_TENURE "tenure"

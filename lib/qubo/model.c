@@ -97,6 +97,7 @@ void qubo_model_free(qubo_model *m)
 	if (!m)
 		return;
 	free_logs(m);
+	qubo__free(&m->alloc, m->groups);
 	qubo__free(&m->alloc, m->h);
 	qubo__free(&m->alloc, m->row);
 	qubo__free(&m->alloc, m->upper);
@@ -141,6 +142,7 @@ int qubo_model_copy(qubo_model **out, const qubo_model *m)
 	c->pairs = NULL;
 	c->cliques = NULL;
 	c->members = NULL;
+	c->groups = NULL;
 	c->cap_n = 0;
 	fail = reserve_vars(c, m->n ? m->n : 1) != QUBO_OK;
 	if (!fail) {
@@ -156,6 +158,9 @@ int qubo_model_copy(qubo_model **out, const qubo_model *m)
 				 sizeof *c->cliques);
 	fail = fail || dup_array(&m->alloc, (void **)&c->members, m->members, m->num_members,
 				 sizeof *c->members);
+	fail = fail || dup_array(&m->alloc, (void **)&c->groups, m->groups, m->num_groups,
+				 sizeof *c->groups);
+	c->cap_groups = c->groups ? m->num_groups : 0;
 	c->cap_pairs = c->pairs ? m->num_pairs : 0;
 	c->cap_cliques = c->cliques ? m->num_cliques : 0;
 	c->cap_members = c->members ? m->num_members : 0;
@@ -592,5 +597,87 @@ int qubo_model_get_quadratic(const qubo_model *m, uint32_t i, uint32_t j, double
 			hi = mid;
 	}
 	*weight_out = lo < m->row[i + 1] && m->col[lo] == j ? m->val[lo] : 0.0;
+	return QUBO_OK;
+}
+
+/* ---- groups ---- */
+
+int qubo__model_reserve_groups(qubo_model *m, size_t extra)
+{
+	if (m->num_groups + extra < extra)
+		return qubo__nomem("the model's groups");
+	return qubo__grow(&m->alloc, (void **)&m->groups, &m->cap_groups, m->num_groups + extra,
+			  sizeof *m->groups);
+}
+
+void qubo__model_push_group(qubo_model *m, uint32_t first, uint32_t count)
+{
+	m->groups[m->num_groups].first = first;
+	m->groups[m->num_groups].count = count;
+	m->num_groups++;
+}
+
+int qubo_model_add_group(qubo_model *m, uint32_t first, uint32_t count)
+{
+	static const char fn[] = "qubo_model_add_group";
+	size_t lo = 0, hi, at;
+	int rc;
+
+	if (!m)
+		return qubo__error(QUBO_ERR_MISUSE, "%s: model is NULL", fn);
+	if (count == 0 || count > QUBO_MAX_GROUP_SIZE)
+		return qubo__error(QUBO_ERR_OUT_OF_RANGE, "%s: count is %u, expected 1 to %u", fn,
+				   count, QUBO_MAX_GROUP_SIZE);
+	if (first >= m->n || count > m->n - first)
+		return qubo__error(QUBO_ERR_OUT_OF_RANGE,
+				   "%s: variables %u to %llu do not exist; the model has %zu", fn,
+				   first, (unsigned long long)first + count - 1, m->n);
+	/* at = the number of groups that start before first */
+	hi = m->num_groups;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->groups[mid].first < first)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	at = lo;
+	if (at > 0 && m->groups[at - 1].first + m->groups[at - 1].count > first)
+		at--;
+	else if (at == m->num_groups || m->groups[at].first >= first + count)
+		at = SIZE_MAX;
+	if (at != SIZE_MAX)
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: variables %u to %u overlap group %zu (variables %u to %u)",
+				   fn, first, first + count - 1, at, m->groups[at].first,
+				   m->groups[at].first + m->groups[at].count - 1);
+	rc = qubo__model_reserve_groups(m, 1);
+	if (rc)
+		return rc;
+	memmove(m->groups + lo + 1, m->groups + lo, (m->num_groups - lo) * sizeof *m->groups);
+	m->groups[lo].first = first;
+	m->groups[lo].count = count;
+	m->num_groups++;
+	return QUBO_OK;
+}
+
+size_t qubo_model_num_groups(const qubo_model *m)
+{
+	return m ? m->num_groups : 0;
+}
+
+int qubo_model_get_group(const qubo_model *m, size_t index, uint32_t *first_out,
+			 uint32_t *count_out)
+{
+	if (!m)
+		return qubo__error(QUBO_ERR_MISUSE, "qubo_model_get_group: model is NULL");
+	if (index >= m->num_groups)
+		return qubo__error(QUBO_ERR_OUT_OF_RANGE,
+				   "qubo_model_get_group: index %zu, the model has %zu groups",
+				   index, m->num_groups);
+	if (first_out)
+		*first_out = m->groups[index].first;
+	if (count_out)
+		*count_out = m->groups[index].count;
 	return QUBO_OK;
 }

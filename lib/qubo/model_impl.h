@@ -21,6 +21,11 @@ typedef struct qubo__pair {
 	double w;
 } qubo__pair;
 
+/* A group of auxiliary variables (qubo_model_add_group). */
+typedef struct qubo__group {
+	uint32_t first, count;
+} qubo__group;
+
 typedef struct qubo__clique {
 	size_t start;  /* first member in qubo_model.members */
 	uint32_t size; /* number of members (>= 2) */
@@ -51,6 +56,10 @@ struct qubo_model {
 	size_t nnz;        /* entries of the symmetric form = 2 × couplers */
 	size_t max_degree;
 	int dirty;         /* pending logs are not empty */
+
+	/* groups, disjoint and sorted by first */
+	qubo__group *groups;
+	size_t num_groups, cap_groups;
 };
 
 /* Grows the pending logs so that the next `pairs` single pairs, `cliques`
@@ -58,6 +67,14 @@ struct qubo_model {
  * allocating (and so without failing). Capacity is not observable: on
  * failure the model is unchanged. QUBO_OK or QUBO_ERR_NOMEM. */
 int qubo__model_reserve(qubo_model *m, size_t pairs, size_t cliques, size_t members);
+
+/* Room for `extra` more groups, so that qubo__model_push_group cannot fail.
+ * QUBO_OK or QUBO_ERR_NOMEM (the model unchanged). */
+int qubo__model_reserve_groups(qubo_model *m, size_t extra);
+
+/* Appends a group after every existing one (first at or past the end of the
+ * last group); capacity must have been reserved. */
+void qubo__model_push_group(qubo_model *m, uint32_t first, uint32_t count);
 
 /* Reports QUBO_ERR_MISUSE unless m is compiled and clean. */
 int qubo__model_require_compiled(const qubo_model *m, const char *func);

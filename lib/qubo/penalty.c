@@ -808,9 +808,15 @@ int qubo_penalty_range(qubo_model *model, const qubo_lit *lits, const int64_t *c
 	q.b = (double)l2;
 	q.weight = weight;
 	q.new_vars = nslack;
-	rc = add_square(model, &q, fn);
+	/* the slack bits form a group (qubo_model_add_group): room first, so
+	 * that nothing can fail once the square is in */
+	rc = qubo__model_reserve_groups(model, 1);
+	if (!rc)
+		rc = add_square(model, &q, fn);
 	if (rc)
 		goto out;
+	if (nslack)
+		qubo__model_push_group(model, (uint32_t)nv, nslack);
 done:
 	if (first_slack_out)
 		*first_slack_out = (uint32_t)nv;

@@ -366,3 +366,73 @@ Test(model, allocator_struct_size_rules)
 	cr_assert_eq(qubo_model_new(&m, 2, &big.a), QUBO_ERR_INVALID_ARG);
 	cr_assert_eq(fa.live, 0);
 }
+
+/* Groups: added in any order, kept sorted, never overlapping, copied, and
+ * marked by qubo_penalty_range for its slack bits. */
+Test(model, groups)
+{
+	qubo_model *m = NULL, *c = NULL;
+	qubo_lit lits[3] = { QUBO_LIT(0), QUBO_LIT(1), QUBO_LIT(2) };
+	int64_t ones[3] = { 1, 1, 1 };
+	uint32_t first = 99, count = 99, slack, nslack;
+	static const uint32_t want[][2] = { { 1, 2 }, { 4, 1 }, { 6, 3 }, { 10, 2 } };
+	size_t i;
+
+	cr_assert_eq(qubo_model_new(&m, 12, NULL), QUBO_OK);
+	cr_assert_eq(qubo_model_num_groups(m), 0);
+	cr_assert_eq(qubo_model_num_groups(NULL), 0);
+	cr_assert_eq(qubo_model_add_group(m, 6, 3), QUBO_OK);
+	cr_assert_eq(qubo_model_add_group(m, 1, 2), QUBO_OK);
+	cr_assert_eq(qubo_model_add_group(m, 10, 2), QUBO_OK);
+	cr_assert_eq(qubo_model_add_group(m, 4, 1), QUBO_OK);
+	/* overlaps on either side, containment, and bad sizes */
+	cr_assert_eq(qubo_model_add_group(m, 2, 2), QUBO_ERR_INVALID_ARG);
+	cr_assert(strstr(qubo_error_message(), "overlap group 0 (variables 1 to 2)"), "%s",
+		  qubo_error_message());
+	cr_assert_eq(qubo_model_add_group(m, 5, 2), QUBO_ERR_INVALID_ARG);
+	cr_assert(strstr(qubo_error_message(), "overlap group 2 (variables 6 to 8)"), "%s",
+		  qubo_error_message());
+	cr_assert_eq(qubo_model_add_group(m, 7, 1), QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(qubo_model_add_group(m, 0, 12), QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(qubo_model_add_group(m, 9, 0), QUBO_ERR_OUT_OF_RANGE);
+	cr_assert_eq(qubo_model_add_group(m, 9, QUBO_MAX_GROUP_SIZE + 1), QUBO_ERR_OUT_OF_RANGE);
+	cr_assert_eq(qubo_model_add_group(m, 11, 2), QUBO_ERR_OUT_OF_RANGE);
+	cr_assert(strstr(qubo_error_message(), "variables 11 to 12 do not exist"), "%s",
+		  qubo_error_message());
+	cr_assert_eq(qubo_model_add_group(m, 0xFFFFFFFFu, 2), QUBO_ERR_OUT_OF_RANGE);
+	cr_assert_eq(qubo_model_add_group(NULL, 0, 1), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_model_num_groups(m), 4);
+	for (i = 0; i < 4; i++) {
+		cr_assert_eq(qubo_model_get_group(m, i, &first, &count), QUBO_OK);
+		cr_assert_eq(first, want[i][0], "group %zu", i);
+		cr_assert_eq(count, want[i][1], "group %zu", i);
+	}
+	cr_assert_eq(qubo_model_get_group(m, 4, &first, &count), QUBO_ERR_OUT_OF_RANGE);
+	cr_assert_eq(qubo_model_get_group(NULL, 0, &first, &count), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_model_get_group(m, 0, NULL, NULL), QUBO_OK);
+	/* the slack of a range is one more group, after the others */
+	cr_assert_eq(qubo_penalty_range(m, lits, ones, 3, 1, 3, 2.0, &slack, &nslack), QUBO_OK);
+	cr_assert_eq(nslack, 2);
+	cr_assert_eq(qubo_model_num_groups(m), 5);
+	cr_assert_eq(qubo_model_get_group(m, 4, &first, &count), QUBO_OK);
+	cr_assert_eq(first, slack);
+	cr_assert_eq(count, nslack);
+	/* a range without slack (H = L) marks nothing */
+	cr_assert_eq(qubo_penalty_range(m, lits, ones, 3, 2, 2, 2.0, NULL, &nslack), QUBO_OK);
+	cr_assert_eq(nslack, 0);
+	cr_assert_eq(qubo_model_num_groups(m), 5);
+	/* groups live through compilation and copies, and change no energy */
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	cr_assert_eq(qubo_model_add_group(m, 0, 1), QUBO_OK);
+	cr_assert_eq(qubo_model_is_compiled(m), 1);
+	cr_assert_eq(qubo_model_copy(&c, m), QUBO_OK);
+	cr_assert_eq(qubo_model_num_groups(c), 6);
+	for (i = 0; i < 6; i++) {
+		uint32_t f2, c2;
+		cr_assert_eq(qubo_model_get_group(m, i, &first, &count), QUBO_OK);
+		cr_assert_eq(qubo_model_get_group(c, i, &f2, &c2), QUBO_OK);
+		cr_assert(first == f2 && count == c2, "group %zu", i);
+	}
+	qubo_model_free(c);
+	qubo_model_free(m);
+}

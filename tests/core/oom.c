@@ -36,6 +36,7 @@ static int scenario(const qubo_allocator *a, qubo_model **mp, qubo_model **rp, c
 	    (rc = qubo_penalty_at_most_one(*mp, col, 3, 1.5)) ||
 	    (rc = qubo_model_compile(*mp)) ||
 	    (rc = qubo_penalty_conflicts(*mp, pairs, 2, 1.0)) ||
+	    (rc = qubo_model_add_group(*mp, 10, 2)) ||
 	    (rc = qubo_penalty_range(*mp, row, coef, 4, 0, 4, 1.0, &first, &nslack)) ||
 	    (rc = qubo_model_add_quadratic(*mp, 10, 11, -0.5)) ||
 	    (rc = qubo_model_compile(*mp)))

@@ -21,6 +21,8 @@ static const qubo__param sa_params[] = {
 	  "inverse temperature at the start; set with beta_cold" },
 	{ QUBO_PARAM_BETA_COLD, QUBO_TYPE_DOUBLE, 0, DBL_MAX, 1, "from the model",
 	  "inverse temperature at the end; set with beta_hot" },
+	{ QUBO_PARAM_GROUP_MOVES, QUBO_TYPE_INT, 0, 1, 0, "1",
+	  "1: moves set the model's variable groups to their best values; 0: single flips" },
 };
 #define NUM_PARAMS (sizeof sa_params / sizeof sa_params[0])
 
@@ -84,7 +86,10 @@ static int sa_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_opti
 		goto out;
 	}
 	memset(&res, 0, sizeof res);
-	rc = qubo__sa_sample(m, &p, &run, samples, energies, &res);
+	if (m->num_groups && qubo__builtin_int(o, QUBO_PARAM_GROUP_MOVES, 1))
+		rc = qubo__sa_groups_sample(m, &p, &run, samples, energies, &res);
+	else
+		rc = qubo__sa_sample(m, &p, &run, samples, energies, &res);
 	if (rc) {
 		rc = qubo__builtin_fail(ctx, rc);
 		goto out;

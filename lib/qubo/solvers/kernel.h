@@ -71,6 +71,14 @@ int qubo__sa_default_betas(const qubo_model *m, double *beta_hot, double *beta_c
 int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *p, const qubo__run *run,
 		    uint8_t *samples, double *energies, qubo__result *res);
 
+/* Simulated annealing with group moves (sa_groups.c): the groups of m
+ * (qubo_model_add_group) of up to 12 variables are set to their best values
+ * after each flip of an ungrouped variable, never flipped on their own.
+ * Same parameters (flags ignored), run control and outputs as
+ * qubo__sa_sample; reads keep the lowest state seen at a sweep's end. */
+int qubo__sa_groups_sample(const qubo_model *m, const qubo__sa_params *p, const qubo__run *run,
+			   uint8_t *samples, double *energies, qubo__result *res);
+
 /* Steepest descent (descent.c): num_reads reads, each from a random state
  * (initial == NULL) or from row r of initial (num_reads × n bytes). Each read
  * flips the variable with the most negative energy change until none lowers
