@@ -71,14 +71,9 @@ static int check_spec(const qubo_puzzle_chess_spec *s, const char *fn)
 				   "qubo_puzzle_chess_spec", fn);
 	if (rc)
 		return rc;
-	if (s->width == 0 || s->height == 0)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: the board is %u x %u; both sides must be at least 1", fn,
-				      (unsigned)s->width, (unsigned)s->height);
-	if ((uint64_t)s->width * s->height > QUBO__PZ_MAX_CELLS)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "%s: the board has %llu cells, at most %zu are supported", fn,
-				      (unsigned long long)s->width * s->height, QUBO__PZ_MAX_CELLS);
+	rc = qubo__pz_check_board(s->width, s->height, fn);
+	if (rc)
+		return rc;
 	n = (size_t)s->width * s->height;
 	if (s->mode != QUBO_CHESS_COLOURED && s->mode != QUBO_CHESS_MAX)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
@@ -560,17 +555,6 @@ fail:
 	return rc;
 }
 
-static size_t model_couplers(const qubo_model *m)
-{
-	qubo_model_stats st;
-
-	memset(&st, 0, sizeof st);
-	st.struct_size = sizeof st;
-	if (qubo_model_get_stats(m, &st))
-		return 0;
-	return st.num_couplers;
-}
-
 /* ---- the rule checker (never looks at the model) ---- */
 
 static void cz_check(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz_report *rep)
@@ -707,8 +691,6 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 	p->ground_energy = 0.0;
 	for (i = 0; i < z->n; i++)
 		nfixed += z->code[i] != QUBO_CHESS_NONE && QUBO_LIT_IS_CONST(p->cell_lits[i]);
-	p->stats.variables_after = qubo_model_num_variables(p->model);
-	p->stats.couplers_after = model_couplers(p->model);
 	p->stats.cells_fixed = nfixed;
 	if (opts->reduce != QUBO_REDUCE_NONE) {
 		/* The unreduced model (pre-placed pieces only), for its size. */
@@ -722,32 +704,15 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 			rc = build_model(z, a, opts->penalty, val, &before, tmp);
 		if (rc)
 			goto fail;
-		p->stats.variables_before = qubo_model_num_variables(before);
-		p->stats.couplers_before = model_couplers(before);
-		qubo_model_free(before);
-		before = NULL;
-	} else {
-		p->stats.variables_before = p->stats.variables_after;
-		p->stats.couplers_before = p->stats.couplers_after;
 	}
-	if (p->stats.variables_after == 0) {
-		/* Every cell fixed by rules that keep the solutions (optima): the
-		 * fixed board is the only one. Confirm with the checker. */
-		struct qubo__pz_report rep = { NULL, 0, 0, 0 };
-		uint8_t *board = (uint8_t *)val;
-
-		for (i = 0; i < z->n; i++)
-			board[i] = p->cell_lits[i] == QUBO_LIT_TRUE;
-		cz_check(p, board, &rep);
-		if (rep.violations) {
-			rc = qubo__pz_error(QUBO_ERR_INTERNAL,
-					    "%s: the reduction fixed every cell but the board "
-					    "breaks %zu rules",
-					    fn, rep.violations);
-			goto fail;
-		}
-		p->stats.solved_by_reduction = 1;
-	}
+	qubo__pz_model_sizes(p, before);
+	qubo_model_free(before);
+	before = NULL;
+	/* If every cell is fixed, by rules that keep the solutions (optima),
+	 * the fixed board is the only one: confirm it with the checker. */
+	rc = qubo__pz_confirm_solved(p, fn);
+	if (rc)
+		goto fail;
 	qubo__pz_free(a, full);
 	qubo__pz_free(a, val);
 	qubo__pz_free(a, tmp);
@@ -767,17 +732,9 @@ int qubo_puzzle_chess_new(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec,
 {
 	static const char fn[] = "qubo_puzzle_chess_new";
 	struct qubo__pz_opts opts;
-	int rc;
+	int rc = qubo__pz_spec_args(out, spec, options, &opts, fn);
 
-	if (!out)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
-	*out = NULL;
-	if (!spec)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: spec is NULL", fn);
-	rc = qubo__pz_opts_read(&opts, options, fn);
-	if (rc)
-		return rc;
-	return qubo__pz_cz_create(out, spec, NULL, NULL, &opts, fn);
+	return rc ? rc : qubo__pz_cz_create(out, spec, NULL, NULL, &opts, fn);
 }
 
 const struct qubo__pz_family qubo__pz_chess_coloured_family = {

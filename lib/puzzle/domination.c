@@ -75,14 +75,9 @@ static int check_spec(const qubo_puzzle_domination_spec *s, const char *fn)
 
 	if (rc)
 		return rc;
-	if (s->width == 0 || s->height == 0)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: the board is %u x %u; both sides must be at least 1", fn,
-				      (unsigned)s->width, (unsigned)s->height);
-	if ((uint64_t)s->width * s->height > QUBO__PZ_MAX_CELLS)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "%s: the board has %llu cells, at most %zu are supported", fn,
-				      (unsigned long long)s->width * s->height, QUBO__PZ_MAX_CELLS);
+	rc = qubo__pz_check_board(s->width, s->height, fn);
+	if (rc)
+		return rc;
 	if (!((s->piece >= 0 && s->piece < QUBO__CZ_BUILTINS) || s->piece == QUBO_CHESS_CUSTOM))
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: spec.piece is %d, expected 0-4 (queen, rook, bishop, "
@@ -468,17 +463,6 @@ static const struct qubo__pz_family domination_family = {
 
 /* ---- the object ---- */
 
-static size_t model_couplers(const qubo_model *m)
-{
-	qubo_model_stats st;
-
-	memset(&st, 0, sizeof st);
-	st.struct_size = sizeof st;
-	if (qubo_model_get_stats(m, &st))
-		return 0;
-	return st.num_couplers;
-}
-
 static int create(qubo_puzzle **out, const qubo_puzzle_domination_spec *spec, int text,
 		  const struct qubo__pz_opts *opts, const char *fn)
 {
@@ -543,8 +527,7 @@ static int create(qubo_puzzle **out, const qubo_puzzle_domination_spec *spec, in
 		goto fail;
 	p->has_ground_energy = known;
 	p->ground_energy = (double)gamma;
-	p->stats.variables_after = p->stats.variables_before = qubo_model_num_variables(p->model);
-	p->stats.couplers_after = p->stats.couplers_before = model_couplers(p->model);
+	qubo__pz_model_sizes(p, NULL);
 	qubo__pz_free(a, codes);
 	*out = p;
 	return QUBO_OK;
@@ -559,17 +542,9 @@ int qubo_puzzle_domination_new(qubo_puzzle **out, const qubo_puzzle_domination_s
 {
 	static const char fn[] = "qubo_puzzle_domination_new";
 	struct qubo__pz_opts opts;
-	int rc;
+	int rc = qubo__pz_spec_args(out, spec, options, &opts, fn);
 
-	if (!out)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
-	*out = NULL;
-	if (!spec)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: spec is NULL", fn);
-	rc = qubo__pz_opts_read(&opts, options, fn);
-	if (rc)
-		return rc;
-	return create(out, spec, 0, &opts, fn);
+	return rc ? rc : create(out, spec, 0, &opts, fn);
 }
 
 struct grid_ctx {

@@ -189,6 +189,30 @@ int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src
 	return QUBO_OK;
 }
 
+int qubo__pz_spec_args(qubo_puzzle **out, const void *spec, const qubo_puzzle_options *options,
+		       struct qubo__pz_opts *opts, const char *fn)
+{
+	if (!out)
+		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
+	*out = NULL;
+	if (!spec)
+		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: spec is NULL", fn);
+	return qubo__pz_opts_read(opts, options, fn);
+}
+
+int qubo__pz_check_board(uint32_t width, uint32_t height, const char *fn)
+{
+	if (width == 0 || height == 0)
+		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+				      "%s: the board is %u x %u; both sides must be at least 1", fn,
+				      (unsigned)width, (unsigned)height);
+	if ((uint64_t)width * height > QUBO__PZ_MAX_CELLS)
+		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
+				      "%s: the board has %llu cells, at most %zu are supported", fn,
+				      (unsigned long long)width * height, QUBO__PZ_MAX_CELLS);
+	return QUBO_OK;
+}
+
 /* ---- the object ---- */
 
 int qubo__pz_new(qubo_puzzle **out, const struct qubo__pz_family *fam,
@@ -227,6 +251,52 @@ void qubo__pz_destroy(qubo_puzzle *p)
 	qubo_model_free(p->model);
 	qubo__pz_free(&a, p->cell_lits);
 	qubo__pz_free(&a, p);
+}
+
+static size_t model_couplers(const qubo_model *m)
+{
+	qubo_model_stats st;
+
+	memset(&st, 0, sizeof st);
+	st.struct_size = sizeof st;
+	if (qubo_model_get_stats(m, &st))
+		return 0;
+	return st.num_couplers;
+}
+
+void qubo__pz_model_sizes(qubo_puzzle *p, const qubo_model *before)
+{
+	p->stats.variables_after = qubo_model_num_variables(p->model);
+	p->stats.couplers_after = model_couplers(p->model);
+	p->stats.variables_before =
+		before ? qubo_model_num_variables(before) : p->stats.variables_after;
+	p->stats.couplers_before = before ? model_couplers(before) : p->stats.couplers_after;
+}
+
+int qubo__pz_confirm_solved(qubo_puzzle *p, const char *fn)
+{
+	struct qubo__pz_report rep = { NULL, 0, 0, 0 };
+	size_t i, n = (size_t)p->width * p->height;
+	uint8_t *board;
+
+	if (p->stats.variables_after != 0)
+		return QUBO_OK;
+	board = qubo__pz_alloc(&p->alloc, n, 1);
+	if (!board)
+		return qubo__pz_nomem("the board");
+	for (i = 0; i < n; i++)
+		board[i] = p->cell_lits[i] == QUBO_LIT_TRUE;
+	p->fam->check(p, board, &rep);
+	qubo__pz_free(&p->alloc, board);
+	/* The reduction only fixes cells in ways that keep the solutions, so
+	 * a broken rule here is a bug in the family's reduction. */
+	if (rep.violations)
+		return qubo__pz_error(QUBO_ERR_INTERNAL,
+				      "%s: the reduction fixed every cell but the board breaks "
+				      "%zu rules",
+				      fn, rep.violations);
+	p->stats.solved_by_reduction = 1;
+	return QUBO_OK;
 }
 
 void qubo_puzzle_free(qubo_puzzle *puzzle)

@@ -9,9 +9,12 @@
  *
  * Adding a family: write lib/puzzle/<family>.c with a parse function
  * (header already read) and a qubo__pz_family table, and list it in
- * qubo__pz_families (puzzle.c) under its header word. The object code
- * (puzzle.c) does the rest: options, stats, decode, the cell map and the
- * buffer conventions of the public functions.
+ * `families` (puzzle.c) under its header word. A spec builder starts with
+ * qubo__pz_spec_args and qubo__pz_check_board, creates the object with
+ * qubo__pz_new, fills the model sizes of the stats with qubo__pz_model_sizes
+ * and, when it reduces, ends with qubo__pz_confirm_solved. The object code
+ * (puzzle.c) does the rest: options, decode, the cell map and the buffer
+ * conventions of the public functions.
  */
 #ifndef QUBO_PUZZLE_IMPL_H
 #define QUBO_PUZZLE_IMPL_H
@@ -234,11 +237,28 @@ int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src
 int qubo__pz_check_struct(const void *s, size_t size, size_t v1, size_t known, const char *name,
 			  const char *fn);
 
+/* The argument checks a public spec builder starts with: out not NULL (and
+ * *out set to NULL), spec not NULL, the options read into *opts. */
+int qubo__pz_spec_args(qubo_puzzle **out, const void *spec, const qubo_puzzle_options *options,
+		       struct qubo__pz_opts *opts, const char *fn);
+
+/* Checks a spec's board size: both sides at least 1, at most
+ * QUBO__PZ_MAX_CELLS cells (QUBO_ERR_TOO_LARGE beyond). */
+int qubo__pz_check_board(uint32_t width, uint32_t height, const char *fn);
+
 /* Creates an empty puzzle object with the allocator of `opts`. */
 int qubo__pz_new(qubo_puzzle **out, const struct qubo__pz_family *fam,
 		 const struct qubo__pz_opts *opts, uint32_t width, uint32_t height);
 /* Frees the object, its model, its map and (through fam->destroy) its data. */
 void qubo__pz_destroy(qubo_puzzle *p);
+/* Sets the stats' model sizes: after from p->model, before from the
+ * unreduced model (NULL: no reduction, the same as after). */
+void qubo__pz_model_sizes(qubo_puzzle *p, const qubo_model *before);
+/* When the reduction left no variables (stats.variables_after is 0): checks
+ * the fixed board (cell_lits) with the family's checker and sets
+ * stats.solved_by_reduction; QUBO_ERR_INTERNAL if it breaks a rule. QUBO_OK
+ * and nothing done otherwise. */
+int qubo__pz_confirm_solved(qubo_puzzle *p, const char *fn);
 
 /* Family parsers: the header line has been read and split. */
 int qubo__pz_queens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,

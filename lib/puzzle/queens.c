@@ -108,14 +108,9 @@ static int check_spec(const qubo_puzzle_queens_spec *s, const char *fn)
 				   "qubo_puzzle_queens_spec", fn);
 	if (rc)
 		return rc;
-	if (s->width == 0 || s->height == 0)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: the board is %u x %u; both sides must be at least 1", fn,
-				      (unsigned)s->width, (unsigned)s->height);
-	if ((uint64_t)s->width * s->height > QUBO__PZ_MAX_CELLS)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "%s: the board has %llu cells, at most %zu are supported", fn,
-				      (unsigned long long)s->width * s->height, QUBO__PZ_MAX_CELLS);
+	rc = qubo__pz_check_board(s->width, s->height, fn);
+	if (rc)
+		return rc;
 	n = (size_t)s->width * s->height;
 	if ((rc = check_counts(s->row_counts, s->height, "row_counts", fn)) ||
 	    (rc = check_counts(s->col_counts, s->width, "col_counts", fn)))
@@ -687,17 +682,6 @@ fail:
 	return rc;
 }
 
-static size_t model_couplers(const qubo_model *m)
-{
-	qubo_model_stats st;
-
-	memset(&st, 0, sizeof st);
-	st.struct_size = sizeof st;
-	if (qubo_model_get_stats(m, &st))
-		return 0;
-	return st.num_couplers;
-}
-
 /* ---- the rule checker (never looks at the model) ---- */
 
 static void needs_text(int32_t lo, int32_t hi, char *buf, size_t cap)
@@ -915,8 +899,6 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 	p->has_ground_energy = 1;
 	for (i = 0; i < q->n; i++)
 		nfixed += q->on[i] && QUBO_LIT_IS_CONST(p->cell_lits[i]);
-	p->stats.variables_after = qubo_model_num_variables(p->model);
-	p->stats.couplers_after = model_couplers(p->model);
 	p->stats.cells_fixed = nfixed;
 	if (fixed) {
 		/* The unreduced model, for its size only. */
@@ -931,37 +913,14 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 		qubo__pz_free(a, tmp);
 		if (rc)
 			goto fail;
-		p->stats.variables_before = qubo_model_num_variables(before);
-		p->stats.couplers_before = model_couplers(before);
-		qubo_model_free(before);
-	} else {
-		p->stats.variables_before = p->stats.variables_after;
-		p->stats.couplers_before = p->stats.couplers_after;
 	}
-	if (p->stats.variables_after == 0) {
-		/* Every cell fixed: propagation checked every rule, so the fixed
-		 * board is the one solution. Confirm with the checker. */
-		struct qubo__pz_report rep = { NULL, 0, 0, 0 };
-		uint8_t *board = qubo__pz_alloc(a, q->n, 1);
-
-		if (!board) {
-			rc = qubo__pz_nomem("the board");
-			goto fail;
-		}
-		for (i = 0; i < q->n; i++)
-			board[i] = p->cell_lits[i] == QUBO_LIT_TRUE;
-		qz_check(p, board, &rep);
-		qubo__pz_free(a, board);
-		if (rep.violations) {
-			rc = qubo__pz_error(
-				QUBO_ERR_INTERNAL,
-				"%s: the reduction fixed every cell but the board breaks "
-				"%zu rules",
-				fn, rep.violations);
-			goto fail;
-		}
-		p->stats.solved_by_reduction = 1;
-	}
+	qubo__pz_model_sizes(p, before);
+	qubo_model_free(before);
+	/* If every cell is fixed, propagation checked every rule, so the
+	 * fixed board is the one solution: confirm it with the checker. */
+	rc = qubo__pz_confirm_solved(p, fn);
+	if (rc)
+		goto fail;
 	qubo__pz_free(a, full);
 	qubo__pz_free(a, clues);
 	*out = p;
@@ -978,17 +937,9 @@ int qubo_puzzle_queens_build(qubo_puzzle **out, const qubo_puzzle_queens_spec *s
 {
 	static const char fn[] = "qubo_puzzle_queens_build";
 	struct qubo__pz_opts opts;
-	int rc;
+	int rc = qubo__pz_spec_args(out, spec, options, &opts, fn);
 
-	if (!out)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
-	*out = NULL;
-	if (!spec)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: spec is NULL", fn);
-	rc = qubo__pz_opts_read(&opts, options, fn);
-	if (rc)
-		return rc;
-	return qubo__pz_qz_create(out, spec, QZ_SPEC, 1, &opts, fn);
+	return rc ? rc : qubo__pz_qz_create(out, spec, QZ_SPEC, 1, &opts, fn);
 }
 
 int qubo__pz_queens_rule_counts(const qubo_puzzle *p, size_t counts[QZ_NUM_RULES])

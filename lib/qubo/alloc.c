@@ -112,8 +112,3 @@ int qubo__grow(const qubo_allocator *a, void **ptr, size_t *cap, size_t need, si
 	*cap = ncap;
 	return QUBO_OK;
 }
-
-int qubo__is_finite(double x)
-{
-	return x - x == 0.0;
-}

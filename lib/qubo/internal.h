@@ -52,6 +52,9 @@ int qubo__nomem(const char *what);
 
 /* Nonzero when x is finite (not NaN, not ±inf), without <math.h> macros
  * that differ between compilers' fast-math modes. */
-int qubo__is_finite(double x);
+static inline int qubo__is_finite(double x)
+{
+	return x - x == 0.0; /* NaN for NaN and ±inf */
+}
 
 #endif /* QUBO_INTERNAL_H */

@@ -106,3 +106,45 @@ int qubo__builtin_starts(const qubo_allocator *a, const qubo_sampleset *initial,
 	*num_out = num;
 	return QUBO_OK;
 }
+
+int qubo__builtin_sample(qubo_backend_ctx *ctx, const qubo_model *m, qubo__run *run,
+			 const qubo_sampleset *initial, qubo__builtin_kernel kernel,
+			 const void *params)
+{
+	const qubo_allocator *a = &ctx->solver->alloc;
+	uint8_t *starts = NULL, *samples = NULL;
+	uint64_t *occ = NULL;
+	double *energies = NULL;
+	qubo__result res;
+	size_t n = m->n;
+	int rc;
+
+	if (initial) {
+		rc = qubo__builtin_starts(a, initial, m, &starts, &occ, &run->num_reads);
+		if (rc)
+			return qubo__builtin_fail(ctx, rc);
+		/* an empty set: nothing to improve, an empty result */
+		if (!run->num_reads)
+			goto out;
+	}
+	samples = qubo__malloc_array(a, run->num_reads, n ? n : 1);
+	energies = qubo__malloc_array(a, run->num_reads, sizeof *energies);
+	if (!samples || !energies) {
+		rc = qubo__builtin_fail(ctx, qubo__nomem("the samples"));
+		goto out;
+	}
+	rc = kernel(m, params, run, starts, samples, energies, &res);
+	if (rc) {
+		rc = qubo__builtin_fail(ctx, rc);
+		goto out;
+	}
+	rc = qubo__builtin_emit(ctx, samples, occ, res.reads_done, n, res.flips, 0);
+	if (!rc)
+		rc = qubo__builtin_status(ctx, res.stop);
+out:
+	qubo__free(a, starts);
+	qubo__free(a, occ);
+	qubo__free(a, samples);
+	qubo__free(a, energies);
+	return rc;
+}

@@ -44,26 +44,39 @@ static int sa_describe(char *buffer, size_t capacity, void *user_data)
 	return QUBO_OK;
 }
 
+/* The kernel for a run: group moves when the model has groups and the
+ * option allows them, else single flips. */
+typedef struct sa_choice {
+	qubo__sa_params p;
+	int group_moves;
+} sa_choice;
+
+static int sa_kernel(const qubo_model *m, const void *params, const qubo__run *run,
+		     const uint8_t *initial, uint8_t *samples, double *energies, qubo__result *res)
+{
+	const sa_choice *c = params;
+
+	(void)initial;
+	memset(res, 0, sizeof *res);
+	return c->group_moves ? qubo__sa_groups_sample(m, &c->p, run, samples, energies, res)
+			      : qubo__sa_sample(m, &c->p, run, samples, energies, res);
+}
+
 static int sa_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
 		     void *user_data)
 {
-	const qubo_allocator *a = &ctx->solver->alloc;
 	int hot_set = qubo_options_type(o, QUBO_PARAM_BETA_HOT) != QUBO_TYPE_NONE;
 	int cold_set = qubo_options_type(o, QUBO_PARAM_BETA_COLD) != QUBO_TYPE_NONE;
-	uint8_t *samples = NULL;
-	double *energies = NULL;
-	qubo__sa_params p;
-	qubo__result res;
+	sa_choice c;
 	qubo__run run;
-	size_t n = m->n;
-	int rc;
 
 	(void)user_data;
 	qubo__builtin_run(ctx, o, &run);
 	if (qubo_options_type(o, QUBO_PARAM_NUM_READS) == QUBO_TYPE_NONE)
 		run.num_reads = DEFAULT_NUM_READS;
-	memset(&p, 0, sizeof p);
-	p.num_sweeps = (size_t)qubo__builtin_int(o, QUBO_PARAM_NUM_SWEEPS, DEFAULT_NUM_SWEEPS);
+	memset(&c, 0, sizeof c);
+	c.p.num_sweeps = (size_t)qubo__builtin_int(o, QUBO_PARAM_NUM_SWEEPS, DEFAULT_NUM_SWEEPS);
+	c.group_moves = m->num_groups && qubo__builtin_int(o, QUBO_PARAM_GROUP_MOVES, 1);
 	if (hot_set != cold_set)
 		return qubo_backend_set_error(ctx, QUBO_ERR_INVALID_ARG,
 					      hot_set ? "beta_hot is set but beta_cold is not; set "
@@ -71,36 +84,15 @@ static int sa_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_opti
 						      : "beta_cold is set but beta_hot is not; set "
 							"both or neither");
 	if (hot_set) {
-		p.beta_hot = qubo__builtin_double(o, QUBO_PARAM_BETA_HOT, 0.0);
-		p.beta_cold = qubo__builtin_double(o, QUBO_PARAM_BETA_COLD, 0.0);
-		if (p.beta_hot > p.beta_cold) {
+		c.p.beta_hot = qubo__builtin_double(o, QUBO_PARAM_BETA_HOT, 0.0);
+		c.p.beta_cold = qubo__builtin_double(o, QUBO_PARAM_BETA_COLD, 0.0);
+		if (c.p.beta_hot > c.p.beta_cold) {
 			qubo__error(QUBO_ERR_OUT_OF_RANGE, "beta_hot (%.17g) exceeds beta_cold "
-				    "(%.17g): the schedule must cool", p.beta_hot, p.beta_cold);
+				    "(%.17g): the schedule must cool", c.p.beta_hot, c.p.beta_cold);
 			return qubo__builtin_fail(ctx, QUBO_ERR_OUT_OF_RANGE);
 		}
 	}
-	samples = qubo__malloc_array(a, run.num_reads, n ? n : 1);
-	energies = qubo__malloc_array(a, run.num_reads, sizeof *energies);
-	if (!samples || !energies) {
-		rc = qubo__builtin_fail(ctx, qubo__nomem("the samples"));
-		goto out;
-	}
-	memset(&res, 0, sizeof res);
-	if (m->num_groups && qubo__builtin_int(o, QUBO_PARAM_GROUP_MOVES, 1))
-		rc = qubo__sa_groups_sample(m, &p, &run, samples, energies, &res);
-	else
-		rc = qubo__sa_sample(m, &p, &run, samples, energies, &res);
-	if (rc) {
-		rc = qubo__builtin_fail(ctx, rc);
-		goto out;
-	}
-	rc = qubo__builtin_emit(ctx, samples, NULL, res.reads_done, n, res.flips, 0);
-	if (!rc)
-		rc = qubo__builtin_status(ctx, res.stop);
-out:
-	qubo__free(a, samples);
-	qubo__free(a, energies);
-	return rc;
+	return qubo__builtin_sample(ctx, m, &run, NULL, sa_kernel, &c);
 }
 
 const qubo_backend_vtable qubo__sa_backend = {

@@ -68,12 +68,7 @@ int qubo__descent_sample(const qubo_model *m, const qubo__run *run, const uint8_
 	int rc;
 
 	memset(res, 0, sizeof *res);
-	memset(&rn, 0, sizeof rn);
-	rn.run = run;
-	rn.num_units = run->num_reads;
-	rn.num_workers = qubo__runner_workers(run, run->num_reads);
-	rn.fn = descent_unit;
-	rn.arg = &job;
+	qubo__runner_init(&rn, run, run->num_reads, descent_unit, &job);
 	job.m = m;
 	job.initial = initial;
 	job.samples = samples;
@@ -125,46 +120,21 @@ static int descent_describe(char *buffer, size_t capacity, void *user_data)
 	return QUBO_OK;
 }
 
+static int descent_kernel(const qubo_model *m, const void *params, const qubo__run *run,
+			  const uint8_t *initial, uint8_t *samples, double *energies,
+			  qubo__result *res)
+{
+	(void)params;
+	return qubo__descent_sample(m, run, initial, samples, energies, res);
+}
+
 static int descent_run(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
 		       const qubo_sampleset *initial)
 {
-	const qubo_allocator *a = &ctx->solver->alloc;
-	uint8_t *starts = NULL, *samples = NULL;
-	uint64_t *occ = NULL;
-	double *energies = NULL;
-	qubo__result res;
 	qubo__run run;
-	size_t n = m->n;
-	int rc;
 
 	qubo__builtin_run(ctx, o, &run);
-	if (initial) {
-		rc = qubo__builtin_starts(a, initial, m, &starts, &occ, &run.num_reads);
-		if (rc)
-			return qubo__builtin_fail(ctx, rc);
-		if (!run.num_reads)
-			goto out;
-	}
-	samples = qubo__malloc_array(a, run.num_reads, n ? n : 1);
-	energies = qubo__malloc_array(a, run.num_reads, sizeof *energies);
-	if (!samples || !energies) {
-		rc = qubo__builtin_fail(ctx, qubo__nomem("the samples"));
-		goto out;
-	}
-	rc = qubo__descent_sample(m, &run, starts, samples, energies, &res);
-	if (rc) {
-		rc = qubo__builtin_fail(ctx, rc);
-		goto out;
-	}
-	rc = qubo__builtin_emit(ctx, samples, occ, res.reads_done, n, res.flips, 0);
-	if (!rc)
-		rc = qubo__builtin_status(ctx, res.stop);
-out:
-	qubo__free(a, starts);
-	qubo__free(a, occ);
-	qubo__free(a, samples);
-	qubo__free(a, energies);
-	return rc;
+	return qubo__builtin_sample(ctx, m, &run, initial, descent_kernel, NULL);
 }
 
 static int descent_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,

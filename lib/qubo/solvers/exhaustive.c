@@ -428,12 +428,7 @@ int qubo__exhaustive_sample(const qubo_model *m, const qubo__exh_params *p, cons
 		job.k = (size_t)space;
 	job.tol = tolerance(m);
 
-	memset(&rn, 0, sizeof rn);
-	rn.run = run;
-	rn.num_units = (size_t)1 << job.top;
-	rn.num_workers = qubo__runner_workers(run, rn.num_units);
-	rn.fn = exh_unit;
-	rn.arg = &job;
+	qubo__runner_init(&rn, run, (size_t)1 << job.top, exh_unit, &job);
 
 	job.t = qubo__malloc_array(a, (size_t)1 << job.low, sizeof *job.t);
 	job.w = qubo__calloc_array(a, rn.num_workers, sizeof *job.w);

@@ -14,6 +14,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
 
 #include "kernel.h"
 
@@ -53,6 +54,19 @@ unsigned qubo__runner_workers_for(int threads);
 /* Worker count for a run: run->threads (0: one per online CPU), at most
  * num_units and at least 1. */
 unsigned qubo__runner_workers(const qubo__run *run, size_t num_units);
+
+/* Sets up a run of num_units units of fn over arg, with the worker count
+ * for run (everything else zero). */
+static inline void qubo__runner_init(qubo__runner *rn, const qubo__run *run, size_t num_units,
+				     qubo__unit_fn fn, void *arg)
+{
+	memset(rn, 0, sizeof *rn);
+	rn->run = run;
+	rn->num_units = num_units;
+	rn->num_workers = qubo__runner_workers(run, num_units);
+	rn->fn = fn;
+	rn->arg = arg;
+}
 
 /* Runs every unit; fills res->reads_done (units claimed), res->stop and
  * res->seconds (res->flips is the kernel's). */

@@ -407,13 +407,8 @@ int qubo__sa_groups_sample(const qubo_model *m, const qubo__sa_params *p, const 
 	rc = qubo__model_require_compiled(m, "simulated annealing");
 	if (rc)
 		return rc;
-	memset(&rn, 0, sizeof rn);
+	qubo__runner_init(&rn, run, run->num_reads, gm_unit, &job);
 	memset(&job, 0, sizeof job);
-	rn.run = run;
-	rn.num_units = run->num_reads;
-	rn.num_workers = qubo__runner_workers(run, run->num_reads);
-	rn.fn = gm_unit;
-	rn.arg = &job;
 	job.m = m;
 	job.sweeps = p->num_sweeps;
 	job.samples = samples;

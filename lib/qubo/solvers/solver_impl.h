@@ -173,4 +173,18 @@ int qubo__builtin_starts(const qubo_allocator *a, const qubo_sampleset *initial,
 			 const qubo_model *m, uint8_t **rows_out, uint64_t **occ_out,
 			 size_t *num_out);
 
+/* A kernel (qubo__descent_sample, qubo__tabu_sample, the two SA kernels) behind an
+ * adapter: params is the kernel's own parameter struct (or NULL); samples
+ * and energies hold run->num_reads rows; initial is NULL for random starts. */
+typedef int (*qubo__builtin_kernel)(const qubo_model *m, const void *params, const qubo__run *run,
+				    const uint8_t *initial, uint8_t *samples, double *energies,
+				    qubo__result *res);
+/* The sample and sample_from slots of a local-search adapter: the starts
+ * of initial (NULL: random ones; its size replaces run->num_reads), the
+ * kernel's run, its rows handed to the host, its stop reason mapped.
+ * Failures are reported through ctx. */
+int qubo__builtin_sample(qubo_backend_ctx *ctx, const qubo_model *m, qubo__run *run,
+			 const qubo_sampleset *initial, qubo__builtin_kernel kernel,
+			 const void *params);
+
 #endif /* QUBO_SOLVERS_SOLVER_IMPL_H */

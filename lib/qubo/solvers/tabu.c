@@ -121,13 +121,8 @@ int qubo__tabu_sample(const qubo_model *m, const qubo__tabu_params *p, const qub
 	if (p->tenure_set && n && p->tenure >= n)
 		return qubo__error(QUBO_ERR_OUT_OF_RANGE, "option tenure is %zu; it must be below "
 				   "the number of variables, %zu", p->tenure, n);
-	memset(&rn, 0, sizeof rn);
+	qubo__runner_init(&rn, run, run->num_reads, tabu_unit, &job);
 	memset(&job, 0, sizeof job);
-	rn.run = run;
-	rn.num_units = run->num_reads;
-	rn.num_workers = qubo__runner_workers(run, run->num_reads);
-	rn.fn = tabu_unit;
-	rn.arg = &job;
 	job.m = m;
 	job.initial = initial;
 	job.samples = samples;
@@ -192,51 +187,25 @@ static int tabu_describe(char *buffer, size_t capacity, void *user_data)
 	return QUBO_OK;
 }
 
+static int tabu_kernel(const qubo_model *m, const void *params, const qubo__run *run,
+		       const uint8_t *initial, uint8_t *samples, double *energies,
+		       qubo__result *res)
+{
+	return qubo__tabu_sample(m, params, run, initial, samples, energies, res);
+}
+
 static int tabu_run(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
 		    const qubo_sampleset *initial)
 {
-	const qubo_allocator *a = &ctx->solver->alloc;
-	uint8_t *starts = NULL, *samples = NULL;
-	uint64_t *occ = NULL;
-	double *energies = NULL;
 	qubo__tabu_params p;
-	qubo__result res;
 	qubo__run run;
-	size_t n = m->n;
-	int rc;
 
 	qubo__builtin_run(ctx, o, &run);
 	p.tenure_set = qubo_options_type(o, QUBO_PARAM_TENURE) != QUBO_TYPE_NONE;
 	p.tenure = (size_t)qubo__builtin_int(o, QUBO_PARAM_TENURE, 0);
 	p.num_iterations = (size_t)qubo__builtin_int(o, QUBO_PARAM_NUM_ITERATIONS, 0);
 	p.num_restarts = (size_t)qubo__builtin_int(o, QUBO_PARAM_NUM_RESTARTS, 3);
-	if (initial) {
-		rc = qubo__builtin_starts(a, initial, m, &starts, &occ, &run.num_reads);
-		if (rc)
-			return qubo__builtin_fail(ctx, rc);
-		if (!run.num_reads)
-			goto out;
-	}
-	samples = qubo__malloc_array(a, run.num_reads, n ? n : 1);
-	energies = qubo__malloc_array(a, run.num_reads, sizeof *energies);
-	if (!samples || !energies) {
-		rc = qubo__builtin_fail(ctx, qubo__nomem("the samples"));
-		goto out;
-	}
-	rc = qubo__tabu_sample(m, &p, &run, starts, samples, energies, &res);
-	if (rc) {
-		rc = qubo__builtin_fail(ctx, rc);
-		goto out;
-	}
-	rc = qubo__builtin_emit(ctx, samples, occ, res.reads_done, n, res.flips, 0);
-	if (!rc)
-		rc = qubo__builtin_status(ctx, res.stop);
-out:
-	qubo__free(a, starts);
-	qubo__free(a, occ);
-	qubo__free(a, samples);
-	qubo__free(a, energies);
-	return rc;
+	return qubo__builtin_sample(ctx, m, &run, initial, tabu_kernel, &p);
 }
 
 static int tabu_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
