@@ -15,8 +15,8 @@
  *
  * The search is complete: when every branch is refuted the puzzle has no
  * solution, and going on past each solution counts them all (qubo count).
- * Each node costs one parse and reduction (about 0.05 ms on a LinkedIn
- * board); the open cells run out fast because a queen on a board of
+ * Each node costs one parse and reduction, without a model
+ * (qubo_puzzle_parse_cells(); about 0.02 ms on a LinkedIn board); the open cells run out fast because a queen on a board of
  * regions decides many cells.
  */
 #include <ctype.h>
@@ -88,7 +88,6 @@ static size_t node_text(const search *s, const char *grid)
 static int node(search *s, char *grid, uint8_t *board)
 {
 	qubo_puzzle_options o = QUBO_PUZZLE_OPTIONS_INIT;
-	qubo_puzzle *p = NULL;
 	size_t i, k, u[3], nu, open = 0, best_unit = 0, best = SIZE_MAX;
 	size_t *count;
 	double now = cli_now();
@@ -107,12 +106,9 @@ static int node(search *s, char *grid, uint8_t *board)
 		s->prog->shown = 1;
 	}
 	o.reduce = QUBO_REDUCE_FULL;
-	rc = qubo_puzzle_parse(&p, s->text, node_text(s, grid), &o);
+	rc = qubo_puzzle_parse_cells(s->text, node_text(s, grid), &o, s->lits, s->cells);
 	if (rc == QUBO_ERR_INFEASIBLE)
 		return 0;
-	if (rc == QUBO_OK)
-		rc = qubo_puzzle_cell_literals(p, s->lits, s->cells);
-	qubo_puzzle_free(p);
 	if (rc) {
 		cli_error("search: %s", qubo_error_message());
 		s->error = 1;

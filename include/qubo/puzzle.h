@@ -128,6 +128,27 @@ QUBO_API int qubo_puzzle_parse(qubo_puzzle **out, const char *text, size_t lengt
 			       const qubo_puzzle_options *options);
 
 /**
+ * Parses a puzzle and reduces it, for its cell → literal map only: the same
+ * literals qubo_puzzle_cell_literals() gives for the puzzle
+ * qubo_puzzle_parse() would make, without keeping the puzzle. The queens
+ * families then build no model, which makes this several times cheaper; a
+ * search that reduces many boards (as `qubo solve` does) wants it.
+ * @param[in] text the puzzle text (FORMATS.md).
+ * @param[in] length length of @p text in bytes.
+ * @param[in] options optional; NULL for the defaults.
+ * @param[out] lits receives width × height literals; a cell that is neither
+ *             fixed nor off the board gets the variable it would have in
+ *             the model.
+ * @param[in] capacity length of @p lits.
+ * @return as qubo_puzzle_parse() (#QUBO_ERR_INFEASIBLE when the reduction
+ *         proves there is no solution), and #QUBO_ERR_BUFFER_TOO_SMALL.
+ * @since 0.1
+ */
+QUBO_API int qubo_puzzle_parse_cells(const char *text, size_t length,
+				     const qubo_puzzle_options *options, qubo_lit *lits,
+				     size_t capacity);
+
+/**
  * Parses a puzzle file.
  * @param[out] out receives the puzzle.
  * @param[in] path the file.

@@ -158,6 +158,7 @@ int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src
 	dst->penalty = 1.0;
 	dst->drop_region = 0;
 	dst->allocator = NULL;
+	dst->cells_only = 0;
 	if (!src)
 		return QUBO_OK;
 	rc = qubo__pz_check_struct(src, src->struct_size, sizeof *src, sizeof *src,
@@ -378,6 +379,38 @@ int qubo_puzzle_parse(qubo_puzzle **out, const char *text, size_t length,
 	if (rc)
 		return rc;
 	return parse_text(out, text ? text : "", length, &opts);
+}
+
+int qubo_puzzle_parse_cells(const char *text, size_t length, const qubo_puzzle_options *options,
+			    qubo_lit *lits, size_t capacity)
+{
+	static const char fn[] = "qubo_puzzle_parse_cells";
+	struct qubo__pz_opts opts;
+	qubo_puzzle *p = NULL;
+	size_t n;
+	int rc;
+
+	if (!text && length)
+		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: text is NULL with length %zu", fn,
+				      length);
+	if (!lits && capacity)
+		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: lits is NULL with capacity %zu", fn,
+				      capacity);
+	rc = qubo__pz_opts_read(&opts, options, fn);
+	if (rc)
+		return rc;
+	opts.cells_only = 1;
+	rc = parse_text(&p, text ? text : "", length, &opts);
+	if (rc)
+		return rc;
+	n = (size_t)p->width * p->height;
+	if (capacity < n)
+		rc = qubo__pz_error(QUBO_ERR_BUFFER_TOO_SMALL,
+				    "%s: the board has %zu cells, capacity is %zu", fn, n, capacity);
+	else
+		memcpy(lits, p->cell_lits, n * sizeof *lits);
+	qubo__pz_destroy(p);
+	return rc;
 }
 
 static const char *errstr(int err, char *buf, size_t size)

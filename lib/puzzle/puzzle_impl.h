@@ -226,6 +226,10 @@ struct qubo__pz_opts {
 	double penalty; /* P > 0, finite */
 	int32_t drop_region;
 	const qubo_allocator *allocator; /* the caller's, or NULL */
+	/* qubo_puzzle_parse_cells: only the cell map is wanted. A family may
+	 * then skip its model (p->model NULL, no couplers counted); the puzzle
+	 * never reaches the caller. */
+	int cells_only;
 };
 
 /* Checks a caller's options (NULL: defaults); the function name is for

@@ -583,10 +583,22 @@ static int penalty_status(const struct qz *q, int rc, const struct qz_con *con)
 			      name, q->noun);
 }
 
+/* Whether constraint con adds a fractional "k or k+1" term, whose
+ * solutions have energy P/4 (and not 0). */
+static int quarter_term(const struct qz *q, const struct qz_con *con)
+{
+	if (con->kind == QZ_REGION && (int32_t)con->index == q->drop)
+		return 0;
+	if (con->lo == con->hi || (con->lo == 0 && q->region_form == QUBO_QUEENS_REGION_PAIRWISE))
+		return 0;
+	return q->kform == QUBO_K_OR_K1_FRACTIONAL;
+}
+
 /*
  * Builds the model with the cells of `fixed` (NULL: none; else -1 free,
  * 0 or 1) as constants. At level NONE (fixed NULL) every on-board cell is a
- * variable and each pre-placed queen gets the clue term P (1 − x).
+ * variable and each pre-placed queen gets the clue term P (1 − x). With
+ * model_out NULL only lits and *ground_out are filled.
  */
 static int build_model(const struct qz *q, const qubo_allocator *a, double P, const int8_t *fixed,
 		       qubo_model **model_out, qubo_lit *lits, double *ground_out)
@@ -597,7 +609,6 @@ static int build_model(const struct qz *q, const qubo_allocator *a, double P, co
 	double ground = 0.0;
 	int rc;
 
-	*model_out = NULL;
 	for (i = 0; i < q->n; i++) {
 		if (!q->on[i])
 			lits[i] = QUBO_LIT_FALSE;
@@ -606,6 +617,14 @@ static int build_model(const struct qz *q, const qubo_allocator *a, double P, co
 		else
 			lits[i] = QUBO_LIT(nv++);
 	}
+	if (!model_out) { /* the cell map and the ground energy only */
+		for (k = 0; k < q->ncon; k++)
+			if (quarter_term(q, &q->con[k]))
+				ground += P / 4;
+		*ground_out = ground;
+		return QUBO_OK;
+	}
+	*model_out = NULL;
 	for (k = 0; k < q->ncon; k++)
 		if (q->con[k].count > maxcon)
 			maxcon = q->con[k].count;
@@ -641,9 +660,9 @@ static int build_model(const struct qz *q, const qubo_allocator *a, double P, co
 			rc = qubo_penalty_at_most_one(m, buf, con->count, P);
 		} else {
 			rc = qubo_penalty_k_or_k1(m, buf, con->count, con->lo, P, q->kform);
-			if (q->kform == QUBO_K_OR_K1_FRACTIONAL)
-				ground += P / 4;
 		}
+		if (quarter_term(q, con))
+			ground += P / 4;
 		if (rc) {
 			rc = penalty_status(q, rc, con);
 			goto fail;
@@ -892,7 +911,8 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 	fixed = opts->reduce == QUBO_REDUCE_NONE  ? NULL :
 		opts->reduce == QUBO_REDUCE_CLUES ? clues :
 						    full;
-	rc = build_model(q, a, opts->penalty, fixed, &p->model, p->cell_lits, &ground);
+	rc = build_model(q, a, opts->penalty, fixed, opts->cells_only ? NULL : &p->model,
+			 p->cell_lits, &ground);
 	if (rc)
 		goto fail;
 	p->ground_energy = ground;
@@ -900,7 +920,11 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 	for (i = 0; i < q->n; i++)
 		nfixed += q->on[i] && QUBO_LIT_IS_CONST(p->cell_lits[i]);
 	p->stats.cells_fixed = nfixed;
-	if (fixed) {
+	if (opts->cells_only) {
+		/* no model: its variables would be the open cells */
+		for (i = 0; i < q->n; i++)
+			p->stats.variables_after += !QUBO_LIT_IS_CONST(p->cell_lits[i]);
+	} else if (fixed) {
 		/* The unreduced model, for its size only. */
 		qubo_lit *tmp = qubo__pz_alloc(a, q->n, sizeof *tmp);
 		double g2;
@@ -914,7 +938,8 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 		if (rc)
 			goto fail;
 	}
-	qubo__pz_model_sizes(p, before);
+	if (!opts->cells_only)
+		qubo__pz_model_sizes(p, before);
 	qubo_model_free(before);
 	/* If every cell is fixed, propagation checked every rule, so the
 	 * fixed board is the one solution: confirm it with the checker. */

@@ -385,6 +385,8 @@ static int check_clues(const struct prop *p)
 
 		for (i = con->start; i < con->start + con->count; i++)
 			g += q->given[q->con_cells[i]];
+		if (g <= con->hi && (int64_t)con->count >= con->lo)
+			continue; /* the common case: no message to write */
 		qubo__pz_qz_con_name(q, con, name, sizeof name);
 		needs_text(q, con, need, sizeof need);
 		if (g > con->hi)

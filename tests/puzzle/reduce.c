@@ -159,3 +159,71 @@ Test(queens_reduce, probe_finds_a_cell_that_would_empty_a_region)
 	free(sols.keys);
 	qubo_puzzle_free(p);
 }
+
+/* qubo_puzzle_parse_cells gives the cell map of qubo_puzzle_parse, or its
+ * status, at every level, on random region puzzles (many of them
+ * contradictory), an N-Queens board, a chess and a domination board. */
+Test(queens_reduce, parse_cells_matches_parse)
+{
+	static const char *const others[] = { "queens 4\naabb\nacbB\ndccb\nddc.\n", "nqueens 5\n",
+					      "domination 4\n",
+					      "chess 3x2 max\nQN.\n..K\n" };
+	tu_rng r = { 4242 };
+	qubo_lit la[PH_MAX_CELLS + 1], lb[PH_MAX_CELLS + 1];
+	char text[1024];
+	int i, level, infeasible = 0;
+	size_t k;
+
+	for (i = 0; i < 300; i++) {
+		ph_inst I;
+		int32_t stars = i % 3 == 2 ? 2 : 1;
+		size_t len;
+
+		ph_random_regions(&I, &r, (uint32_t)tu_range(&r, 4, 6), stars, (int)tu_below(&r, 2),
+				  (int)tu_range(&r, 0, 3));
+		len = ph_queens_text(&I, stars, text, sizeof text);
+		for (level = QUBO_REDUCE_NONE; level <= QUBO_REDUCE_FULL; level++) {
+			qubo_puzzle_options o = QUBO_PUZZLE_OPTIONS_INIT;
+			qubo_puzzle *p = NULL;
+			size_t n = (size_t)I.w * I.h, c;
+			int rc1, rc2;
+
+			o.reduce = level;
+			rc1 = qubo_puzzle_parse(&p, text, len, &o);
+			rc2 = qubo_puzzle_parse_cells(text, len, &o, lb, n);
+			cr_assert_eq(rc2, rc1, "instance %d, level %d: %s", i, level,
+				     qubo_error_message());
+			infeasible += rc1 == QUBO_ERR_INFEASIBLE;
+			if (rc1 == QUBO_OK) {
+				cr_assert_eq(qubo_puzzle_cell_literals(p, la, n), QUBO_OK);
+				for (c = 0; c < n; c++)
+					cr_assert_eq(la[c], lb[c], "instance %d, level %d, cell %zu",
+						     i, level, c);
+			}
+			qubo_puzzle_free(p);
+		}
+	}
+	cr_assert_gt(infeasible, 10, "too few contradictory instances (%d)", infeasible);
+	for (k = 0; k < sizeof others / sizeof others[0]; k++) {
+		qubo_puzzle *p = NULL;
+		qubo_puzzle_stats st;
+		size_t n;
+
+		memset(&st, 0, sizeof st);
+		st.struct_size = sizeof st;
+		cr_assert_eq(qubo_puzzle_parse(&p, others[k], strlen(others[k]), NULL), QUBO_OK);
+		cr_assert_eq(qubo_puzzle_get_stats(p, &st), QUBO_OK);
+		n = st.width * st.height;
+		cr_assert_eq(qubo_puzzle_cell_literals(p, la, n), QUBO_OK);
+		cr_assert_eq(qubo_puzzle_parse_cells(others[k], strlen(others[k]), NULL, lb, n),
+			     QUBO_OK, "%s", others[k]);
+		cr_assert_eq(memcmp(la, lb, n * sizeof *la), 0, "%s", others[k]);
+		cr_assert_eq(qubo_puzzle_parse_cells(others[k], strlen(others[k]), NULL, lb, n - 1),
+			     QUBO_ERR_BUFFER_TOO_SMALL);
+		qubo_puzzle_free(p);
+	}
+	cr_assert_eq(qubo_puzzle_parse_cells(NULL, 3, NULL, lb, 4), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_puzzle_parse_cells("queens 2\n", 9, NULL, NULL, 4), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_puzzle_parse_cells("queens 2\nab\n", 12, NULL, lb, 4), QUBO_ERR_PARSE);
+	cr_assert_eq(qubo_error_line(), 3);
+}
