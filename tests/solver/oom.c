@@ -109,6 +109,12 @@ Test(solver_oom, sampling_with_each_builtin)
 	sample_under_failures("tabu", m);
 	sample_under_failures("descent", m);
 	qubo_model_free(m);
+	/* group moves: their own tables and work arrays */
+	m = th_random_model(2, 12, 0.4, 3, 1);
+	cr_assert_eq(qubo_model_add_group(m, 3, 3), QUBO_OK);
+	cr_assert_eq(qubo_model_add_group(m, 8, 2), QUBO_OK);
+	sample_under_failures("sa", m);
+	qubo_model_free(m);
 }
 
 static int many_rows(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,

@@ -72,7 +72,7 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *p, const qubo__r
 		    uint8_t *samples, double *energies, qubo__result *res);
 
 /* Simulated annealing with group moves (sa_groups.c): the groups of m
- * (qubo_model_add_group) of up to 12 variables are set to their best values
+ * (qubo_model_add_group) of up to 10 variables are set to their best values
  * after each flip of an ungrouped variable, never flipped on their own.
  * Same parameters (flags ignored), run control and outputs as
  * qubo__sa_sample; reads keep the lowest state seen at a sweep's end. */

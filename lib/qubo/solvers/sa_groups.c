@@ -12,8 +12,9 @@
  * The best values of a group of k variables come from all 2^k patterns:
  * E(s) = Q[s] + Σ_{i ∈ s} lin_i, with Q[s] the group's internal couplings
  * (a table built once) and lin_i the field on variable i from outside the
- * group. Groups of more than GROUP_EXACT_MAX variables are not enumerated:
- * their variables move one at a time like ungrouped ones.
+ * group. Groups of more than GROUP_EXACT_MAX variables, and groups past a
+ * budget for the tables, are not enumerated: their variables move one at a
+ * time like ungrouped ones.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -22,7 +23,10 @@
 #include "localsearch.h"
 #include "runner.h"
 
-#define GROUP_EXACT_MAX 12
+#define GROUP_EXACT_MAX 10
+/* Entries of all groups' Q tables together (8 bytes each); groups past it
+ * move one variable at a time. */
+#define TABLE_BUDGET ((size_t)1 << 24)
 #define NONE UINT32_MAX
 
 /* The positions pos … pos + len − 1 of a variable's CSR row that belong to
@@ -206,7 +210,7 @@ static int gm_default_betas(const gm_job *job, const qubo_allocator *a, double *
 		qubo__rng_stream(&g, 0x5eed, i);
 		double e = gm_start(job, job->x, job->f, job->cur, job->lsum, &g, i), e0;
 		size_t pass;
-		for (pass = 0; pass < 1000; pass++) {
+		for (pass = 0; pass < 100; pass++) {
 			e0 = e;
 			for (k = 0; k < job->nmov; k++)
 				if (gm_move_delta(job, k, job->x, job->f, job->cur, job->cand,
@@ -291,6 +295,13 @@ static int gm_unit(qubo__runner *rn, unsigned w, size_t r)
 	return QUBO_OK;
 }
 
+/* Whether a group is enumerated, given nq table entries so far (the same
+ * answer in both passes of gm_prepare: nq grows the same way). */
+static int enumerated(const qubo__group *g, size_t nq)
+{
+	return g->count <= GROUP_EXACT_MAX && nq + ((size_t)1 << g->count) <= TABLE_BUDGET;
+}
+
 /* Group tables: which variables move, which groups each touches, and the
  * internal couplings Q of every enumerated group. */
 static int gm_prepare(gm_job *job, const qubo_allocator *a)
@@ -306,7 +317,7 @@ static int gm_prepare(gm_job *job, const qubo_allocator *a)
 	for (i = 0; i < n; i++)
 		gid[i] = NONE;
 	for (i = 0; i < m->num_groups; i++)
-		if (m->groups[i].count <= GROUP_EXACT_MAX) {
+		if (enumerated(&m->groups[i], nq)) {
 			job->ng++;
 			nq += (size_t)1 << m->groups[i].count;
 		}
@@ -323,7 +334,7 @@ static int gm_prepare(gm_job *job, const qubo_allocator *a)
 	for (i = 0, gi = 0, nq = 0; i < m->num_groups; i++) {
 		uint32_t first = m->groups[i].first, cnt = m->groups[i].count, b;
 		double *q;
-		if (cnt > GROUP_EXACT_MAX)
+		if (!enumerated(&m->groups[i], nq))
 			continue;
 		job->gfirst[gi] = first;
 		job->gk[gi] = cnt;
