@@ -84,7 +84,7 @@ static double group_best(const gm_job *job, uint32_t g, uint32_t cur, const doub
 {
 	const qubo_model *m = job->m;
 	const double *q = job->q + job->qoff[g];
-	uint32_t k = job->gk[g], first = job->gfirst[g], b, p, top = 1u << k, at = cur;
+	uint32_t k = job->gk[g], first = job->gfirst[g], b, p, top = 1u << k, at;
 	double lin[GROUP_EXACT_MAX], emin, ecur;
 	size_t t;
 
@@ -95,16 +95,23 @@ static double group_best(const gm_job *job, uint32_t g, uint32_t cur, const doub
 	if (s)
 		for (t = s->pos; t < s->pos + s->len; t++)
 			lin[m->col[t] - first] += sigma * m->val[t];
+	/* lsum[p] = Σ_{i ∈ p} lin_i, from p without its lowest variable */
 	lsum[0] = 0.0;
-	for (p = 1; p < top; p++)
+	emin = q[0];
+	at = 0;
+	for (p = 1; p < top; p++) {
+		double e;
 		lsum[p] = lsum[p & (p - 1)] + lin[ctz32(p)];
-	ecur = emin = lsum[cur] + q[cur];
-	for (p = 0; p < top; p++) {
-		double e = lsum[p] + q[p];
+		e = lsum[p] + q[p];
 		if (e < emin) {
 			emin = e;
 			at = p;
 		}
+	}
+	ecur = lsum[cur] + q[cur];
+	if (ecur <= emin) { /* a tie keeps the current pattern */
+		*pick = cur;
+		return 0.0;
 	}
 	*pick = at;
 	return emin - ecur;
