@@ -1,0 +1,738 @@
+"""A small ctypes binding of libqubo and libqubo-puzzle (standard library only).
+
+It covers a useful subset of the C API: models, the penalty "exactly k",
+built-in solvers, sample sets, puzzles, and solver backends written in
+Python and plugged into the library through qubo_backend_vtable.
+
+    import qubo_ctypes as q
+    q.load()                      # or q.load("/path/to/lib", ...)
+    with q.Model(3) as m:
+        m.add_linear(0, -1.0)
+        m.add_quadratic(0, 1, 2.0)
+        m.compile()
+        with q.Solver("exhaustive") as s, s.sample(m) as samples:
+            print(samples.lowest())
+
+Every C function used here is declared with its exact argtypes and restype,
+and the structs (qubo_sample_info, qubo_puzzle_options, qubo_puzzle_stats,
+qubo_backend_vtable) mirror the headers field by field, struct_size first.
+A negative status raises QuboError, which carries qubo_status_name() and
+qubo_error_message(). Positive statuses (QUBO_CANCELLED, QUBO_TIME_LIMIT)
+are successes that stopped early: sampling returns them with the results.
+
+Objects own C handles: free them with close() or a with block (the
+garbage collector frees them too, but not at a predictable time).
+"""
+import ctypes
+import os
+import sys
+from ctypes import (CFUNCTYPE, POINTER, Structure, byref, c_char_p, c_double, c_int,
+                    c_int32, c_int64, c_size_t, c_uint8, c_uint32, c_uint64, c_void_p)
+
+# --- Status codes (qubo/status.h) -------------------------------------------
+
+QUBO_OK = 0
+QUBO_CANCELLED = 1
+QUBO_TIME_LIMIT = 2
+QUBO_ERR_NOMEM = -1
+QUBO_ERR_INVALID_ARG = -2
+QUBO_ERR_MISUSE = -3
+QUBO_ERR_OUT_OF_RANGE = -4
+QUBO_ERR_BUFFER_TOO_SMALL = -5
+QUBO_ERR_NOT_SUPPORTED = -6
+QUBO_ERR_UNSUPPORTED_VERSION = -7
+QUBO_ERR_CALLBACK = -8
+QUBO_ERR_INTERNAL = -9
+QUBO_ERR_PARSE = -10
+QUBO_ERR_IO = -11
+QUBO_ERR_INFEASIBLE = -12
+QUBO_ERR_TOO_LARGE = -13
+
+# --- Literals (qubo/literal.h): 2v, 2v + 1 for the complement ---------------
+
+LIT_FALSE = 0xFFFFFFFE
+LIT_TRUE = 0xFFFFFFFF
+
+
+def lit(v):
+    """QUBO_LIT(v): the positive literal of variable v."""
+    return (v << 1) & 0xFFFFFFFF
+
+
+def lit_neg(v):
+    """QUBO_LIT_NEG(v): the complement 1 - x_v."""
+    return ((v << 1) | 1) & 0xFFFFFFFF
+
+
+def lit_not(l):
+    """QUBO_LIT_NOT(l): the complement of a literal (constants swap)."""
+    return l ^ 1
+
+
+# --- Puzzle enums (qubo/puzzle.h) -------------------------------------------
+
+QUBO_PUZZLE_QUEENS = 1
+QUBO_REDUCE_DEFAULT = 0
+QUBO_REDUCE_NONE = 1
+QUBO_REDUCE_CLUES = 2
+QUBO_REDUCE_FULL = 3
+
+# --- Opaque handles: distinct pointer types catch mix-ups -------------------
+
+
+class _Opaque(Structure):
+    pass
+
+
+class qubo_model(_Opaque):
+    pass
+
+
+class qubo_solver(_Opaque):
+    pass
+
+
+class qubo_sampleset(_Opaque):
+    pass
+
+
+class qubo_options(_Opaque):
+    pass
+
+
+class qubo_backend_ctx(_Opaque):
+    pass
+
+
+class qubo_puzzle(_Opaque):
+    pass
+
+
+ModelP = POINTER(qubo_model)
+SolverP = POINTER(qubo_solver)
+SampleSetP = POINTER(qubo_sampleset)
+OptionsP = POINTER(qubo_options)
+BackendCtxP = POINTER(qubo_backend_ctx)
+PuzzleP = POINTER(qubo_puzzle)
+
+# --- Structs, field by field as in the headers ------------------------------
+
+
+class SampleInfo(Structure):
+    """struct qubo_sample_info (qubo/solver.h)."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("status", c_int32),
+        ("reached_target", c_int32),
+        ("seconds", c_double),
+        ("num_samples", c_uint64),
+        ("flip_attempts", c_uint64),
+        ("num_ground_states", c_uint64),
+        ("seed", c_uint64),
+    ]
+
+
+class PuzzleOptions(Structure):
+    """struct qubo_puzzle_options (qubo/puzzle.h)."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("reduce", c_int32),
+        ("penalty", c_double),
+        ("drop_region", c_int32),
+        ("allocator", c_void_p),  # const qubo_allocator *; NULL here
+    ]
+
+
+class PuzzleStats(Structure):
+    """struct qubo_puzzle_stats (qubo/puzzle.h)."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("width", c_size_t),
+        ("height", c_size_t),
+        ("variables_before", c_size_t),
+        ("couplers_before", c_size_t),
+        ("variables_after", c_size_t),
+        ("couplers_after", c_size_t),
+        ("cells_fixed", c_size_t),
+        ("solved_by_reduction", c_int32),
+    ]
+
+
+# The slots of struct qubo_backend_vtable (qubo/backend.h).
+SAMPLE_FN = CFUNCTYPE(c_int, BackendCtxP, ModelP, OptionsP, c_void_p)
+SAMPLE_FROM_FN = CFUNCTYPE(c_int, BackendCtxP, ModelP, OptionsP, SampleSetP, c_void_p)
+SET_PARAM_FN = CFUNCTYPE(c_int, BackendCtxP, c_char_p, OptionsP, c_void_p)
+DESCRIBE_FN = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
+DESTROY_FN = CFUNCTYPE(None, c_void_p)
+
+
+class BackendVtable(Structure):
+    """struct qubo_backend_vtable (qubo/backend.h). Unused slots stay NULL."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("name", c_char_p),
+        ("sample", SAMPLE_FN),
+        ("sample_from", SAMPLE_FROM_FN),
+        ("set_param", SET_PARAM_FN),
+        ("describe", DESCRIBE_FN),
+    ]
+
+
+# --- Loading and prototypes -------------------------------------------------
+
+_core = None    # libqubo
+_puzzle = None  # libqubo-puzzle
+
+_U8P = POINTER(c_uint8)
+_U32P = POINTER(c_uint32)
+_DP = POINTER(c_double)
+_SZP = POINTER(c_size_t)
+
+# name: (restype, argtypes), for every function this module calls.
+_CORE_PROTOTYPES = {
+    "qubo_status_name": (c_char_p, [c_int]),
+    "qubo_error_message": (c_char_p, []),
+    "qubo_model_new": (c_int, [POINTER(ModelP), c_size_t, c_void_p]),
+    "qubo_model_free": (None, [ModelP]),
+    "qubo_model_num_variables": (c_size_t, [ModelP]),
+    "qubo_model_offset": (c_double, [ModelP]),
+    "qubo_model_add_offset": (c_int, [ModelP, c_double]),
+    "qubo_model_add_linear": (c_int, [ModelP, c_uint32, c_double]),
+    "qubo_model_add_quadratic": (c_int, [ModelP, c_uint32, c_uint32, c_double]),
+    "qubo_model_compile": (c_int, [ModelP]),
+    "qubo_model_energy": (c_int, [ModelP, _U8P, c_size_t, _DP]),
+    "qubo_model_export_linear": (c_int, [ModelP, _DP, c_size_t]),
+    "qubo_model_export_coo": (c_int, [ModelP, _U32P, _U32P, _DP, c_size_t, _SZP]),
+    "qubo_penalty_exactly": (c_int, [ModelP, _U32P, c_size_t, c_int64, c_double]),
+    "qubo_solver_new": (c_int, [POINTER(SolverP), c_char_p, c_void_p]),
+    "qubo_solver_new_backend": (c_int, [POINTER(SolverP), POINTER(BackendVtable), c_void_p,
+                                        DESTROY_FN, c_void_p]),
+    "qubo_solver_free": (None, [SolverP]),
+    "qubo_solver_name": (c_char_p, [SolverP]),
+    "qubo_solver_describe": (c_int, [SolverP, ctypes.c_char_p, c_size_t, _SZP]),
+    "qubo_solver_set_int": (c_int, [SolverP, c_char_p, c_int64]),
+    "qubo_solver_set_double": (c_int, [SolverP, c_char_p, c_double]),
+    "qubo_solver_sample": (c_int, [POINTER(SampleSetP), SolverP, ModelP]),
+    "qubo_options_get_int": (c_int, [OptionsP, c_char_p, c_int64, POINTER(c_int64)]),
+    "qubo_options_get_double": (c_int, [OptionsP, c_char_p, c_double, _DP]),
+    "qubo_sampleset_free": (None, [SampleSetP]),
+    "qubo_sampleset_size": (c_size_t, [SampleSetP]),
+    "qubo_sampleset_num_variables": (c_size_t, [SampleSetP]),
+    "qubo_sampleset_get": (c_int, [SampleSetP, c_size_t, _U8P, c_size_t, _DP,
+                                   POINTER(c_uint64)]),
+    "qubo_sampleset_lowest": (c_int, [SampleSetP, _U8P, c_size_t, _DP]),
+    "qubo_sampleset_get_info": (c_int, [SampleSetP, POINTER(SampleInfo)]),
+    "qubo_backend_set_error": (c_int, [BackendCtxP, c_int, c_char_p]),
+    "qubo_backend_add_samples": (c_int, [BackendCtxP, _U8P, c_size_t, c_size_t,
+                                         POINTER(c_uint64)]),
+    "qubo_backend_progress": (c_int, [BackendCtxP, c_uint64, c_uint64, c_double]),
+    "qubo_backend_should_stop": (c_int, [BackendCtxP]),
+}
+
+_PUZZLE_PROTOTYPES = {
+    "qubo_puzzle_parse": (c_int, [POINTER(PuzzleP), c_char_p, c_size_t,
+                                  POINTER(PuzzleOptions)]),
+    "qubo_puzzle_free": (None, [PuzzleP]),
+    "qubo_puzzle_family": (c_int, [PuzzleP]),
+    "qubo_puzzle_get_stats": (c_int, [PuzzleP, POINTER(PuzzleStats)]),
+    "qubo_puzzle_model": (c_int, [PuzzleP, POINTER(ModelP)]),
+    "qubo_puzzle_ground_energy": (c_int, [PuzzleP, _DP]),
+    "qubo_puzzle_decode": (c_int, [PuzzleP, _U8P, c_size_t, _U8P, c_size_t]),
+    "qubo_puzzle_check": (c_int, [PuzzleP, _U8P, c_size_t, ctypes.c_char_p, c_size_t, _SZP]),
+    "qubo_puzzle_format_solution": (c_int, [PuzzleP, _U8P, c_size_t, ctypes.c_char_p,
+                                            c_size_t, _SZP]),
+}
+
+
+def _declare(dll, prototypes):
+    for name, (restype, argtypes) in prototypes.items():
+        fn = getattr(dll, name)
+        fn.restype = restype
+        fn.argtypes = argtypes
+
+
+def _open(stem, places):
+    """Opens lib<stem>.so.0 (the SONAME) from the first place that has it: a
+    directory, or the file itself. Without places, the system's search path."""
+    names = ["lib%s.so.0" % stem, "lib%s.so" % stem]
+    for place in places:
+        if os.path.isfile(place):
+            if os.path.basename(place).startswith("lib%s.so" % stem):
+                return ctypes.CDLL(place)
+            continue
+        for name in names:
+            path = os.path.join(place, name)
+            if os.path.exists(path):
+                return ctypes.CDLL(path)
+    if places:
+        raise OSError("lib%s.so not found in %s" % (stem, os.pathsep.join(places)))
+    return ctypes.CDLL(names[0])
+
+
+def load(*places):
+    """Loads libqubo and libqubo-puzzle. Each place is a directory or a
+    library file; with none, QUBO_LIBDIR (directories separated by ':') is
+    used, else the system's library search path. libqubo is loaded first, so
+    that libqubo-puzzle finds it by its SONAME."""
+    global _core, _puzzle
+    if not places and os.environ.get("QUBO_LIBDIR"):
+        places = tuple(os.environ["QUBO_LIBDIR"].split(os.pathsep))
+    places = [p for p in places if p]
+    _core = _open("qubo", places)
+    _declare(_core, _CORE_PROTOTYPES)
+    _puzzle = _open("qubo-puzzle", places)
+    _declare(_puzzle, _PUZZLE_PROTOTYPES)
+    return _core, _puzzle
+
+
+# --- Errors -----------------------------------------------------------------
+
+
+class QuboError(Exception):
+    """A failed libqubo call: status (int), name ("QUBO_ERR_...") and the
+    library's message naming what went wrong."""
+
+    def __init__(self, status, message):
+        self.status = status
+        self.name = _core.qubo_status_name(status).decode()
+        self.message = message
+        super().__init__("%s: %s" % (self.name, message))
+
+
+def check(status):
+    """Raises QuboError on a negative status; returns the status otherwise."""
+    if status < 0:
+        # Read the message before any other call can replace it.
+        raise QuboError(status, _core.qubo_error_message().decode("utf-8", "replace"))
+    return status
+
+
+def _bytes_arg(sample):
+    """A sample (bytes, bytearray or a list of 0/1) as a C uint8 array."""
+    data = bytes(sample)
+    return (c_uint8 * len(data)).from_buffer_copy(data), len(data)
+
+
+# --- Models -----------------------------------------------------------------
+
+
+class Model:
+    """A QUBO model, E(x) = offset + sum h_i x_i + sum J_ij x_i x_j."""
+
+    def __init__(self, num_variables=0, handle=None, owner=None):
+        # handle/owner: a borrowed model (a puzzle's, or the one a backend is
+        # given), which this object must not free.
+        self._owner = owner
+        if handle is not None:
+            self._h, self._borrowed = handle, True
+            return
+        self._h, self._borrowed = ModelP(), False
+        check(_core.qubo_model_new(byref(self._h), num_variables, None))
+
+    @property
+    def handle(self):
+        return self._h
+
+    def close(self):
+        if self._h and not self._borrowed:
+            _core.qubo_model_free(self._h)
+        self._h = ModelP()
+
+    def __del__(self):
+        if _core is not None:
+            self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def num_variables(self):
+        return _core.qubo_model_num_variables(self._h)
+
+    @property
+    def offset(self):
+        return _core.qubo_model_offset(self._h)
+
+    def add_offset(self, weight):
+        check(_core.qubo_model_add_offset(self._h, weight))
+
+    def add_linear(self, var, weight):
+        check(_core.qubo_model_add_linear(self._h, var, weight))
+
+    def add_quadratic(self, i, j, weight):
+        check(_core.qubo_model_add_quadratic(self._h, i, j, weight))
+
+    def penalty_exactly(self, lits, k, weight):
+        """Exactly k of the literals true: weight * (sum(lits) - k)^2."""
+        arr = (c_uint32 * len(lits))(*lits)
+        check(_core.qubo_penalty_exactly(self._h, arr, len(lits), k, weight))
+
+    def compile(self):
+        check(_core.qubo_model_compile(self._h))
+
+    def energy(self, sample):
+        arr, n = _bytes_arg(sample)
+        e = c_double()
+        check(_core.qubo_model_energy(self._h, arr, n, byref(e)))
+        return e.value
+
+    def linear(self):
+        """The linear weights h_0 ... h_{n-1}."""
+        n = self.num_variables
+        h = (c_double * max(n, 1))()
+        check(_core.qubo_model_export_linear(self._h, h, n))
+        return list(h[:n])
+
+    def couplers(self):
+        """The compiled couplers as (i, j, J_ij), i < j, sorted."""
+        count = c_size_t()
+        # Capacity 0 asks for the count (QUBO_ERR_BUFFER_TOO_SMALL when the
+        # model has couplers); then a second call fills arrays of that size.
+        rc = _core.qubo_model_export_coo(self._h, None, None, None, 0, byref(count))
+        if rc != QUBO_ERR_BUFFER_TOO_SMALL:
+            check(rc)
+        n = count.value
+        rows, cols = (c_uint32 * max(n, 1))(), (c_uint32 * max(n, 1))()
+        weights = (c_double * max(n, 1))()
+        check(_core.qubo_model_export_coo(self._h, rows, cols, weights, n, byref(count)))
+        return [(rows[k], cols[k], weights[k]) for k in range(n)]
+
+
+# --- Sample sets ------------------------------------------------------------
+
+
+class SampleSet:
+    """Distinct samples sorted by energy, with occurrences and run figures."""
+
+    def __init__(self, handle, status):
+        self._h = handle
+        self.status = status  # QUBO_OK, QUBO_CANCELLED or QUBO_TIME_LIMIT
+
+    def close(self):
+        if self._h:
+            _core.qubo_sampleset_free(self._h)
+        self._h = SampleSetP()
+
+    def __del__(self):
+        if _core is not None:
+            self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __len__(self):
+        return _core.qubo_sampleset_size(self._h)
+
+    @property
+    def num_variables(self):
+        return _core.qubo_sampleset_num_variables(self._h)
+
+    def get(self, index):
+        """(sample bytes, energy, occurrences) of sample number index."""
+        n = self.num_variables
+        buf = (c_uint8 * max(n, 1))()
+        e, occ = c_double(), c_uint64()
+        check(_core.qubo_sampleset_get(self._h, index, buf, n, byref(e), byref(occ)))
+        return bytes(buf[:n]), e.value, occ.value
+
+    def __iter__(self):
+        for k in range(len(self)):
+            yield self.get(k)
+
+    def lowest(self):
+        """(sample bytes, energy) of the lowest-energy sample."""
+        n = self.num_variables
+        buf = (c_uint8 * max(n, 1))()
+        e = c_double()
+        check(_core.qubo_sampleset_lowest(self._h, buf, n, byref(e)))
+        return bytes(buf[:n]), e.value
+
+    def info(self):
+        """The run's figures (qubo_sample_info) as a dict."""
+        info = SampleInfo(struct_size=ctypes.sizeof(SampleInfo))
+        check(_core.qubo_sampleset_get_info(self._h, byref(info)))
+        return {name: getattr(info, name) for name, _ in SampleInfo._fields_
+                if name != "struct_size"}
+
+
+# --- Solvers ----------------------------------------------------------------
+
+
+class Solver:
+    """A built-in solver by name ("sa", "exhaustive", "tabu", "descent"), or
+    one around a Python backend (Solver.from_backend())."""
+
+    def __init__(self, name=None):
+        self._h = SolverP()
+        self._keep = None  # a Python backend's vtable and callbacks
+        if name is not None:
+            check(_core.qubo_solver_new(byref(self._h), name.encode(), None))
+
+    @classmethod
+    def from_backend(cls, backend):
+        """A solver whose slots call the Python object backend (see Backend)."""
+        self = cls()
+        table, keep = backend._vtable()
+        check(_core.qubo_solver_new_backend(byref(self._h), byref(table), None,
+                                            keep["destroy"], None))
+        # The library copied the table, but calls the callbacks until the
+        # solver is freed: they must outlive it, so the solver holds them.
+        self._keep = keep
+        return self
+
+    def close(self):
+        if self._h:
+            _core.qubo_solver_free(self._h)  # calls the destroy slot
+        self._h = SolverP()
+        self._keep = None
+
+    def __del__(self):
+        if _core is not None:
+            self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def name(self):
+        return _core.qubo_solver_name(self._h).decode()
+
+    def describe(self):
+        length = c_size_t()
+        rc = _core.qubo_solver_describe(self._h, None, 0, byref(length))
+        if rc != QUBO_ERR_BUFFER_TOO_SMALL:
+            check(rc)
+        buf = ctypes.create_string_buffer(length.value + 1)
+        check(_core.qubo_solver_describe(self._h, buf, len(buf), byref(length)))
+        return buf.value.decode()
+
+    def set_int(self, key, value):
+        check(_core.qubo_solver_set_int(self._h, key.encode(), value))
+
+    def set_double(self, key, value):
+        check(_core.qubo_solver_set_double(self._h, key.encode(), value))
+
+    def sample(self, model):
+        """Samples a compiled model; returns a SampleSet (its status says
+        whether the run stopped early)."""
+        out = SampleSetP()
+        status = check(_core.qubo_solver_sample(byref(out), self._h, model.handle))
+        return SampleSet(out, status)
+
+
+# --- Backends written in Python ---------------------------------------------
+
+
+class Options:
+    """A solver's options as a backend slot sees them (borrowed)."""
+
+    def __init__(self, handle):
+        self._h = handle
+
+    def get_int(self, key, fallback):
+        v = c_int64()
+        check(_core.qubo_options_get_int(self._h, key.encode(), fallback, byref(v)))
+        return v.value
+
+    def get_double(self, key, fallback):
+        v = c_double()
+        check(_core.qubo_options_get_double(self._h, key.encode(), fallback, byref(v)))
+        return v.value
+
+
+class BackendContext:
+    """The host side of one sample call (valid during that call only)."""
+
+    def __init__(self, handle):
+        self._h = handle
+
+    def add_samples(self, samples):
+        """Hands samples (each bytes or a list of 0/1, all of one length) to
+        the host, which computes their energies."""
+        samples = [bytes(s) for s in samples]
+        if not samples:
+            return
+        data = b"".join(samples)
+        arr = (c_uint8 * max(len(data), 1)).from_buffer_copy(data or b"\0")
+        check(_core.qubo_backend_add_samples(self._h, arr, len(samples), len(samples[0]),
+                                             None))
+
+    def progress(self, done, total, best_energy=float("nan")):
+        """Reports progress; returns nonzero (QUBO_CANCELLED or
+        QUBO_TIME_LIMIT) when the run should stop."""
+        return check(_core.qubo_backend_progress(self._h, done, total, best_energy))
+
+    def should_stop(self):
+        return check(_core.qubo_backend_should_stop(self._h))
+
+
+class Backend:
+    """Base class of a solver backend written in Python. Subclasses set name
+    and implement sample(ctx, model, options); check_param(key, options) and
+    describe() are optional. Exceptions raised by them are reported to the
+    caller of Solver.sample() as QUBO_ERR_CALLBACK with the exception's text
+    (an exception cannot cross the C frames of the library)."""
+
+    name = "python"
+
+    def sample(self, ctx, model, options):
+        raise NotImplementedError
+
+    def check_param(self, key, options):
+        pass
+
+    def describe(self):
+        return self.name
+
+    def _vtable(self):
+        def fail(ctx, exc):
+            message = "%s: %s" % (type(exc).__name__, exc)
+            return _core.qubo_backend_set_error(ctx, QUBO_ERR_CALLBACK,
+                                                message.encode("utf-8", "replace"))
+
+        def sample_slot(ctx, model, options, user_data):
+            try:
+                status = self.sample(BackendContext(ctx), Model(handle=model), Options(options))
+                return status or QUBO_OK
+            except QuboError as e:
+                return _core.qubo_backend_set_error(ctx, e.status, e.message.encode())
+            except Exception as e:  # noqa: BLE001 - reported to the caller
+                return fail(ctx, e)
+
+        def set_param_slot(ctx, key, options, user_data):
+            try:
+                self.check_param(key.decode(), Options(options))
+                return QUBO_OK
+            except QuboError as e:
+                return _core.qubo_backend_set_error(ctx, e.status, e.message.encode())
+            except Exception as e:  # noqa: BLE001
+                return fail(ctx, e)
+
+        def describe_slot(buffer, capacity, user_data):
+            try:
+                text = self.describe().encode()[:capacity - 1] + b"\0"
+            except Exception:  # noqa: BLE001
+                return QUBO_ERR_CALLBACK
+            ctypes.memmove(buffer, text, len(text))
+            return QUBO_OK
+
+        def destroy_slot(user_data):
+            self.destroyed = True
+
+        keep = {
+            "name": self.name.encode(),
+            "sample": SAMPLE_FN(sample_slot),
+            "set_param": SET_PARAM_FN(set_param_slot),
+            "describe": DESCRIBE_FN(describe_slot),
+            "destroy": DESTROY_FN(destroy_slot),
+            "backend": self,
+        }
+        table = BackendVtable(struct_size=ctypes.sizeof(BackendVtable), name=keep["name"],
+                              sample=keep["sample"], set_param=keep["set_param"],
+                              describe=keep["describe"])
+        keep["table"] = table
+        return table, keep
+
+
+# --- Puzzles ----------------------------------------------------------------
+
+
+class Puzzle:
+    """A puzzle parsed from text (doc/formats.md) with its exact model."""
+
+    def __init__(self, text, reduce=QUBO_REDUCE_DEFAULT, penalty=0.0):
+        data = text.encode() if isinstance(text, str) else bytes(text)
+        opts = PuzzleOptions(struct_size=ctypes.sizeof(PuzzleOptions), reduce=reduce,
+                             penalty=penalty)
+        self._h = PuzzleP()
+        check(_puzzle.qubo_puzzle_parse(byref(self._h), data, len(data), byref(opts)))
+
+    def close(self):
+        if self._h:
+            _puzzle.qubo_puzzle_free(self._h)
+        self._h = PuzzleP()
+
+    def __del__(self):
+        if _puzzle is not None:
+            self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def family(self):
+        return _puzzle.qubo_puzzle_family(self._h)
+
+    def stats(self):
+        s = PuzzleStats(struct_size=ctypes.sizeof(PuzzleStats))
+        check(_puzzle.qubo_puzzle_get_stats(self._h, byref(s)))
+        return {name: getattr(s, name) for name, _ in PuzzleStats._fields_
+                if name != "struct_size"}
+
+    def model(self):
+        """The puzzle's compiled model, borrowed: valid while the puzzle is."""
+        m = ModelP()
+        check(_puzzle.qubo_puzzle_model(self._h, byref(m)))
+        return Model(handle=m, owner=self)
+
+    def ground_energy(self):
+        e = c_double()
+        check(_puzzle.qubo_puzzle_ground_energy(self._h, byref(e)))
+        return e.value
+
+    def _cells(self):
+        s = self.stats()
+        return s["width"] * s["height"]
+
+    def decode(self, sample):
+        """A model sample as a board: width x height bytes, 1 for a queen."""
+        arr, n = _bytes_arg(sample)
+        cells = self._cells()
+        board = (c_uint8 * cells)()
+        check(_puzzle.qubo_puzzle_decode(self._h, arr, n, board, cells))
+        return bytes(board)
+
+    def check(self, board):
+        """(number of broken rules, report naming each one)."""
+        arr, n = _bytes_arg(board)
+        report = ctypes.create_string_buffer(4096)
+        violations = c_size_t()
+        check(_puzzle.qubo_puzzle_check(self._h, arr, n, report, len(report),
+                                        byref(violations)))
+        return violations.value, report.value.decode()
+
+    def format_solution(self, board):
+        arr, n = _bytes_arg(board)
+        length = c_size_t()
+        rc = _puzzle.qubo_puzzle_format_solution(self._h, arr, n, None, 0, byref(length))
+        if rc != QUBO_ERR_BUFFER_TOO_SMALL:
+            check(rc)
+        buf = ctypes.create_string_buffer(length.value + 1)
+        check(_puzzle.qubo_puzzle_format_solution(self._h, arr, n, buf, len(buf),
+                                                  byref(length)))
+        return buf.value.decode()
+
+
+if __name__ == "__main__":
+    # A tiny demonstration: python3 qubo_ctypes.py [LIBDIR ...]
+    load(*sys.argv[1:])
+    with Model(2) as m:
+        m.add_linear(0, -1.0)
+        m.add_linear(1, -1.0)
+        m.add_quadratic(0, 1, 3.0)
+        m.compile()
+        with Solver("exhaustive") as s, s.sample(m) as res:
+            for sample, energy, occ in res:
+                print(list(sample), energy, occ)
