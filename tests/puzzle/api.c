@@ -247,6 +247,44 @@ Test(puzzle_api, out_of_memory_everywhere)
 	oom_sweep(NULL, &s, QUBO_REDUCE_FULL);
 }
 
+/* qubo_puzzle_parse_cells under the same failures: NOMEM or the map, no
+ * leak either way. */
+Test(puzzle_api, parse_cells_out_of_memory)
+{
+	static const char *const texts[] = { linkedin, "nqueens 6\n", "domination 3\n" };
+	size_t t, k, fails = 0;
+
+	for (t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+		qubo_lit want[64], got[64];
+
+		memset(want, 0, sizeof want);
+		cr_assert_eq(qubo_puzzle_parse_cells(texts[t], strlen(texts[t]), NULL, want, 64),
+			     QUBO_OK);
+		for (k = 1; k < 100000; k++) {
+			tu_failalloc fa;
+			qubo_puzzle_options o = opts(QUBO_REDUCE_FULL);
+			int rc;
+
+			tu_failalloc_init(&fa, k);
+			o.allocator = &fa.a;
+			memset(got, 0, sizeof got);
+			rc = qubo_puzzle_parse_cells(texts[t], strlen(texts[t]), &o, got, 64);
+			cr_assert_eq(fa.live, 0, "%s, allocation %zu: %zu blocks leaked", texts[t],
+				     k, fa.live);
+			if (rc == QUBO_OK) {
+				cr_assert_eq(memcmp(got, want, sizeof got), 0);
+				if (!fa.failed)
+					break;
+				continue;
+			}
+			cr_assert_eq(rc, QUBO_ERR_NOMEM, "%s, allocation %zu: %s", texts[t], k,
+				     qubo_error_message());
+			fails++;
+		}
+	}
+	cr_assert_gt(fails, 20);
+}
+
 /* A larger board builds in reasonable time and the limits are reported. */
 Test(puzzle_api, sizes_and_limits)
 {
