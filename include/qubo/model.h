@@ -109,7 +109,8 @@ QUBO_API size_t qubo_model_num_variables(const qubo_model *model);
  *
  * Groups do not overlap and are kept sorted by their first variable. They
  * may be added before or after qubo_model_compile() and are copied by
- * qubo_model_copy(); the qbsolv format does not carry them.
+ * qubo_model_copy(); the qbsolv writer and reader carry them in
+ * `c group <first> <count>` comment lines (doc/formats.md).
  * @param[in,out] model the model.
  * @param[in] first the group's first variable.
  * @param[in] count its number of variables, 1 … #QUBO_MAX_GROUP_SIZE.

@@ -9,7 +9,9 @@
  * <i> <i> <weight>      nNodes diagonal lines
  * <i> <j> <weight>      nCouplers coupler lines, i < j
  * @endcode
- * The model's offset travels in a comment line `c offset <value>`. Weights
+ * The model's offset travels in a comment line `c offset <value>`, and its
+ * variable groups (qubo_model_add_group()) in `c group <first> <count>`
+ * lines, which other readers take for comments. Weights
  * are written with the fewest digits that read back to the same double.
  * Reading is strict: every malformation is reported as #QUBO_ERR_PARSE (or
  * #QUBO_ERR_TOO_LARGE for counts beyond what can be allocated) with the line

@@ -412,6 +412,12 @@ typedef struct parse {
 	uint32_t *ci, *cj;
 	double *cw;
 	size_t staged, cap_stage;
+	/* `c group` lines, applied once the model exists */
+	struct qbs_group {
+		uint32_t first, count;
+		size_t line, col;
+	} *groups;
+	size_t num_groups, cap_groups;
 } parse;
 
 static int flush_stage(parse *p)
@@ -447,6 +453,76 @@ static int do_offset(parse *p, const char *cur)
 		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t.s),
 			       "the offsets add up to a value beyond the range of double");
 	p->offset = s;
+	return QUBO_OK;
+}
+
+/* `c group <first> <count>`: cur is just past "group". The variables are
+ * checked against the header once it has been read. */
+static int do_group(parse *p, const char *cur)
+{
+	rd *r = &p->r;
+	tok tf, tc;
+	uint64_t first, count;
+	struct qbs_group *g;
+	int rc;
+
+	if ((rc = rd_field(r, &cur, &tf, "the first variable after 'c group'")) ||
+	    (rc = rd_uint(r, &tf, "group start", &first)) ||
+	    (rc = rd_field(r, &cur, &tc, "the variable count after 'c group <first>'")) ||
+	    (rc = rd_uint(r, &tc, "group size", &count)) ||
+	    (rc = rd_line_end(r, cur, "the group size")))
+		return rc;
+	if (count == 0 || count > QUBO_MAX_GROUP_SIZE)
+		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, tc.s),
+			       "group size %llu is not between 1 and %d", (unsigned long long)count,
+			       QUBO_MAX_GROUP_SIZE);
+	if (first >= QUBO_MAX_VARIABLES)
+		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, tf.s),
+			       "group start %llu is beyond the variable limit",
+			       (unsigned long long)first);
+	if (qubo__grow(r->a, (void **)&p->groups, &p->cap_groups, p->num_groups + 1,
+		       sizeof *p->groups)) {
+		r->code = QUBO_ERR_NOMEM;
+		r->api_error = 1;
+		return QUBO_ERR_NOMEM;
+	}
+	g = &p->groups[p->num_groups++];
+	g->first = (uint32_t)first;
+	g->count = (uint32_t)count;
+	g->line = r->line;
+	g->col = col_of(r, tf.s);
+	return QUBO_OK;
+}
+
+/* Marks the groups of the `c group` lines, in file order. */
+static int apply_groups(parse *p)
+{
+	size_t k;
+
+	for (k = 0; k < p->num_groups; k++) {
+		const struct qbs_group *g = &p->groups[k];
+		const char *why;
+		int rc;
+
+		if ((uint64_t)g->first + g->count > p->max_nodes)
+			return rd_fail(&p->r, QUBO_ERR_PARSE, g->line, g->col,
+				       "c group %u %u: variables %u to %llu do not exist; the "
+				       "header declares %llu", g->first, g->count, g->first,
+				       (unsigned long long)g->first + g->count - 1,
+				       (unsigned long long)p->max_nodes);
+		rc = qubo_model_add_group(p->m, g->first, g->count);
+		if (rc == QUBO_ERR_INVALID_ARG) {
+			/* an overlap; the model's message says with which group */
+			why = strstr(qubo_error_message(), ": ");
+			return rd_fail(&p->r, QUBO_ERR_PARSE, g->line, g->col, "c group %u %u: %s",
+				       g->first, g->count, why ? why + 2 : "overlaps another group");
+		}
+		if (rc) {
+			p->r.code = rc;
+			p->r.api_error = 1;
+			return rc;
+		}
+	}
 	return QUBO_OK;
 }
 
@@ -625,8 +701,10 @@ static int parse_all(parse *p, size_t length)
 		if (t.s[0] == 'c') {
 			const char *c2 = cur;
 
-			if (tok_is(&t, "c") && next_tok(&c2, r->le, &t2) && tok_is(&t2, "offset")) {
-				if ((rc = do_offset(p, c2)))
+			if (tok_is(&t, "c") && next_tok(&c2, r->le, &t2)) {
+				if (tok_is(&t2, "offset") && (rc = do_offset(p, c2)))
+					return rc;
+				if (tok_is(&t2, "group") && (rc = do_group(p, c2)))
 					return rc;
 			}
 			continue;
@@ -650,7 +728,7 @@ static int parse_all(parse *p, size_t length)
 			       "the input ends after %llu of the %llu coupler lines the "
 			       "header declares", (unsigned long long)p->coup_read,
 			       (unsigned long long)p->n_couplers);
-	if ((rc = flush_stage(p)))
+	if ((rc = flush_stage(p)) || (rc = apply_groups(p)))
 		return rc;
 	if (p->offset != 0.0 && (rc = qubo_model_add_offset(p->m, p->offset))) {
 		r->code = rc;
@@ -685,6 +763,7 @@ static int read_buffer(qubo_model **out, const char *data, size_t length,
 	qubo__free(a, p.ci);
 	qubo__free(a, p.cj);
 	qubo__free(a, p.cw);
+	qubo__free(a, p.groups);
 	qubo__free(a, p.r.scratch);
 	if (rc == QUBO_OK) {
 		*out = p.m;
@@ -1106,6 +1185,14 @@ static void emit(const qubo_model *m, sink *s)
 	if (m->offset != 0.0) {
 		memcpy(line, "c offset ", 9);
 		len = 9 + fmt_double(line + 9, m->offset);
+		line[len++] = '\n';
+		put(s, line, len);
+	}
+	for (k = 0; k < m->num_groups; k++) {
+		memcpy(line, "c group ", 8);
+		len = 8 + fmt_u64(line + 8, m->groups[k].first);
+		line[len++] = ' ';
+		len += fmt_u64(line + len, m->groups[k].count);
 		line[len++] = '\n';
 		put(s, line, len);
 	}

@@ -91,6 +91,13 @@ static void expect_same(const qubo_model *a, const qubo_model *b, const char *ct
 		     qubo_model_num_variables(b));
 	cr_assert(same_bits(unsign_zero(qubo_model_offset(a)), unsign_zero(qubo_model_offset(b))),
 		  "%s: offset %.17g vs %.17g", ctx, qubo_model_offset(a), qubo_model_offset(b));
+	cr_assert_eq(qubo_model_num_groups(b), qubo_model_num_groups(a), "%s: groups", ctx);
+	for (k = 0; k < qubo_model_num_groups(a); k++) {
+		uint32_t fa, ca2, fb, cb2;
+		cr_assert_eq(qubo_model_get_group(a, k, &fa, &ca2), QUBO_OK);
+		cr_assert_eq(qubo_model_get_group(b, k, &fb, &cb2), QUBO_OK);
+		cr_assert(fa == fb && ca2 == cb2, "%s: group %zu", ctx, k);
+	}
 	ha = calloc(n + 1, sizeof *ha);
 	hb = calloc(n + 1, sizeof *hb);
 	cr_assert_eq(qubo_model_export_linear(a, ha, n), QUBO_OK);
@@ -227,6 +234,16 @@ static qubo_model *random_model(tu_rng *r)
 	if (tu_below(r, 4))
 		cr_assert_eq(qubo_model_add_offset(m, rnd_weight(r)), QUBO_OK);
 	cr_assert_eq(qubo_model_compile(m), QUBO_OK, "%s", qubo_error_message());
+	/* sometimes groups, added from the last variable down */
+	for (j = n; j > 0 && tu_below(r, 3) == 0;) {
+		size_t cnt = 1 + (size_t)tu_below(r, 3);
+		if (cnt > j)
+			break;
+		j -= cnt + (size_t)tu_below(r, 2);
+		if (j > n)
+			break;
+		cr_assert_eq(qubo_model_add_group(m, (uint32_t)j, (uint32_t)cnt), QUBO_OK);
+	}
 	return m;
 }
 
@@ -256,6 +273,35 @@ Test(qbsolv, random_models_round_trip_bit_identical)
 		qubo_model_free(back);
 		qubo_model_free(m);
 	}
+}
+
+/* Groups travel in `c group` lines: written in order after the offset, read
+ * back wherever they stand, and lines that only look alike are comments. */
+Test(qbsolv, groups_round_trip)
+{
+	static const char text[] = "c group 4 2\np qubo 0 8 1 1\n0 0 1\nc group 0 3\n0 1 -2\n"
+				   "c groups 5 1\nc group: 6 1\n  c group 7 1\n";
+	static const uint32_t want[][2] = { { 0, 3 }, { 4, 2 }, { 7, 1 } };
+	qubo_model *m = read_str(text), *back;
+	char *out;
+	size_t len, k;
+
+	cr_assert_eq(qubo_model_num_groups(m), 3);
+	for (k = 0; k < 3; k++) {
+		uint32_t first, count;
+		cr_assert_eq(qubo_model_get_group(m, k, &first, &count), QUBO_OK);
+		cr_assert(first == want[k][0] && count == want[k][1], "group %zu: %u %u", k, first,
+			  count);
+	}
+	out = write_text(m, &len);
+	cr_assert(strstr(out, "c group 0 3\nc group 4 2\nc group 7 1\np qubo 0 8 1 1\n"), "%s",
+		  out);
+	back = read_text(out, len);
+	cr_assert_eq(qubo_model_num_groups(back), 3);
+	expect_same(m, back, "groups");
+	free(out);
+	qubo_model_free(back);
+	qubo_model_free(m);
 }
 
 Test(qbsolv, random_models_round_trip_through_files)
@@ -838,6 +884,16 @@ static const struct bad bad_files[] = {
 	BAD("NaN offset", "p qubo 0 1 0 0\n\tc offset NaN\n", PARSE, 2, 11),
 	BAD("offsets summing beyond double", "c offset 1e308\nc offset 1e308\np qubo 0 1 0 0\n",
 	    PARSE, 2, 10),
+	BAD("group without a size", "p qubo 0 4 0 0\nc group 1\n", PARSE, 2, 10),
+	BAD("group start that is no integer", "c group x 2\np qubo 0 4 0 0\n", PARSE, 1, 9),
+	BAD("group of size 0", "p qubo 0 4 0 0\nc group 1 0\n", PARSE, 2, 11),
+	BAD("group of 65 variables", "p qubo 0 99 0 0\nc group 1 65\n", PARSE, 2, 11),
+	BAD("group with a third field", "p qubo 0 4 0 0\nc group 1 2 3\n", PARSE, 2, 13),
+	BAD("group beyond maxNodes (before the header)", "c group 3 2\np qubo 0 4 0 0\n",
+	    PARSE, 1, 9),
+	BAD("group start beyond the variable limit", "c group 4294967295 1\np qubo 0 4 0 0\n",
+	    PARSE, 1, 9),
+	BAD("overlapping groups", "p qubo 0 6 0 0\nc group 1 3\nc group 0 2\n", PARSE, 3, 9),
 	BAD("diagonal sums beyond double", "p qubo 0 1 2 0\n0 0 1e308\n0 0 1e308\n", PARSE, 3, 5),
 	BAD("couplers summing beyond double", "p qubo 0 2 0 2\n0 1 1e308\n0 1 1e308\n", PARSE, 4,
 	    1),
