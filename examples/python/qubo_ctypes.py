@@ -316,7 +316,25 @@ def _bytes_arg(sample):
 # --- Models -----------------------------------------------------------------
 
 
-class Model:
+class _Owned:
+    """An object that owns a C handle: close() frees it; a with block or the
+    garbage collector calls close() too."""
+
+    def close(self):
+        raise NotImplementedError
+
+    def __del__(self):
+        if _core is not None:
+            self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class Model(_Owned):
     """A QUBO model, E(x) = offset + sum h_i x_i + sum J_ij x_i x_j."""
 
     def __init__(self, num_variables=0, handle=None, owner=None):
@@ -338,15 +356,6 @@ class Model:
             _core.qubo_model_free(self._h)
         self._h = ModelP()
 
-    def __del__(self):
-        if _core is not None:
-            self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     @property
     def num_variables(self):
@@ -404,7 +413,7 @@ class Model:
 # --- Sample sets ------------------------------------------------------------
 
 
-class SampleSet:
+class SampleSet(_Owned):
     """Distinct samples sorted by energy, with occurrences and run figures."""
 
     def __init__(self, handle, status):
@@ -416,15 +425,6 @@ class SampleSet:
             _core.qubo_sampleset_free(self._h)
         self._h = SampleSetP()
 
-    def __del__(self):
-        if _core is not None:
-            self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def __len__(self):
         return _core.qubo_sampleset_size(self._h)
@@ -464,7 +464,7 @@ class SampleSet:
 # --- Solvers ----------------------------------------------------------------
 
 
-class Solver:
+class Solver(_Owned):
     """A built-in solver by name ("sa", "exhaustive", "tabu", "descent"), or
     one around a Python backend (Solver.from_backend())."""
 
@@ -492,15 +492,6 @@ class Solver:
         self._h = SolverP()
         self._keep = None
 
-    def __del__(self):
-        if _core is not None:
-            self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     @property
     def name(self):
@@ -646,7 +637,7 @@ class Backend:
 # --- Puzzles ----------------------------------------------------------------
 
 
-class Puzzle:
+class Puzzle(_Owned):
     """A puzzle parsed from text (doc/formats.md) with its exact model."""
 
     def __init__(self, text, reduce=QUBO_REDUCE_DEFAULT, penalty=0.0):
@@ -661,15 +652,6 @@ class Puzzle:
             _puzzle.qubo_puzzle_free(self._h)
         self._h = PuzzleP()
 
-    def __del__(self):
-        if _puzzle is not None:
-            self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     @property
     def family(self):
