@@ -121,6 +121,45 @@ static void scaling(const char *name, const qubo_model *m, int64_t reads, double
 	       name, units / t1, unit, t1, c1, units / t2, unit, t2, c2, t1 / t2);
 }
 
+/* Latency of one call on a 4-variable model (one read, one thread): the
+ * fixed cost of a solve, without a time limit (the read runs on the calling
+ * thread) and with one (a worker thread runs it while the caller watches
+ * the clock). Median of runs batches of 2000 calls. */
+static void latency(const char *name, const qubo_model *m, int limit, int runs)
+{
+	enum { CALLS = 2000 };
+	double t[32];
+	qubo_solver *s = NULL;
+	int i, k;
+
+	if (qubo_solver_new(&s, name, NULL) ||
+	    qubo_solver_set_int(s, QUBO_PARAM_THREADS, 1) ||
+	    (limit && qubo_solver_set_double(s, QUBO_PARAM_TIME_LIMIT, 60.0)) ||
+	    (strcmp(name, "exhaustive") && qubo_solver_set_int(s, QUBO_PARAM_NUM_READS, 1)) ||
+	    (!strcmp(name, "sa") && qubo_solver_set_int(s, QUBO_PARAM_NUM_SWEEPS, 10)) ||
+	    (!strcmp(name, "tabu") && qubo_solver_set_int(s, QUBO_PARAM_NUM_ITERATIONS, 10))) {
+		fprintf(stderr, "bench_solvers: %s\n", qubo_error_message());
+		exit(1);
+	}
+	for (k = 0; k < runs; k++) {
+		double t0 = wall();
+		for (i = 0; i < CALLS; i++) {
+			qubo_sampleset *set = NULL;
+			if (qubo_solver_sample(&set, s, m) != QUBO_OK) {
+				fprintf(stderr, "bench_solvers: %s\n", qubo_error_message());
+				exit(1);
+			}
+			qubo_sampleset_free(set);
+		}
+		t[k] = (wall() - t0) / CALLS;
+	}
+	qsort(t, (size_t)runs, sizeof t[0], cmp_double);
+	printf("%-10s one call on 4 variables, %s: %8.2f us\n", name,
+	       limit ? "with a time limit (worker thread)" : "no limit (calling thread)     ",
+	       1e6 * t[runs / 2]);
+	qubo_solver_free(s);
+}
+
 int main(int argc, char **argv)
 {
 	int runs = argc > 1 ? atoi(argv[1]) : 5;
@@ -139,6 +178,20 @@ int main(int argc, char **argv)
 	scaling("tabu", big, 16, 16, "reads", runs);
 	scaling("descent", big, 400, 400, "reads", runs);
 	scaling("exhaustive", dense, 0, (double)(1 << 28), "states", runs);
+	{
+		static const char *const names[] = { "sa", "tabu", "descent", "exhaustive" };
+		qubo_model *tiny = NULL;
+		size_t k;
+
+		if (qubo_model_new(&tiny, 4, NULL) || qubo_model_add_quadratic(tiny, 0, 1, 1.0) ||
+		    qubo_model_add_linear(tiny, 2, -1.0) || qubo_model_compile(tiny))
+			return 2;
+		for (k = 0; k < 4; k++) {
+			latency(names[k], tiny, 0, runs);
+			latency(names[k], tiny, 1, runs);
+		}
+		qubo_model_free(tiny);
+	}
 	qubo_model_free(big);
 	qubo_model_free(dense);
 	return 0;

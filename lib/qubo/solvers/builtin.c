@@ -41,7 +41,10 @@ int qubo__builtin_run(qubo_backend_ctx *ctx, const qubo_options *o, qubo__run *r
 	run->time_limit = qubo__builtin_double(o, QUBO_PARAM_TIME_LIMIT, 0.0);
 	run->has_target = qubo_options_type(o, QUBO_PARAM_TARGET_ENERGY) != QUBO_TYPE_NONE;
 	run->target = qubo__builtin_double(o, QUBO_PARAM_TARGET_ENERGY, 0.0);
-	run->progress = report_progress;
+	/* The hook forwards progress to the caller's callback and enforces
+	 * the host's deadline; with neither, kernels need not call it (and may
+	 * then run a single worker on this thread). */
+	run->progress = ctx->solver->progress || ctx->deadline > 0 ? report_progress : NULL;
 	run->user_data = ctx;
 	run->alloc = &ctx->solver->alloc;
 	return QUBO_OK;

@@ -174,6 +174,14 @@ int qubo__runner_exec(qubo__runner *rn, qubo__result *res)
 	}
 
 	rn->t0 = qubo__now();
+	if (rn->num_workers == 1 && rn->run->time_limit <= 0 && !rn->run->progress) {
+		/* nothing to watch: the one worker runs on this thread */
+		args[0].rn = rn;
+		args[0].index = 0;
+		rn->active = 1;
+		worker_main(&args[0]);
+		goto joined;
+	}
 	pthread_mutex_lock(&rn->lock);
 	for (i = 0; i < rn->num_workers; i++) {
 		args[i].rn = rn;
@@ -193,6 +201,7 @@ int qubo__runner_exec(qubo__runner *rn, qubo__result *res)
 	pthread_mutex_unlock(&rn->lock);
 	for (i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
+joined:
 	res->seconds = qubo__now() - rn->t0;
 
 	claimed = atomic_load(&rn->next);

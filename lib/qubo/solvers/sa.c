@@ -169,8 +169,8 @@ typedef struct sa_prep {
 	void *own[6];      /* what prep allocated (freed by prep_free) */
 	double unit;       /* integer path: 2^−shift; else 1 */
 	double scale;      /* bound on |ΔE| in real units, for tolerances */
-	double lo[SA_LOG_SIZE]; /* L over each bracket, lower end */
-	double up[SA_LOG_SIZE]; /* upper end */
+	const double *lo; /* L over each bracket, lower end (log_lo) */
+	const double *up; /* upper end (log_up) */
 } sa_prep;
 
 /* Fractional binary digits of a finite nonzero w (0 for integers). */
@@ -274,16 +274,27 @@ static int int_scale(const qubo_model *m, int *shift_out, int32_t *maxde_out)
 	return 1;
 }
 
-static void prep_log_tables(sa_prep *p)
+/* The bracket tables depend on nothing: filled once per process. */
+static double log_lo[SA_LOG_SIZE], log_up[SA_LOG_SIZE];
+static pthread_once_t log_once = PTHREAD_ONCE_INIT;
+
+static void fill_log_tables(void)
 {
 	const uint32_t w = 1u << (32 - SA_LOG_BITS);
 	uint32_t b;
 
 	for (b = 0; b < SA_LOG_SIZE; b++) {
 		double rlo = (double)b * w, rhi = (double)b * w + (w - 1);
-		p->up[b] = -log((rlo + 0.5) * 0x1p-32);
-		p->lo[b] = -log((rhi + 0.5) * 0x1p-32);
+		log_up[b] = -log((rlo + 0.5) * 0x1p-32);
+		log_lo[b] = -log((rhi + 0.5) * 0x1p-32);
 	}
+}
+
+static void prep_log_tables(sa_prep *p)
+{
+	pthread_once(&log_once, fill_log_tables);
+	p->lo = log_lo;
+	p->up = log_up;
 }
 
 /*
@@ -1793,6 +1804,11 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 
 	start = mono_now();
 	sh.active = (int)nworkers;
+	if (nworkers == 1 && run->time_limit <= 0 && !run->progress) {
+		/* nothing to watch: the one worker runs on this thread */
+		worker_main(&wk[0]);
+		goto joined;
+	}
 	for (t = 0; t < nworkers; t++) {
 		if (pthread_create(&wk[t].tid, NULL, worker_main, &wk[t]))
 			break;
@@ -1812,6 +1828,7 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 	supervise(&sh, run, start);
 	for (t = 0; t < started; t++)
 		pthread_join(wk[t].tid, NULL);
+joined:
 	res->seconds = mono_now() - start;
 	pthread_cond_destroy(&sh.cond);
 	pthread_mutex_destroy(&sh.lock);
