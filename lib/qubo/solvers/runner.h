@@ -1,11 +1,13 @@
 /*
- * The thread pool of the built-in kernels (descent, tabu, exhaustive).
+ * The thread pool of the built-in kernels (descent, tabu, exhaustive, SA
+ * with group moves).
  *
  * A run is a number of units (reads, or blocks of states) handed out in
  * order through an atomic counter to worker threads. The calling thread does
  * no unit itself: it watches the time limit, calls the progress callback
  * about every 100 ms, and raises the stop flag that workers poll once per
- * sweep or iteration. A worker always finishes (possibly early) every unit it
+ * sweep or iteration. A run of one worker with neither a time limit nor a
+ * progress callback has nothing to watch: the calling thread is its worker. A worker always finishes (possibly early) every unit it
  * claimed, and claims at least one, so the units claimed are exactly
  * 0 .. reads_done - 1 and each of them wrote its result.
  */
