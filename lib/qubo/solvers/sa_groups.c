@@ -28,6 +28,8 @@
  * move one variable at a time. */
 #define TABLE_BUDGET ((size_t)1 << 24)
 #define NONE UINT32_MAX
+/* Sweeps between recomputations of the fields from scratch. */
+#define RESYNC 64
 
 /* The positions pos … pos + len − 1 of a variable's CSR row that belong to
  * group g. */
@@ -285,8 +287,9 @@ static int gm_unit(qubo__runner *rn, unsigned w, size_t r)
 				continue;
 			e += gm_apply(job, k, x, f, cur, cand);
 		}
-		if (e < best_e) {
-			/* exact energy of an improved state: no drift */
+		if (e < best_e || sweep % RESYNC == RESYNC - 1) {
+			/* exact fields and energy, now and then and for an improved
+			 * state: rounding cannot pile up */
 			e = qubo__ls_init(m, x, f);
 			if (e < best_e) {
 				best_e = e;
