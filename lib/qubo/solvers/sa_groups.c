@@ -203,9 +203,9 @@ static int cmp_double(const void *a, const void *b)
  * largest) with probability 1/100. */
 static int gm_default_betas(const gm_job *job, const qubo_allocator *a, double *bh, double *bc)
 {
-	enum { STATES = 4 };
-	size_t cnt = 0, i, k;
-	double *up, lo = HUGE_VAL, hi;
+	enum { STATES = 4, PASSES = 100 };
+	size_t cnt = 0, i, k, pass;
+	double *up, lo = HUGE_VAL, hi, e, e0;
 	qubo__rng g;
 
 	*bh = 0.1;
@@ -217,9 +217,8 @@ static int gm_default_betas(const gm_job *job, const qubo_allocator *a, double *
 		return qubo__nomem("group moves: the default β range");
 	for (i = 0; i < STATES; i++) {
 		qubo__rng_stream(&g, 0x5eed, i);
-		double e = gm_start(job, job->x, job->f, job->cur, job->lsum, &g, i), e0;
-		size_t pass;
-		for (pass = 0; pass < 100; pass++) {
+		e = gm_start(job, job->x, job->f, job->cur, job->lsum, &g, i);
+		for (pass = 0; pass < PASSES; pass++) {
 			e0 = e;
 			for (k = 0; k < job->nmov; k++)
 				if (gm_move_delta(job, k, job->x, job->f, job->cur, job->cand,
@@ -231,7 +230,7 @@ static int gm_default_betas(const gm_job *job, const qubo_allocator *a, double *
 		for (k = 0; k < job->nmov; k++) {
 			double d = gm_move_delta(job, k, job->x, job->f, job->cur, job->cand,
 						 job->lsum);
-			if (d > 0 && isfinite(d))
+			if (d > 0 && qubo__is_finite(d))
 				up[cnt++] = d;
 		}
 	}
