@@ -151,3 +151,21 @@ out:
 	qubo__free(a, energies);
 	return rc;
 }
+
+int qubo__builtin_set_param(qubo_backend_ctx *ctx, const char *key, const qubo_options *o,
+			    void *user_data)
+{
+	const qubo__builtin *b = user_data;
+	int rc = qubo__params_check(b->params, b->num_params, NULL, o, key);
+
+	return rc ? qubo__builtin_fail(ctx, rc) : QUBO_OK;
+}
+
+int qubo__builtin_describe(char *buffer, size_t capacity, void *user_data)
+{
+	const qubo__builtin *b = user_data;
+
+	qubo__params_describe(buffer, capacity, b->vtable->name, b->summary, b->params,
+			      b->num_params);
+	return QUBO_OK;
+}

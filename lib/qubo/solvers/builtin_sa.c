@@ -24,25 +24,7 @@ static const qubo__param sa_params[] = {
 	{ QUBO_PARAM_GROUP_MOVES, QUBO_TYPE_INT, 0, 1, 0, "1",
 	  "1: moves set the model's variable groups to their best values; 0: single flips" },
 };
-#define NUM_PARAMS (sizeof sa_params / sizeof sa_params[0])
 
-static int sa_set_param(qubo_backend_ctx *ctx, const char *key, const qubo_options *o,
-			void *user_data)
-{
-	int rc = qubo__params_check(sa_params, NUM_PARAMS, NULL, o, key);
-
-	(void)user_data;
-	return rc ? qubo__builtin_fail(ctx, rc) : QUBO_OK;
-}
-
-static int sa_describe(char *buffer, size_t capacity, void *user_data)
-{
-	(void)user_data;
-	qubo__params_describe(buffer, capacity, "sa",
-			      "simulated annealing with single-flip Metropolis sweeps",
-			      sa_params, NUM_PARAMS);
-	return QUBO_OK;
-}
 
 /* The kernel for a run: group moves when the model has groups and the
  * option allows them, else single flips. */
@@ -100,6 +82,14 @@ const qubo_backend_vtable qubo__sa_backend = {
 	"sa",
 	sa_sample,
 	NULL,
-	sa_set_param,
-	sa_describe,
+	qubo__builtin_set_param,
+	qubo__builtin_describe,
+};
+
+qubo__builtin qubo__sa_builtin = {
+	&qubo__sa_backend,
+	"simulated annealing: single-flip Metropolis sweeps, or group moves on a model with "
+	"variable groups",
+	sa_params,
+	sizeof sa_params / sizeof sa_params[0],
 };

@@ -100,25 +100,7 @@ static const qubo__param descent_params[] = {
 	QUBO__P_TIME_LIMIT,
 	QUBO__P_TARGET_ENERGY,
 };
-#define NUM_PARAMS (sizeof descent_params / sizeof descent_params[0])
 
-static int descent_set_param(qubo_backend_ctx *ctx, const char *key, const qubo_options *o,
-			     void *user_data)
-{
-	int rc = qubo__params_check(descent_params, NUM_PARAMS, NULL, o, key);
-
-	(void)user_data;
-	return rc ? qubo__builtin_fail(ctx, rc) : QUBO_OK;
-}
-
-static int descent_describe(char *buffer, size_t capacity, void *user_data)
-{
-	(void)user_data;
-	qubo__params_describe(buffer, capacity, "descent",
-			      "steepest descent from random starts, or from given samples",
-			      descent_params, NUM_PARAMS);
-	return QUBO_OK;
-}
 
 static int descent_kernel(const qubo_model *m, const void *params, const qubo__run *run,
 			  const uint8_t *initial, uint8_t *samples, double *energies,
@@ -157,6 +139,13 @@ const qubo_backend_vtable qubo__descent_backend = {
 	"descent",
 	descent_sample,
 	descent_sample_from,
-	descent_set_param,
-	descent_describe,
+	qubo__builtin_set_param,
+	qubo__builtin_describe,
+};
+
+qubo__builtin qubo__descent_builtin = {
+	&qubo__descent_backend,
+	"steepest descent from random starts, or from given samples",
+	descent_params,
+	sizeof descent_params / sizeof descent_params[0],
 };

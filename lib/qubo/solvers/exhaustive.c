@@ -476,25 +476,7 @@ static const qubo__param exh_params[] = {
 	{ QUBO_PARAM_MAX_GROUND_STATES, QUBO_TYPE_INT, 1, 16777216.0, 0, "65536",
 	  "ground states stored (all are counted)" },
 };
-#define NUM_PARAMS (sizeof exh_params / sizeof exh_params[0])
 
-static int exh_set_param(qubo_backend_ctx *ctx, const char *key, const qubo_options *o,
-			 void *user_data)
-{
-	int rc = qubo__params_check(exh_params, NUM_PARAMS, NULL, o, key);
-
-	(void)user_data;
-	return rc ? qubo__builtin_fail(ctx, rc) : QUBO_OK;
-}
-
-static int exh_describe(char *buffer, size_t capacity, void *user_data)
-{
-	(void)user_data;
-	qubo__params_describe(buffer, capacity, "exhaustive",
-			      "all 2^n states in Gray-code order (n <= 40); the ground states "
-			      "and their count, or the k lowest states", exh_params, NUM_PARAMS);
-	return QUBO_OK;
-}
 
 static int exh_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
 		      void *user_data)
@@ -524,6 +506,14 @@ const qubo_backend_vtable qubo__exhaustive_backend = {
 	"exhaustive",
 	exh_sample,
 	NULL,
-	exh_set_param,
-	exh_describe,
+	qubo__builtin_set_param,
+	qubo__builtin_describe,
+};
+
+qubo__builtin qubo__exhaustive_builtin = {
+	&qubo__exhaustive_backend,
+	"all 2^n states in Gray-code order (n <= 40); the ground states "
+			      "and their count, or the k lowest states",
+	exh_params,
+	sizeof exh_params / sizeof exh_params[0],
 };

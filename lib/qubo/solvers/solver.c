@@ -10,11 +10,11 @@
 
 #define DESCRIBE_SIZE 4096
 
-static const qubo_backend_vtable *const builtins[] = {
-	&qubo__sa_backend,
-	&qubo__exhaustive_backend,
-	&qubo__tabu_backend,
-	&qubo__descent_backend,
+static qubo__builtin *const builtins[] = {
+	&qubo__sa_builtin,
+	&qubo__exhaustive_builtin,
+	&qubo__tabu_builtin,
+	&qubo__descent_builtin,
 };
 #define NUM_BUILTINS (sizeof builtins / sizeof builtins[0])
 
@@ -98,9 +98,9 @@ int qubo_solver_new(qubo_solver **out, const char *name, const qubo_allocator *a
 	if (!name)
 		return qubo__error(QUBO_ERR_MISUSE, "%s: name is NULL", fn);
 	for (i = 0; i < NUM_BUILTINS; i++)
-		if (!strcmp(builtins[i]->name, name))
-			return new_solver(out, builtins[i], sizeof *builtins[i], NULL, NULL,
-					  allocator);
+		if (!strcmp(builtins[i]->vtable->name, name))
+			return new_solver(out, builtins[i]->vtable, sizeof *builtins[i]->vtable,
+					  builtins[i], NULL, allocator);
 	return qubo__error(QUBO_ERR_NOT_SUPPORTED, "%s: no built-in solver is named \"%.64s\"; "
 			   "the built-in solvers are sa, exhaustive, tabu and descent", fn, name);
 }
@@ -112,7 +112,7 @@ int qubo_solver_builtin_name(size_t index, const char **name_out)
 	if (index >= NUM_BUILTINS)
 		return qubo__error(QUBO_ERR_OUT_OF_RANGE, "qubo_solver_builtin_name: index %zu, "
 				   "there are %zu built-in solvers", index, NUM_BUILTINS);
-	*name_out = builtins[index]->name;
+	*name_out = builtins[index]->vtable->name;
 	return QUBO_OK;
 }
 

@@ -154,6 +154,29 @@ extern const qubo_backend_vtable qubo__exhaustive_backend;
 extern const qubo_backend_vtable qubo__tabu_backend;
 extern const qubo_backend_vtable qubo__descent_backend;
 
+/* A built-in solver: its table, and what its set_param and describe slots
+ * (qubo__builtin_set_param, qubo__builtin_describe) read. It is the
+ * solver's user_data; never written after load (not const only because
+ * user_data is a plain pointer). */
+typedef struct qubo__builtin {
+	const qubo_backend_vtable *vtable;
+	const char *summary;
+	const qubo__param *params;
+	size_t num_params;
+} qubo__builtin;
+
+extern qubo__builtin qubo__sa_builtin;
+extern qubo__builtin qubo__exhaustive_builtin;
+extern qubo__builtin qubo__tabu_builtin;
+extern qubo__builtin qubo__descent_builtin;
+
+/* The set_param slot of the built-ins: checks the key against the
+ * solver's table (user_data: its qubo__builtin). */
+int qubo__builtin_set_param(qubo_backend_ctx *ctx, const char *key, const qubo_options *o,
+			    void *user_data);
+/* The describe slot of the built-ins: the name, summary and keys. */
+int qubo__builtin_describe(char *buffer, size_t capacity, void *user_data);
+
 /* Fills run from the options (common keys; num_reads default 10) with the
  * progress hook reporting to ctx. */
 int qubo__builtin_run(qubo_backend_ctx *ctx, const qubo_options *o, qubo__run *run);

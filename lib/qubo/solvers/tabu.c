@@ -167,25 +167,7 @@ static const qubo__param tabu_params[] = {
 	{ QUBO_PARAM_NUM_RESTARTS, QUBO_TYPE_INT, 0, 1e9, 0, "3",
 	  "restarts per read from the best state, perturbed" },
 };
-#define NUM_PARAMS (sizeof tabu_params / sizeof tabu_params[0])
 
-static int tabu_set_param(qubo_backend_ctx *ctx, const char *key, const qubo_options *o,
-			  void *user_data)
-{
-	int rc = qubo__params_check(tabu_params, NUM_PARAMS, NULL, o, key);
-
-	(void)user_data;
-	return rc ? qubo__builtin_fail(ctx, rc) : QUBO_OK;
-}
-
-static int tabu_describe(char *buffer, size_t capacity, void *user_data)
-{
-	(void)user_data;
-	qubo__params_describe(buffer, capacity, "tabu",
-			      "one-flip tabu search with aspiration and restarts",
-			      tabu_params, NUM_PARAMS);
-	return QUBO_OK;
-}
 
 static int tabu_kernel(const qubo_model *m, const void *params, const qubo__run *run,
 		       const uint8_t *initial, uint8_t *samples, double *energies,
@@ -227,6 +209,13 @@ const qubo_backend_vtable qubo__tabu_backend = {
 	"tabu",
 	tabu_sample,
 	tabu_sample_from,
-	tabu_set_param,
-	tabu_describe,
+	qubo__builtin_set_param,
+	qubo__builtin_describe,
+};
+
+qubo__builtin qubo__tabu_builtin = {
+	&qubo__tabu_backend,
+	"one-flip tabu search with aspiration and restarts",
+	tabu_params,
+	sizeof tabu_params / sizeof tabu_params[0],
 };
