@@ -62,6 +62,14 @@ static void region_name(const struct cz *z, size_t k, char *buf, size_t cap)
 
 /* ---- checking and copying a spec ---- */
 
+static const char *no_piece_why(const void *spec, uint32_t cell)
+{
+	const qubo_puzzle_chess_spec *s = spec;
+
+	return s->pieces && s->pieces[cell] == QUBO_CHESS_NONE ? "is a cell where no piece may stand"
+							       : NULL;
+}
+
 static int check_spec(const qubo_puzzle_chess_spec *s, const char *fn)
 {
 	size_t n, i;
@@ -117,29 +125,8 @@ static int check_spec(const qubo_puzzle_chess_spec *s, const char *fn)
 					      "expected -1 (no region) or a region number 0 to %zu",
 					      fn, i, i / s->width + 1, i % s->width + 1,
 					      (int)s->regions[i], n - 1);
-	if (s->num_placed && !s->placed)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.num_placed is %zu but spec.placed is NULL", fn,
-				      s->num_placed);
-	if (s->num_placed > n)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.num_placed is %zu, the board has %zu cells", fn,
-				      s->num_placed, n);
-	for (i = 0; i < s->num_placed; i++) {
-		uint32_t c = s->placed[i];
-
-		if (c >= n)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.placed[%zu] is %u, the board has %zu cells",
-					      fn, i, (unsigned)c, n);
-		if (s->pieces && s->pieces[c] == QUBO_CHESS_NONE)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.placed[%zu] (row %u, column %u) is a cell "
-					      "where no piece may stand",
-					      fn, i, (unsigned)(c / s->width) + 1,
-					      (unsigned)(c % s->width) + 1);
-	}
-	return QUBO_OK;
+	return qubo__pz_check_cell_list(s->placed, s->num_placed, "placed", s->width, n,
+					no_piece_why, s, fn);
 }
 
 /* Weights and λ (max pieces), after the codes are copied. */

@@ -214,6 +214,38 @@ int qubo__pz_check_board(uint32_t width, uint32_t height, const char *fn)
 	return QUBO_OK;
 }
 
+int qubo__pz_check_cell_list(const uint32_t *cells, size_t count, const char *name,
+			     uint32_t width, size_t n, qubo__pz_cell_why why, const void *spec,
+			     const char *fn)
+{
+	const char *reason;
+	size_t i;
+
+	if (count && !cells)
+		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+				      "%s: spec.num_%s is %zu but spec.%s is NULL", fn, name, count,
+				      name);
+	if (count > n)
+		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+				      "%s: spec.num_%s is %zu, the board has %zu cells", fn, name,
+				      count, n);
+	for (i = 0; i < count; i++) {
+		uint32_t c = cells[i];
+
+		if (c >= n)
+			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+					      "%s: spec.%s[%zu] is %u, the board has %zu cells", fn,
+					      name, i, (unsigned)c, n);
+		reason = why(spec, c);
+		if (reason)
+			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+					      "%s: spec.%s[%zu] (row %u, column %u) %s", fn, name, i,
+					      (unsigned)(c / width) + 1, (unsigned)(c % width) + 1,
+					      reason);
+	}
+	return QUBO_OK;
+}
+
 /* ---- the object ---- */
 
 int qubo__pz_new(qubo_puzzle **out, const struct qubo__pz_family *fam,

@@ -250,6 +250,17 @@ int qubo__pz_spec_args(qubo_puzzle **out, const void *spec, const qubo_puzzle_op
  * QUBO__PZ_MAX_CELLS cells (QUBO_ERR_TOO_LARGE beyond). */
 int qubo__pz_check_board(uint32_t width, uint32_t height, const char *fn);
 
+/* Says why a listed cell may not be listed (NULL: it may). */
+typedef const char *(*qubo__pz_cell_why)(const void *spec, uint32_t cell);
+
+/* Checks a spec's list spec.<name> of count (spec.num_<name>) cells of a
+ * board of n cells, width wide: not NULL when not empty, at most n long, and
+ * each entry a cell of the board for which why(spec, cell) is NULL. Reports
+ * the first mistake in that order. */
+int qubo__pz_check_cell_list(const uint32_t *cells, size_t count, const char *name,
+			     uint32_t width, size_t n, qubo__pz_cell_why why, const void *spec,
+			     const char *fn);
+
 /* Creates an empty puzzle object with the allocator of `opts`. */
 int qubo__pz_new(qubo_puzzle **out, const struct qubo__pz_family *fam,
 		 const struct qubo__pz_opts *opts, uint32_t width, uint32_t height);

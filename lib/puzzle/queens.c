@@ -33,7 +33,9 @@ const int qubo__pz_qz_dc[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
  * large (about a second of work and a few hundred MB at most). */
 #define QZ_MAX_WALK ((uint64_t)1 << 27)
 
-int qubo__pz_qz_step(const struct qz *q, int d, uint32_t *r, uint32_t *c)
+/* One step from (r, c) in direction d on the instance's board: 1 and the new
+ * position, or 0 when the step leaves a board without wrap-around. */
+static inline int qz_step(const struct qz *q, int d, uint32_t *r, uint32_t *c)
 {
 	int64_t nr = (int64_t)*r + qubo__pz_qz_dr[d];
 	int64_t nc = (int64_t)*c + qubo__pz_qz_dc[d];
@@ -97,6 +99,13 @@ static int check_counts(const int32_t *counts, uint32_t len, const char *what, c
 					      "QUBO_QUEENS_ANY (-1)",
 					      fn, what, (unsigned)i, (int)counts[i]);
 	return QUBO_OK;
+}
+
+static const char *off_board_why(const void *spec, uint32_t cell)
+{
+	const qubo_puzzle_queens_spec *s = spec;
+
+	return s->off_board && s->off_board[cell] ? "is not on the board" : NULL;
 }
 
 static int check_spec(const qubo_puzzle_queens_spec *s, const char *fn)
@@ -192,29 +201,8 @@ static int check_spec(const qubo_puzzle_queens_spec *s, const char *fn)
 				      "%s: spec.k_or_k1_form is %d, expected 0 (zero-based) or 1 "
 				      "(fractional)",
 				      fn, (int)s->k_or_k1_form);
-	if (s->num_queens && !s->queens)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.num_queens is %zu but spec.queens is NULL", fn,
-				      s->num_queens);
-	if (s->num_queens > n)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.num_queens is %zu, the board has %zu cells", fn,
-				      s->num_queens, n);
-	for (i = 0; i < s->num_queens; i++) {
-		uint32_t c = s->queens[i];
-
-		if (c >= n)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.queens[%zu] is %u, the board has %zu cells",
-					      fn, i, (unsigned)c, n);
-		if (s->off_board && s->off_board[c])
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.queens[%zu] (row %u, column %u) is not on "
-					      "the board",
-					      fn, i, (unsigned)(c / s->width) + 1,
-					      (unsigned)(c % s->width) + 1);
-	}
-	return QUBO_OK;
+	return qubo__pz_check_cell_list(s->queens, s->num_queens, "queens", s->width, n,
+					off_board_why, s, fn);
 }
 
 /* Copies the spec into q (all arrays through the allocator). */
@@ -300,84 +288,147 @@ static int copy_spec(struct qz *q, const qubo_allocator *a, const qubo_puzzle_qu
 
 /* ---- derived structures ---- */
 
-/* The count constraints and each cell's memberships. */
+/* Row k (k < h) or column k − h as a line of cells start, start + stride,
+ * ... (len cells), with its count (negative: none). */
+struct qz_line {
+	int32_t kind;
+	uint32_t index;
+	int32_t count;
+	size_t start, stride, len;
+};
+
+static struct qz_line line_at(const struct qz *q, size_t k)
+{
+	struct qz_line l;
+
+	if (k < q->h) {
+		l.kind = QZ_ROW;
+		l.count = q->row_cnt[k];
+		l.start = k * q->w;
+		l.stride = 1;
+		l.len = q->w;
+	} else {
+		k -= q->h;
+		l.kind = QZ_COL;
+		l.count = q->col_cnt[k];
+		l.start = k;
+		l.stride = q->w;
+		l.len = q->h;
+	}
+	l.index = (uint32_t)k;
+	return l;
+}
+
+/* The sum of v (one byte a cell) over the line. */
+static int64_t line_sum(const uint8_t *v, const struct qz_line *l)
+{
+	int64_t sum = 0;
+	size_t i;
+
+	for (i = l->start; i < l->start + l->len * l->stride; i += l->stride)
+		sum += v[i];
+	return sum;
+}
+
+/* Appends a constraint over con_cells[start, end). */
+static void con_push(struct qz *q, int32_t kind, size_t index, int32_t lo, int32_t hi,
+		     size_t start, size_t end)
+{
+	struct qz_con *con = &q->con[q->ncon++];
+
+	con->kind = kind;
+	con->index = (uint32_t)index;
+	con->lo = lo;
+	con->hi = hi;
+	con->start = start;
+	con->count = end - start;
+}
+
+/* Each cell's constraints, in constraint order. */
+static void build_memberships(struct qz *q, size_t ncells)
+{
+	size_t i, k;
+
+	for (i = 0; i < ncells; i++)
+		q->memb_start[q->con_cells[i] + 1]++;
+	for (i = 0; i < q->n; i++)
+		q->memb_start[i + 1] += q->memb_start[i];
+	/* memb_start[i] runs ahead while filling and is restored after */
+	for (k = 0; k < q->ncon; k++)
+		for (i = q->con[k].start; i < q->con[k].start + q->con[k].count; i++)
+			q->memb[q->memb_start[q->con_cells[i]]++] = (uint32_t)k;
+	for (i = q->n; i > 0; i--)
+		q->memb_start[i] = q->memb_start[i - 1];
+	q->memb_start[0] = 0;
+}
+
+/* The count constraints (rows, columns, regions) and each cell's
+ * memberships. */
 static int build_constraints(struct qz *q, const qubo_allocator *a)
 {
-	size_t ncon = 0, ncells = 0, i, k, r, c;
-	struct qz_con *con;
+	size_t nlines = (size_t)q->h + q->w, ncon = q->nreg, ncells = q->reg_start[q->nreg];
+	size_t i, k, start;
+	struct qz_line l;
 
-	for (r = 0; r < q->h; r++)
-		if (q->row_cnt[r] >= 0) {
+	for (k = 0; k < nlines; k++) {
+		l = line_at(q, k);
+		if (l.count >= 0) {
 			ncon++;
-			for (c = 0; c < q->w; c++)
-				ncells += q->on[r * q->w + c];
+			ncells += (size_t)line_sum(q->on, &l);
 		}
-	for (c = 0; c < q->w; c++)
-		if (q->col_cnt[c] >= 0) {
-			ncon++;
-			for (r = 0; r < q->h; r++)
-				ncells += q->on[r * q->w + c];
-		}
-	ncon += q->nreg;
-	ncells += q->reg_start[q->nreg];
+	}
 	q->con = qubo__pz_alloc(a, ncon, sizeof *q->con);
 	q->con_cells = qubo__pz_alloc(a, ncells, sizeof *q->con_cells);
 	q->memb_start = qubo__pz_zalloc(a, q->n + 1, sizeof *q->memb_start);
 	q->memb = qubo__pz_alloc(a, ncells, sizeof *q->memb);
 	if (!q->con || !q->con_cells || !q->memb_start || !q->memb)
 		return qubo__pz_nomem("the queens constraints");
-	con = q->con;
-	ncon = ncells = 0;
-	for (r = 0; r < q->h; r++) {
-		if (q->row_cnt[r] < 0)
+	q->ncon = 0;
+	ncells = 0;
+	for (k = 0; k < nlines; k++) {
+		l = line_at(q, k);
+		if (l.count < 0)
 			continue;
-		con[ncon].kind = QZ_ROW;
-		con[ncon].index = (uint32_t)r;
-		con[ncon].lo = con[ncon].hi = q->row_cnt[r];
-		con[ncon].start = ncells;
-		for (c = 0; c < q->w; c++)
-			if (q->on[r * q->w + c])
-				q->con_cells[ncells++] = (uint32_t)(r * q->w + c);
-		con[ncon].count = ncells - con[ncon].start;
-		ncon++;
-	}
-	for (c = 0; c < q->w; c++) {
-		if (q->col_cnt[c] < 0)
-			continue;
-		con[ncon].kind = QZ_COL;
-		con[ncon].index = (uint32_t)c;
-		con[ncon].lo = con[ncon].hi = q->col_cnt[c];
-		con[ncon].start = ncells;
-		for (r = 0; r < q->h; r++)
-			if (q->on[r * q->w + c])
-				q->con_cells[ncells++] = (uint32_t)(r * q->w + c);
-		con[ncon].count = ncells - con[ncon].start;
-		ncon++;
+		start = ncells;
+		for (i = l.start; i < l.start + l.len * l.stride; i += l.stride)
+			if (q->on[i])
+				q->con_cells[ncells++] = (uint32_t)i;
+		con_push(q, l.kind, l.index, l.count, l.count, start, ncells);
 	}
 	for (k = 0; k < q->nreg; k++) {
-		con[ncon].kind = QZ_REGION;
-		con[ncon].index = (uint32_t)k;
-		con[ncon].lo = q->reg_q[k];
-		con[ncon].hi = q->reg_q[k] + q->reg_t[k];
-		con[ncon].start = ncells;
+		start = ncells;
 		for (i = q->reg_start[k]; i < q->reg_start[k + 1]; i++)
 			q->con_cells[ncells++] = q->reg_cells[i];
-		con[ncon].count = ncells - con[ncon].start;
-		ncon++;
+		con_push(q, QZ_REGION, k, q->reg_q[k], q->reg_q[k] + q->reg_t[k], start, ncells);
 	}
-	q->ncon = ncon;
-	for (i = 0; i < ncells; i++)
-		q->memb_start[q->con_cells[i] + 1]++;
-	for (i = 0; i < q->n; i++)
-		q->memb_start[i + 1] += q->memb_start[i];
-	/* fill in constraint order; memb_start[i] runs ahead and is restored */
-	for (k = 0; k < ncon; k++)
-		for (i = con[k].start; i < con[k].start + con[k].count; i++)
-			q->memb[q->memb_start[q->con_cells[i]]++] = (uint32_t)k;
-	for (i = q->n; i > 0; i--)
-		q->memb_start[i] = q->memb_start[i - 1];
-	q->memb_start[0] = 0;
+	build_memberships(q, ncells);
 	return QUBO_OK;
+}
+
+/* A walk from cell `from` in direction d; k counts the steps taken. */
+struct qz_walk {
+	size_t from;
+	int d;
+	uint32_t r, c;
+	uint64_t k;
+};
+
+static struct qz_walk walk_start(const struct qz *q, size_t from, int d)
+{
+	struct qz_walk w = { from, d, (uint32_t)(from / q->w), (uint32_t)(from % q->w), 0 };
+
+	return w;
+}
+
+/* Takes the next step into *cell; 0 when the walk ends instead: after lim
+ * (or n) steps, at the edge of a flat board, or back at its start. */
+static inline int walk_next(const struct qz *q, struct qz_walk *w, uint64_t lim, size_t *cell)
+{
+	if (w->k >= lim || w->k >= q->n || !qz_step(q, w->d, &w->r, &w->c))
+		return 0;
+	w->k++;
+	*cell = (size_t)w->r * q->w + w->c;
+	return *cell != w->from;
 }
 
 /* How far a walk from any cell in direction d can go before it leaves the
@@ -450,20 +501,14 @@ static int build_conflicts(struct qz *q, const qubo_allocator *a, const char *fn
 				continue;
 			for (d = 0; d < 8; d++) {
 				uint32_t ra = qz_reach(q, i, d), opp = (uint32_t)(d + 4) % 8;
-				uint64_t lim = ra > maxrev[opp] ? ra : maxrev[opp], k;
-				uint32_t r = (uint32_t)(i / q->w), c = (uint32_t)(i % q->w);
+				uint64_t lim = ra > maxrev[opp] ? ra : maxrev[opp];
+				struct qz_walk w = walk_start(q, i, d);
+				size_t b;
 
-				for (k = 1; k <= lim && k <= q->n; k++) {
-					size_t b;
-
-					if (!qubo__pz_qz_step(q, d, &r, &c))
-						break;
-					b = (size_t)r * q->w + c;
-					if (b == i)
-						break;
+				while (walk_next(q, &w, lim, &b)) {
 					if (!q->on[b] || stamp[b] == i + 1)
 						continue;
-					if (ra < k && qz_reach(q, b, (int)opp) < k)
+					if (ra < w.k && qz_reach(q, b, (int)opp) < w.k)
 						continue;
 					stamp[b] = (uint32_t)(i + 1);
 					if (pass)
@@ -594,6 +639,75 @@ static int quarter_term(const struct qz *q, const struct qz_con *con)
 	return q->kform == QUBO_K_OR_K1_FRACTIONAL;
 }
 
+/* The energy of a solution: P/4 for each fractional term. */
+static double ground_energy(const struct qz *q, double P)
+{
+	double ground = 0.0;
+	size_t k;
+
+	for (k = 0; k < q->ncon; k++)
+		if (quarter_term(q, &q->con[k]))
+			ground += P / 4;
+	return ground;
+}
+
+/* The count terms (and with `clues` the clue terms) through buf, which has
+ * room for the largest constraint. */
+static int add_count_terms(const struct qz *q, qubo_model *m, const qubo_lit *lits,
+			   qubo_lit *buf, double P, int clues)
+{
+	size_t i, k;
+	int rc = QUBO_OK;
+
+	for (i = 0; clues && i < q->n && !rc; i++)
+		if (q->given[i])
+			rc = qubo_penalty_exactly(m, &lits[i], 1, 1, P);
+	for (k = 0; k < q->ncon && !rc; k++) {
+		const struct qz_con *con = &q->con[k];
+
+		if (con->kind == QZ_REGION && (int32_t)con->index == q->drop)
+			continue;
+		for (i = 0; i < con->count; i++)
+			buf[i] = lits[q->con_cells[con->start + i]];
+		if (con->lo == con->hi)
+			rc = qubo_penalty_exactly(m, buf, con->count, con->lo, P);
+		else if (con->lo == 0 && q->region_form == QUBO_QUEENS_REGION_PAIRWISE)
+			rc = qubo_penalty_at_most_one(m, buf, con->count, P);
+		else
+			rc = qubo_penalty_k_or_k1(m, buf, con->count, con->lo, P, q->kform);
+		rc = penalty_status(q, rc, con);
+	}
+	return rc;
+}
+
+/* Whether the pair (a, b) of the conflict graph needs its own term (each
+ * pair counted once, from its smaller cell). */
+static int conflict_term(const qubo_lit *lits, size_t a, size_t b)
+{
+	return b > a && lits[a] != QUBO_LIT_FALSE && lits[b] != QUBO_LIT_FALSE;
+}
+
+/* The conflict terms, except for pairs whose shared tight constraint
+ * already penalises them; pairs has room for every conflict_term pair. */
+static int add_conflict_terms(const struct qz *q, qubo_model *m, const qubo_lit *lits,
+			      qubo_lit *pairs, double P)
+{
+	size_t i, k, npairs = 0;
+
+	for (i = 0; i < q->n; i++) {
+		for (k = q->adj_start[i]; k < q->adj_start[i + 1]; k++) {
+			size_t b = q->adj[k];
+
+			if (!conflict_term(lits, i, b) || share_tight(q, i, b))
+				continue;
+			pairs[2 * npairs] = lits[i];
+			pairs[2 * npairs + 1] = lits[b];
+			npairs++;
+		}
+	}
+	return penalty_status(q, qubo_penalty_conflicts(m, pairs, npairs, P), NULL);
+}
+
 /*
  * Builds the model with the cells of `fixed` (NULL: none; else -1 free,
  * 0 or 1) as constants. At level NONE (fixed NULL) every on-board cell is a
@@ -604,9 +718,8 @@ static int build_model(const struct qz *q, const qubo_allocator *a, double P, co
 		       qubo_model **model_out, qubo_lit *lits, double *ground_out)
 {
 	qubo_model *m = NULL;
-	qubo_lit *buf = NULL, *pairs = NULL;
+	qubo_lit *buf, *pairs;
 	size_t nv = 0, i, k, npairs = 0, maxcon = 0;
-	double ground = 0.0;
 	int rc;
 
 	for (i = 0; i < q->n; i++) {
@@ -618,10 +731,7 @@ static int build_model(const struct qz *q, const qubo_allocator *a, double P, co
 			lits[i] = QUBO_LIT(nv++);
 	}
 	if (!model_out) { /* the cell map and the ground energy only */
-		for (k = 0; k < q->ncon; k++)
-			if (quarter_term(q, &q->con[k]))
-				ground += P / 4;
-		*ground_out = ground;
+		*ground_out = ground_energy(q, P);
 		return QUBO_OK;
 	}
 	*model_out = NULL;
@@ -630,75 +740,29 @@ static int build_model(const struct qz *q, const qubo_allocator *a, double P, co
 			maxcon = q->con[k].count;
 	for (i = 0; i < q->n; i++)
 		for (k = q->adj_start[i]; k < q->adj_start[i + 1]; k++)
-			if (q->adj[k] > i && lits[i] != QUBO_LIT_FALSE &&
-			    lits[q->adj[k]] != QUBO_LIT_FALSE)
-				npairs++;
+			npairs += conflict_term(lits, i, q->adj[k]);
 	rc = qubo_model_new(&m, nv, a);
 	if (rc)
 		return rc;
 	buf = qubo__pz_alloc(a, maxcon, sizeof *buf);
 	pairs = qubo__pz_alloc(a, 2 * npairs, sizeof *pairs);
-	if (!buf || !pairs) {
+	if (!buf || !pairs)
 		rc = qubo__pz_nomem("the model's terms");
-		goto fail;
-	}
-	if (!fixed) {
-		for (i = 0; i < q->n; i++)
-			if (q->given[i] && (rc = qubo_penalty_exactly(m, &lits[i], 1, 1, P)))
-				goto fail;
-	}
-	for (k = 0; k < q->ncon; k++) {
-		const struct qz_con *con = &q->con[k];
-
-		if (con->kind == QZ_REGION && (int32_t)con->index == q->drop)
-			continue;
-		for (i = 0; i < con->count; i++)
-			buf[i] = lits[q->con_cells[con->start + i]];
-		if (con->lo == con->hi) {
-			rc = qubo_penalty_exactly(m, buf, con->count, con->lo, P);
-		} else if (con->lo == 0 && q->region_form == QUBO_QUEENS_REGION_PAIRWISE) {
-			rc = qubo_penalty_at_most_one(m, buf, con->count, P);
-		} else {
-			rc = qubo_penalty_k_or_k1(m, buf, con->count, con->lo, P, q->kform);
-		}
-		if (quarter_term(q, con))
-			ground += P / 4;
-		if (rc) {
-			rc = penalty_status(q, rc, con);
-			goto fail;
-		}
-	}
-	npairs = 0;
-	for (i = 0; i < q->n; i++) {
-		for (k = q->adj_start[i]; k < q->adj_start[i + 1]; k++) {
-			size_t b = q->adj[k];
-
-			if (b < i || lits[i] == QUBO_LIT_FALSE || lits[b] == QUBO_LIT_FALSE ||
-			    share_tight(q, i, b))
-				continue;
-			pairs[2 * npairs] = lits[i];
-			pairs[2 * npairs + 1] = lits[b];
-			npairs++;
-		}
-	}
-	rc = qubo_penalty_conflicts(m, pairs, npairs, P);
+	if (!rc)
+		rc = add_count_terms(q, m, lits, buf, P, !fixed);
+	if (!rc)
+		rc = add_conflict_terms(q, m, lits, pairs, P);
+	if (!rc)
+		rc = qubo_model_compile(m);
+	qubo__pz_free(a, buf);
+	qubo__pz_free(a, pairs);
 	if (rc) {
-		rc = penalty_status(q, rc, NULL);
-		goto fail;
+		qubo_model_free(m);
+		return rc;
 	}
-	rc = qubo_model_compile(m);
-	if (rc)
-		goto fail;
-	qubo__pz_free(a, buf);
-	qubo__pz_free(a, pairs);
 	*model_out = m;
-	*ground_out = ground;
+	*ground_out = ground_energy(q, P);
 	return QUBO_OK;
-fail:
-	qubo__pz_free(a, buf);
-	qubo__pz_free(a, pairs);
-	qubo_model_free(m);
-	return rc;
 }
 
 /* ---- the rule checker (never looks at the model) ---- */
@@ -723,30 +787,62 @@ static uint64_t first_reach(const struct qz *q, size_t a, size_t b)
 	int d;
 
 	for (d = 0; d < 8; d++) {
-		uint32_t r = (uint32_t)(a / q->w), c = (uint32_t)(a % q->w);
-		uint64_t k, lim = qz_reach(q, a, d);
+		struct qz_walk w = walk_start(q, a, d);
+		uint64_t lim = qz_reach(q, a, d);
+		size_t x;
 
-		for (k = 1; k <= lim && k <= q->n; k++) {
-			size_t x;
-
-			if (!qubo__pz_qz_step(q, d, &r, &c))
-				break;
-			x = (size_t)r * q->w + c;
-			if (x == a)
-				break;
+		while (walk_next(q, &w, lim, &x))
 			if (x == b)
-				return 8 * k + (uint64_t)d;
-		}
+				return 8 * w.k + (uint64_t)d;
 	}
 	return 0;
+}
+
+/* Each pair of attacking queens once, found from a queen's own walks. */
+static void check_attacks(const struct qz *q, const uint8_t *board, struct qubo__pz_report *rep)
+{
+	const char *verb = q->kind == QZ_QUEENS ? "touch" : "attack each other";
+	size_t i, b;
+	int d;
+
+	for (i = 0; i < q->n; i++) {
+		if (!board[i] || !q->on[i])
+			continue;
+		for (d = 0; d < 8; d++) {
+			struct qz_walk w = walk_start(q, i, d);
+			uint64_t lim = qz_reach(q, i, d);
+
+			while (walk_next(q, &w, lim, &b)) {
+				if (!board[b] || !q->on[b])
+					continue;
+				if (q->wrap == QUBO_QUEENS_PLANE) {
+					/* one walk from i meets b; the walk back from b
+					 * is the opposite direction, same length */
+					if (b < i && qz_reach(q, b, (d + 4) % 8) >= w.k)
+						continue; /* found from b */
+				} else {
+					if (first_reach(q, i, b) != 8 * w.k + (uint64_t)d)
+						continue; /* already found from i */
+					if (b < i && first_reach(q, b, i))
+						continue; /* found from b */
+				}
+				qubo__pz_violation(rep,
+						   "%ss at row %zu, column %zu and row %zu, column "
+						   "%zu %s",
+						   q->noun, (i < b ? i : b) / q->w + 1,
+						   (i < b ? i : b) % q->w + 1,
+						   (i < b ? b : i) / q->w + 1,
+						   (i < b ? b : i) % q->w + 1, verb);
+			}
+		}
+	}
 }
 
 static void qz_check(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz_report *rep)
 {
 	const struct qz *q = p->data;
 	const char *Noun = q->kind == QZ_QUEENS && q->stars > 1 ? "Star" : "Queen";
-	const char *verb = q->kind == QZ_QUEENS ? "touch" : "attack each other";
-	size_t i, k, r, c;
+	size_t i, k;
 	char need[32];
 
 	for (i = 0; i < q->n; i++) {
@@ -757,29 +853,14 @@ static void qz_check(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz
 			qubo__pz_violation(rep, "pre-placed %s at row %zu, column %zu is missing",
 					   q->noun, i / q->w + 1, i % q->w + 1);
 	}
-	for (r = 0; r < q->h; r++) {
-		int64_t cnt = 0;
+	for (k = 0; k < (size_t)q->h + q->w; k++) {
+		struct qz_line l = line_at(q, k);
+		int64_t cnt = line_sum(board, &l);
 
-		if (q->row_cnt[r] < 0)
-			continue;
-		for (c = 0; c < q->w; c++)
-			cnt += board[r * q->w + c];
-		if (cnt != q->row_cnt[r])
-			qubo__pz_violation(rep, "row %zu has %lld %s%s, needs %d", r + 1,
-					   (long long)cnt, q->noun, plural(cnt),
-					   (int)q->row_cnt[r]);
-	}
-	for (c = 0; c < q->w; c++) {
-		int64_t cnt = 0;
-
-		if (q->col_cnt[c] < 0)
-			continue;
-		for (r = 0; r < q->h; r++)
-			cnt += board[r * q->w + c];
-		if (cnt != q->col_cnt[c])
-			qubo__pz_violation(rep, "column %zu has %lld %s%s, needs %d", c + 1,
-					   (long long)cnt, q->noun, plural(cnt),
-					   (int)q->col_cnt[c]);
+		if (l.count >= 0 && cnt != l.count)
+			qubo__pz_violation(rep, "%s %zu has %lld %s%s, needs %d",
+					   l.kind == QZ_ROW ? "row" : "column", (size_t)l.index + 1,
+					   (long long)cnt, q->noun, plural(cnt), (int)l.count);
 	}
 	for (k = 0; k < q->nreg; k++) {
 		int64_t cnt = 0;
@@ -797,47 +878,7 @@ static void qz_check(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz
 						   (long long)cnt, q->noun, plural(cnt), need);
 		}
 	}
-	/* Attacks: each pair once, found from a queen's own walks. */
-	for (i = 0; i < q->n; i++) {
-		int d;
-
-		if (!board[i] || !q->on[i])
-			continue;
-		for (d = 0; d < 8; d++) {
-			uint32_t rr = (uint32_t)(i / q->w), cc = (uint32_t)(i % q->w);
-			uint64_t s, lim = qz_reach(q, i, d);
-
-			for (s = 1; s <= lim && s <= q->n; s++) {
-				size_t b;
-
-				if (!qubo__pz_qz_step(q, d, &rr, &cc))
-					break;
-				b = (size_t)rr * q->w + cc;
-				if (b == i)
-					break;
-				if (!board[b] || !q->on[b])
-					continue;
-				if (q->wrap == QUBO_QUEENS_PLANE) {
-					/* one walk from i meets b; the walk back from b
-					 * is the opposite direction, same length */
-					if (b < i && qz_reach(q, b, (d + 4) % 8) >= s)
-						continue; /* found from b */
-				} else {
-					if (first_reach(q, i, b) != 8 * s + (uint64_t)d)
-						continue; /* already found from i */
-					if (b < i && first_reach(q, b, i))
-						continue; /* found from b */
-				}
-				qubo__pz_violation(rep,
-						   "%ss at row %zu, column %zu and row %zu, column "
-						   "%zu %s",
-						   q->noun, (i < b ? i : b) / q->w + 1,
-						   (i < b ? i : b) % q->w + 1,
-						   (i < b ? b : i) / q->w + 1,
-						   (i < b ? b : i) % q->w + 1, verb);
-			}
-		}
-	}
+	check_attacks(q, board, rep);
 }
 
 /* ---- the object ---- */
@@ -892,14 +933,14 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 	if (!rc && opts->drop_region)
 		rc = check_drop(q, fn);
 	if (rc)
-		goto fail;
+		goto out;
 	p->cell_lits = qubo__pz_alloc(a, q->n, sizeof *p->cell_lits);
 	full = qubo__pz_alloc(a, q->n, 1);
 	if (opts->reduce == QUBO_REDUCE_CLUES)
 		clues = qubo__pz_alloc(a, q->n, 1);
 	if (!p->cell_lits || !full || (opts->reduce == QUBO_REDUCE_CLUES && !clues)) {
 		rc = qubo__pz_nomem("the cell map");
-		goto fail;
+		goto out;
 	}
 	/* Full propagation always runs: it finds contradictions whatever the
 	 * level; the level only decides which fixed cells become constants. */
@@ -907,14 +948,14 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 	if (!rc && clues)
 		rc = qubo__pz_qz_propagate(q, a, QUBO_REDUCE_CLUES, clues, NULL);
 	if (rc)
-		goto fail;
+		goto out;
 	fixed = opts->reduce == QUBO_REDUCE_NONE  ? NULL :
 		opts->reduce == QUBO_REDUCE_CLUES ? clues :
 						    full;
 	rc = build_model(q, a, opts->penalty, fixed, opts->cells_only ? NULL : &p->model,
 			 p->cell_lits, &ground);
 	if (rc)
-		goto fail;
+		goto out;
 	p->ground_energy = ground;
 	p->has_ground_energy = 1;
 	for (i = 0; i < q->n; i++)
@@ -931,12 +972,12 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 
 		if (!tmp) {
 			rc = qubo__pz_nomem("the unreduced model");
-			goto fail;
+			goto out;
 		}
 		rc = build_model(q, a, opts->penalty, NULL, &before, tmp, &g2);
 		qubo__pz_free(a, tmp);
 		if (rc)
-			goto fail;
+			goto out;
 	}
 	if (!opts->cells_only)
 		qubo__pz_model_sizes(p, before);
@@ -944,13 +985,11 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 	/* If every cell is fixed, propagation checked every rule, so the
 	 * fixed board is the one solution: confirm it with the checker. */
 	rc = qubo__pz_confirm_solved(p, fn);
-	if (rc)
-		goto fail;
-	qubo__pz_free(a, full);
-	qubo__pz_free(a, clues);
-	*out = p;
-	return QUBO_OK;
-fail:
+	if (!rc) {
+		*out = p;
+		p = NULL;
+	}
+out:
 	qubo__pz_free(a, full);
 	qubo__pz_free(a, clues);
 	qubo__pz_destroy(p);

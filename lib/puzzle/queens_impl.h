@@ -92,10 +92,6 @@ static inline uint32_t qz_reach(const struct qz *q, size_t i, int d)
 extern const int qubo__pz_qz_dr[8];
 extern const int qubo__pz_qz_dc[8];
 
-/* One step from (r, c) in direction d on the instance's board: 1 and the new
- * position, or 0 when the step leaves a board without wrap-around. */
-int qubo__pz_qz_step(const struct qz *q, int d, uint32_t *r, uint32_t *c);
-
 /* "row 3", "column 2", "region c" or "region 4" (1-based, letters for
  * `queens` files). */
 void qubo__pz_qz_con_name(const struct qz *q, const struct qz_con *con, char *buf, size_t cap);

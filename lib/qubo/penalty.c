@@ -77,21 +77,76 @@ static int check_lit_named(const qubo_model *m, qubo_lit l, const char *fn, cons
 			   fn, name, QUBO_LIT_VAR(l), m->n);
 }
 
+static int check_array(const void *p, size_t count, const char *fn, const char *name)
+{
+	if (count && !p)
+		return qubo__error(QUBO_ERR_MISUSE, "%s: %s is NULL with count %zu", fn, name,
+				   count);
+	return QUBO_OK;
+}
+
 static int check_lits(const qubo_model *m, const qubo_lit *lits, size_t count, const char *fn,
 		      const char *name)
 {
 	size_t i;
-	int rc;
+	int rc = check_array(lits, count, fn, name);
 
-	if (count && !lits)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: %s is NULL with count %zu", fn, name,
-				   count);
-	for (i = 0; i < count; i++) {
+	for (i = 0; i < count && !rc; i++)
 		rc = check_lit_at(m, lits[i], fn, name, i);
-		if (rc)
-			return rc;
-	}
-	return QUBO_OK;
+	return rc;
+}
+
+static const char *nan_or_inf(double x)
+{
+	return x != x ? "NaN" : "infinite";
+}
+
+static int check_finite(const double *x, size_t count, const char *fn, const char *name)
+{
+	size_t i;
+	int rc = QUBO_OK;
+
+	for (i = 0; i < count && !rc; i++)
+		if (!qubo__is_finite(x[i]))
+			rc = qubo__error(QUBO_ERR_INVALID_ARG, "%s: %s[%zu] is %s", fn, name, i,
+					 nan_or_inf(x[i]));
+	return rc;
+}
+
+static int check_model_weight(const qubo_model *m, double weight, const char *fn)
+{
+	int rc = check_model(m, fn);
+
+	return rc ? rc : check_penalty_weight(weight, fn);
+}
+
+/* The usual prologue: the model, the weight, then lits[0..count). */
+static int check_penalty_args(const qubo_model *m, double weight, const qubo_lit *lits,
+			      size_t count, const char *fn)
+{
+	int rc = check_model_weight(m, weight, fn);
+
+	return rc ? rc : check_lits(m, lits, count, fn, "lits");
+}
+
+/* The prologue of a weighted sum: as above, then coeffs[0..count). */
+static int check_weighted_args(const qubo_model *m, double weight, const qubo_lit *lits,
+			       const void *coeffs, size_t count, const char *fn)
+{
+	int rc = check_penalty_args(m, weight, lits, count, fn);
+
+	return rc ? rc : check_array(coeffs, count, fn, "coeffs");
+}
+
+/* The model, the weight, then the literals a and b. */
+static int check_pair_args(const qubo_model *m, double weight, qubo_lit a, qubo_lit b,
+			   const char *fn)
+{
+	int rc = check_model_weight(m, weight, fn);
+
+	if (!rc)
+		rc = check_lit_named(m, a, fn, "a");
+	return rc ? rc : check_lit_named(m, b, fn, "b");
 }
 
 /* Reports a derived weight that overflowed. */
@@ -206,6 +261,17 @@ static int subset_hits(const qubo_allocator *al, const int64_t *w, size_t g, int
 	return QUBO_OK;
 }
 
+/* Adds a variable's net coefficient d to T's range [mn, mx] and step bound. */
+static void add_delta(int64_t d, int64_t *mn, int64_t *mx, int64_t *dmax)
+{
+	if (d < 0)
+		*mn += d;
+	else
+		*mx += d;
+	if (abs64(d) > *dmax)
+		*dmax = abs64(d);
+}
+
 /* Decides whether T = Σ a_i ℓ_i over m free literals (a NULL: all ones) can
  * take a value in [lo, hi], and gives T's exact range. The caller guarantees
  * Σ |a_i| <= 2^62. Returns QUBO_OK or QUBO_ERR_NOMEM. */
@@ -229,12 +295,7 @@ static int reach_window(const qubo_allocator *al, const qubo_lit *lits, const in
 			int64_t d = QUBO_LIT_IS_NEG(lits[i]) ? -ai : ai;
 			if (QUBO_LIT_IS_NEG(lits[i]))
 				base += ai;
-			if (d < 0)
-				mn += d;
-			else
-				mx += d;
-			if (abs64(d) > dmax)
-				dmax = abs64(d);
+			add_delta(d, &mn, &mx, &dmax);
 		}
 		w = a;
 		g = m;
@@ -261,12 +322,7 @@ static int reach_window(const qubo_allocator *al, const qubo_lit *lits, const in
 					d += t[j].a;
 				}
 			}
-			if (d < 0)
-				mn += d;
-			else
-				mx += d;
-			if (abs64(d) > dmax)
-				dmax = abs64(d);
+			add_delta(d, &mn, &mx, &dmax);
 			ds[g++] = d;
 		}
 		w = ds;
@@ -347,11 +403,7 @@ static int count_penalty(qubo_model *model, const qubo_lit *lits, size_t count, 
 	size_t i;
 	int rc;
 
-	rc = check_model(model, fn);
-	if (!rc)
-		rc = check_penalty_weight(weight, fn);
-	if (!rc)
-		rc = check_lits(model, lits, count, fn, "lits");
+	rc = check_penalty_args(model, weight, lits, count, fn);
 	if (rc)
 		return rc;
 	if (kind == COUNT_K_OR_K1 && form != QUBO_K_OR_K1_ZERO_BASED &&
@@ -508,13 +560,50 @@ static void lit_parts(qubo_lit l, double *c, double *s)
 	*s = QUBO_LIT_IS_NEG(l) ? -1.0 : 1.0;
 }
 
+/* Quadratic terms gathered for one qubo_model_add_quadratic_batch call. */
+typedef struct batch {
+	uint32_t *rows, *cols;
+	double *ws;
+	size_t n;
+} batch;
+
+/* Nonzero when room for cap terms could be allocated (all three arrays are
+ * tried either way; batch_free releases them). */
+static int batch_init(const qubo_allocator *al, batch *pb, size_t cap)
+{
+	pb->n = 0;
+	pb->rows = qubo__malloc_array(al, cap, sizeof *pb->rows);
+	pb->cols = qubo__malloc_array(al, cap, sizeof *pb->cols);
+	pb->ws = qubo__malloc_array(al, cap, sizeof *pb->ws);
+	return pb->rows && pb->cols && pb->ws;
+}
+
+/* Appends w x_u x_v over the variables of the literals u and v. */
+static void batch_push(batch *pb, qubo_lit u, qubo_lit v, double w)
+{
+	pb->rows[pb->n] = QUBO_LIT_VAR(u);
+	pb->cols[pb->n] = QUBO_LIT_VAR(v);
+	pb->ws[pb->n++] = w;
+}
+
+static int batch_commit(qubo_model *model, const batch *pb)
+{
+	return qubo_model_add_quadratic_batch(model, pb->n, pb->rows, pb->cols, pb->ws);
+}
+
+static void batch_free(const qubo_allocator *al, batch *pb)
+{
+	qubo__free(al, pb->rows);
+	qubo__free(al, pb->cols);
+	qubo__free(al, pb->ws);
+}
 
 static int add_square(qubo_model *model, const square *q, const char *fn)
 {
 	const qubo_allocator *al = &model->alloc;
-	size_t n = q->count, nc = q->nc, i, j, np = 0, maxp;
-	uint32_t *rows = NULL, *cols = NULL;
-	double *ws = NULL, *lin = NULL;
+	size_t n = q->count, nc = q->nc, i, j, maxp;
+	double *lin;
+	batch pb;
 	double P = q->weight, b = q->b, off, cl = 0.0, bound = 0.0;
 	int rc = QUBO_OK, finite = 1;
 
@@ -531,10 +620,7 @@ static int add_square(qubo_model *model, const square *q, const char *fn)
 		return qubo__error(QUBO_ERR_TOO_LARGE, "%s: %zu literals need too many pairs", fn,
 				   n);
 	lin = qubo__calloc_array(al, n, sizeof *lin);
-	rows = qubo__malloc_array(al, maxp, sizeof *rows);
-	cols = qubo__malloc_array(al, maxp, sizeof *cols);
-	ws = qubo__malloc_array(al, maxp, sizeof *ws);
-	if (!lin || !rows || !cols || !ws) {
+	if (!batch_init(al, &pb, maxp) || !lin) {
 		rc = qubo__nomem("a penalty's pairwise terms");
 		goto out;
 	}
@@ -552,7 +638,7 @@ static int add_square(qubo_model *model, const square *q, const char *fn)
 		double ci, si;
 		lit_parts(q->lits[i], &ci, &si);
 		for (j = i < nc ? nc : i + 1; j < n; j++) {
-			double cj, sj, w = 2.0 * P * (q->a[i] * q->a[j]);
+			double cj, sj, wq, w = 2.0 * P * (q->a[i] * q->a[j]);
 			if (w == 0.0)
 				continue;
 			lit_parts(q->lits[j], &cj, &sj);
@@ -563,11 +649,9 @@ static int add_square(qubo_model *model, const square *q, const char *fn)
 				} /* ℓ·ℓ̄ = 0 */
 				continue;
 			}
-			rows[np] = QUBO_LIT_VAR(q->lits[i]);
-			cols[np] = QUBO_LIT_VAR(q->lits[j]);
-			ws[np] = w * si * sj;
-			finite &= qubo__is_finite(ws[np]);
-			np++;
+			wq = w * si * sj;
+			finite &= qubo__is_finite(wq);
+			batch_push(&pb, q->lits[i], q->lits[j], wq);
 			off += w * ci * cj;
 			lin[i] += w * si * cj;
 			lin[j] += w * ci * sj;
@@ -583,15 +667,15 @@ static int add_square(qubo_model *model, const square *q, const char *fn)
 
 	/* Commit. After the reservation only add_variables can fail, and it
 	 * is the first change. */
-	rc = qubo__model_reserve(model, np, cl != 0.0, cl != 0.0 ? nc : 0);
+	rc = qubo__model_reserve(model, pb.n, cl != 0.0, cl != 0.0 ? nc : 0);
 	if (!rc && q->new_vars)
 		rc = qubo_model_add_variables(model, q->new_vars, NULL);
 	if (rc)
 		goto out;
 	if (cl != 0.0)
 		rc = qubo_model_add_clique(model, q->lits, nc, cl);
-	if (!rc && np)
-		rc = qubo_model_add_quadratic_batch(model, np, rows, cols, ws);
+	if (!rc && pb.n)
+		rc = batch_commit(model, &pb);
 	for (i = 0; i < n && !rc; i++)
 		if (lin[i] != 0.0)
 			rc = qubo_model_add_linear(model, QUBO_LIT_VAR(q->lits[i]), lin[i]);
@@ -599,9 +683,7 @@ static int add_square(qubo_model *model, const square *q, const char *fn)
 		rc = qubo_model_add_offset(model, off);
 out:
 	qubo__free(al, lin);
-	qubo__free(al, rows);
-	qubo__free(al, cols);
-	qubo__free(al, ws);
+	batch_free(al, &pb);
 	return rc;
 }
 
@@ -611,120 +693,129 @@ static int is_small_int(double x)
 	return x >= -(double)EXACT_LIMIT && x <= (double)EXACT_LIMIT && (double)(int64_t)x == x;
 }
 
+/* Integer data (small integer coefficients and rhs, Σ |a_i| <= 2^52):
+ * every sum below is then an exact integer. */
+static int integer_data(const double *a, size_t count, double rhs)
+{
+	double total = 0.0;
+	size_t i;
+	int integer = is_small_int(rhs);
+
+	for (i = 0; i < count; i++) {
+		integer = integer && is_small_int(a[i]);
+		total += a[i] < 0 ? -a[i] : a[i];
+	}
+	return integer && total <= (double)EXACT_LIMIT;
+}
+
+/* The free terms of a weighted sum, in scratch arrays with room for extra
+ * (slack) terms after them; ia mirrors a when the data are integers. */
+typedef struct terms {
+	qubo_lit *lits;
+	double *a;
+	int64_t *ia; /* NULL unless integer */
+	size_t m;
+} terms;
+
+static int terms_init(const qubo_allocator *al, terms *t, size_t count, size_t extra,
+		      int integer)
+{
+	t->m = 0;
+	t->lits = qubo__malloc_array(al, count + extra, sizeof *t->lits);
+	t->a = qubo__malloc_array(al, count + extra, sizeof *t->a);
+	t->ia = integer ? qubo__malloc_array(al, count, sizeof *t->ia) : NULL;
+	if (!t->lits || !t->a || (integer && !t->ia))
+		return qubo__nomem("a penalty's literals");
+	return QUBO_OK;
+}
+
+/* Appends a free term; with ia, a is an integer of magnitude <= 2^52. */
+static void terms_push(terms *t, qubo_lit l, double a)
+{
+	t->lits[t->m] = l;
+	t->a[t->m] = a;
+	if (t->ia)
+		t->ia[t->m] = (int64_t)a;
+	t->m++;
+}
+
+static void terms_free(const qubo_allocator *al, terms *t)
+{
+	qubo__free(al, t->lits);
+	qubo__free(al, t->a);
+	qubo__free(al, t->ia);
+}
+
+/* P (Σ t − b)² over the free terms and nslack slack terms after them. */
+static void square_init(square *q, const terms *t, size_t nslack, double b, double weight)
+{
+	size_t i;
+
+	q->lits = t->lits;
+	q->a = t->a;
+	q->count = t->m + nslack;
+	q->nc = t->m;
+	for (i = 1; i < t->m; i++)
+		if (t->a[i] != t->a[0])
+			q->nc = 0;
+	q->b = b;
+	q->weight = weight;
+	q->new_vars = nslack;
+}
+
 int qubo_penalty_weighted_equal(qubo_model *model, const qubo_lit *lits, const double *coeffs,
 				size_t count, double rhs, double weight)
 {
 	static const char fn[] = "qubo_penalty_weighted_equal";
-	const qubo_allocator *al;
-	qubo_lit *fl = NULL;
-	double *fa = NULL, b = rhs, total = 0.0;
-	int64_t *ia = NULL;
-	size_t i, m = 0;
-	int integer = 1, rc;
+	double b = rhs;
+	size_t i;
+	int rc;
+	terms t;
 	square q;
 	reach r;
 
-	rc = check_model(model, fn);
+	rc = check_weighted_args(model, weight, lits, coeffs, count, fn);
 	if (!rc)
-		rc = check_penalty_weight(weight, fn);
-	if (!rc)
-		rc = check_lits(model, lits, count, fn, "lits");
+		rc = check_finite(coeffs, count, fn, "coeffs");
+	if (!rc && !qubo__is_finite(rhs))
+		rc = qubo__error(QUBO_ERR_INVALID_ARG, "%s: rhs is %s", fn, nan_or_inf(rhs));
 	if (rc)
 		return rc;
-	if (count && !coeffs)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: coeffs is NULL with count %zu", fn, count);
-	for (i = 0; i < count; i++) {
-		if (!qubo__is_finite(coeffs[i]))
-			return qubo__error(QUBO_ERR_INVALID_ARG, "%s: coeffs[%zu] is %s", fn, i,
-					   coeffs[i] != coeffs[i] ? "NaN" : "infinite");
-		integer = integer && is_small_int(coeffs[i]);
-		total += coeffs[i] < 0 ? -coeffs[i] : coeffs[i];
-	}
-	if (!qubo__is_finite(rhs))
-		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: rhs is %s", fn,
-				   rhs != rhs ? "NaN" : "infinite");
-	/* Integer data: every sum below is an exact integer. */
-	integer = integer && is_small_int(rhs) && total <= (double)EXACT_LIMIT;
 
-	al = &model->alloc;
-	fl = qubo__malloc_array(al, count, sizeof *fl);
-	fa = qubo__malloc_array(al, count, sizeof *fa);
-	ia = integer ? qubo__malloc_array(al, count, sizeof *ia) : NULL;
-	if (!fl || !fa || (integer && !ia)) {
-		rc = qubo__nomem("a penalty's literals");
+	rc = terms_init(&model->alloc, &t, count, 0, integer_data(coeffs, count, rhs));
+	if (rc)
 		goto out;
-	}
 	for (i = 0; i < count; i++) {
 		if (lits[i] == QUBO_LIT_TRUE)
 			b -= coeffs[i];
-		else if (is_free(lits[i]) && coeffs[i] != 0.0) {
-			fl[m] = lits[i];
-			fa[m] = coeffs[i];
-			if (integer)
-				ia[m] = (int64_t)coeffs[i];
-			m++;
-		}
+		else if (is_free(lits[i]) && coeffs[i] != 0.0)
+			terms_push(&t, lits[i], coeffs[i]);
 	}
-	if (integer) {
-		rc = reach_window(al, fl, ia, m, (int64_t)b, (int64_t)b, &r);
-		if (rc)
-			goto out;
-		if (r.verdict == REACH_NO) {
+	if (t.ia) {
+		rc = reach_window(&model->alloc, t.lits, t.ia, t.m, (int64_t)b, (int64_t)b, &r);
+		if (!rc && r.verdict == REACH_NO)
 			rc = qubo__error(QUBO_ERR_INFEASIBLE,
 					 "%s: no assignment makes the sum equal %.17g (after the "
 					 "constants, the %zu free terms give %" PRId64 " to %"
-					 PRId64 "%s)", fn, rhs, m, r.min, r.max,
+					 PRId64 "%s)", fn, rhs, t.m, r.min, r.max,
 					 r.min <= (int64_t)b && (int64_t)b <= r.max ?
 					 ", but never this value" : "");
+		if (rc)
 			goto out;
-		}
 	}
-	q.lits = fl;
-	q.a = fa;
-	q.count = m;
-	q.nc = m;
-	for (i = 1; i < m; i++)
-		if (fa[i] != fa[0])
-			q.nc = 0;
-	q.b = b;
-	q.weight = weight;
-	q.new_vars = 0;
+	square_init(&q, &t, 0, b, weight);
 	rc = add_square(model, &q, fn);
 out:
-	qubo__free(al, fl);
-	qubo__free(al, fa);
-	qubo__free(al, ia);
+	terms_free(&model->alloc, &t);
 	return rc;
 }
 
-int qubo_penalty_range(qubo_model *model, const qubo_lit *lits, const int64_t *coeffs,
-		       size_t count, int64_t lo, int64_t hi, double weight,
-		       uint32_t *first_slack_out, uint32_t *num_slack_out)
+/* Each |coeffs[i]| <= 2^52, and so is their sum. */
+static int check_range_coeffs(const int64_t *coeffs, size_t count, const char *fn)
 {
-	static const char fn[] = "qubo_penalty_range";
-	const qubo_allocator *al;
-	qubo_lit *fl = NULL;
-	double *fa = NULL;
-	int64_t *ia = NULL, c = 0, l2, h2, span;
 	uint64_t total = 0;
-	size_t i, m = 0, nv;
-	uint32_t nslack = 0, k;
-	int rc;
-	square q;
-	reach r;
+	size_t i;
 
-	rc = check_model(model, fn);
-	if (!rc)
-		rc = check_penalty_weight(weight, fn);
-	if (!rc)
-		rc = check_lits(model, lits, count, fn, "lits");
-	if (rc)
-		return rc;
-	if (count && !coeffs)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: coeffs is NULL with count %zu", fn, count);
-	if (hi < lo)
-		return qubo__error(QUBO_ERR_INVALID_ARG,
-				   "%s: hi = %" PRId64 " is below lo = %" PRId64, fn, hi, lo);
 	for (i = 0; i < count; i++) {
 		if (coeffs[i] > EXACT_LIMIT || coeffs[i] < -EXACT_LIMIT)
 			return qubo__error(QUBO_ERR_OUT_OF_RANGE,
@@ -736,24 +827,75 @@ int qubo_penalty_range(qubo_model *model, const qubo_lit *lits, const int64_t *c
 					   "%s: the sum of |coeffs| exceeds 2^52 at coeffs[%zu]",
 					   fn, i);
 	}
+	return QUBO_OK;
+}
 
-	al = &model->alloc;
-	fl = qubo__malloc_array(al, count + 64, sizeof *fl);
-	fa = qubo__malloc_array(al, count + 64, sizeof *fa);
-	ia = qubo__malloc_array(al, count, sizeof *ia);
-	if (!fl || !fa || !ia) {
-		rc = qubo__nomem("a penalty's literals");
-		goto out;
+/* Adds P (Σ t − lo − Σ c_k s_k)² with slack bits s_k (Σ c_k = span) as new
+ * variables, which form one group. */
+static int add_range_square(qubo_model *model, terms *t, int64_t lo, int64_t span, double weight,
+			    uint32_t *nslack_out, const char *fn)
+{
+	size_t nv = model->n;
+	uint32_t nslack = 0, k;
+	square q;
+	int rc;
+
+	while (nslack < 63 && ((int64_t)1 << nslack) - 1 < span)
+		nslack++;
+	if (nv + nslack >= QUBO_MAX_VARIABLES)
+		return qubo__error(QUBO_ERR_TOO_LARGE,
+				   "%s: %u slack variables would exceed the variable limit", fn,
+				   nslack);
+	for (k = 0; k < nslack; k++) {
+		int64_t ck = k + 1 < nslack ? (int64_t)1 << k
+					     : span - (((int64_t)1 << k) - 1);
+		t->lits[t->m + k] = QUBO_LIT((uint32_t)(nv + k));
+		t->a[t->m + k] = -(double)ck;
 	}
+	square_init(&q, t, nslack, (double)lo, weight);
+	/* the slack bits form a group (qubo_model_add_group): room first, so
+	 * that nothing can fail once the square is in */
+	rc = qubo__model_reserve_groups(model, 1);
+	if (!rc)
+		rc = add_square(model, &q, fn);
+	if (rc)
+		return rc;
+	if (nslack)
+		qubo__model_push_group(model, (uint32_t)nv, nslack);
+	*nslack_out = nslack;
+	return QUBO_OK;
+}
+
+int qubo_penalty_range(qubo_model *model, const qubo_lit *lits, const int64_t *coeffs,
+		       size_t count, int64_t lo, int64_t hi, double weight,
+		       uint32_t *first_slack_out, uint32_t *num_slack_out)
+{
+	static const char fn[] = "qubo_penalty_range";
+	int64_t c = 0, l2, h2;
+	uint32_t nslack = 0;
+	size_t i, nv;
+	int rc;
+	terms t;
+	reach r;
+
+	rc = check_weighted_args(model, weight, lits, coeffs, count, fn);
+	if (rc)
+		return rc;
+	if (hi < lo)
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: hi = %" PRId64 " is below lo = %" PRId64, fn, hi, lo);
+	rc = check_range_coeffs(coeffs, count, fn);
+	if (rc)
+		return rc;
+
+	rc = terms_init(&model->alloc, &t, count, 64, 1);
+	if (rc)
+		goto out;
 	for (i = 0; i < count; i++) {
 		if (lits[i] == QUBO_LIT_TRUE)
 			c += coeffs[i];
-		else if (is_free(lits[i]) && coeffs[i] != 0) {
-			fl[m] = lits[i];
-			ia[m] = coeffs[i];
-			fa[m] = (double)coeffs[i];
-			m++;
-		}
+		else if (is_free(lits[i]) && coeffs[i] != 0)
+			terms_push(&t, lits[i], (double)coeffs[i]);
 	}
 	/* |T| <= 2^52, so clamping the bounds to ±2^53 keeps the feasible set
 	 * and makes the subtraction safe. */
@@ -762,7 +904,7 @@ int qubo_penalty_range(qubo_model *model, const qubo_lit *lits, const int64_t *c
 	if (l2 > h2) { /* both beyond the same side */
 		l2 = h2 = hi < 0 ? -2 * EXACT_LIMIT : 2 * EXACT_LIMIT;
 	}
-	rc = reach_window(al, fl, ia, m, l2 - c, h2 - c, &r);
+	rc = reach_window(&model->alloc, t.lits, t.ia, t.m, l2 - c, h2 - c, &r);
 	if (rc)
 		goto out;
 	if (r.verdict == REACH_NO) {
@@ -778,54 +920,17 @@ int qubo_penalty_range(qubo_model *model, const qubo_lit *lits, const int64_t *c
 	l2 = l2 - c > r.min ? l2 - c : r.min;
 	h2 = h2 - c < r.max ? h2 - c : r.max;
 	nv = model->n;
-	if (l2 == r.min && h2 == r.max) {
-		/* Every assignment satisfies the bounds: nothing to add. */
-		rc = QUBO_OK;
-		goto done;
-	}
-	span = h2 - l2;
-	while (nslack < 63 && ((int64_t)1 << nslack) - 1 < span)
-		nslack++;
-	if (nv + nslack >= QUBO_MAX_VARIABLES) {
-		rc = qubo__error(QUBO_ERR_TOO_LARGE,
-				 "%s: %u slack variables would exceed the variable limit", fn,
-				 nslack);
-		goto out;
-	}
-	for (k = 0; k < nslack; k++) {
-		int64_t ck = k + 1 < nslack ? (int64_t)1 << k
-					     : span - (((int64_t)1 << k) - 1);
-		fl[m + k] = QUBO_LIT((uint32_t)(nv + k));
-		fa[m + k] = -(double)ck;
-	}
-	q.lits = fl;
-	q.a = fa;
-	q.count = m + nslack;
-	q.nc = m;
-	for (i = 1; i < m; i++)
-		if (ia[i] != ia[0])
-			q.nc = 0;
-	q.b = (double)l2;
-	q.weight = weight;
-	q.new_vars = nslack;
-	/* the slack bits form a group (qubo_model_add_group): room first, so
-	 * that nothing can fail once the square is in */
-	rc = qubo__model_reserve_groups(model, 1);
-	if (!rc)
-		rc = add_square(model, &q, fn);
+	/* When every assignment satisfies the bounds there is nothing to add. */
+	if (l2 != r.min || h2 != r.max)
+		rc = add_range_square(model, &t, l2, h2 - l2, weight, &nslack, fn);
 	if (rc)
 		goto out;
-	if (nslack)
-		qubo__model_push_group(model, (uint32_t)nv, nslack);
-done:
 	if (first_slack_out)
 		*first_slack_out = (uint32_t)nv;
 	if (num_slack_out)
 		*num_slack_out = nslack;
 out:
-	qubo__free(al, fl);
-	qubo__free(al, fa);
-	qubo__free(al, ia);
+	terms_free(&model->alloc, &t);
 	return rc;
 }
 
@@ -838,13 +943,7 @@ static int equal_penalty(qubo_model *model, qubo_lit a, qubo_lit b, double weigh
 	qubo_lit bb;
 	int rc;
 
-	rc = check_model(model, fn);
-	if (!rc)
-		rc = check_penalty_weight(weight, fn);
-	if (!rc)
-		rc = check_lit_named(model, a, fn, "a");
-	if (!rc)
-		rc = check_lit_named(model, b, fn, "b");
+	rc = check_pair_args(model, weight, a, b, fn);
 	if (rc)
 		return rc;
 	/* differ(a, b) = equal(a, b̄), the same polynomial. */
@@ -885,13 +984,7 @@ int qubo_penalty_no_three_equal(qubo_model *model, qubo_lit a, qubo_lit b, qubo_
 	qubo_lit l[3];
 	int rc, i;
 
-	rc = check_model(model, fn);
-	if (!rc)
-		rc = check_penalty_weight(weight, fn);
-	if (!rc)
-		rc = check_lit_named(model, a, fn, "a");
-	if (!rc)
-		rc = check_lit_named(model, b, fn, "b");
+	rc = check_pair_args(model, weight, a, b, fn);
 	if (!rc)
 		rc = check_lit_named(model, c, fn, "c");
 	if (rc)
@@ -1078,17 +1171,15 @@ int qubo_penalty_conflicts(qubo_model *model, const qubo_lit *pairs, size_t num_
 {
 	static const char fn[] = "qubo_penalty_conflicts";
 	const qubo_allocator *al;
-	uint32_t *rows = NULL, *cols = NULL;
-	double *ws = NULL, off = 0.0;
+	double off = 0.0;
 	size_t i, np = 0;
+	batch pb;
 	int rc, has_pos = 0, has_neg = 0, sat = 1;
 
-	rc = check_model(model, fn);
-	if (!rc)
-		rc = check_penalty_weight(weight, fn);
+	rc = check_model_weight(model, weight, fn);
 	if (rc)
 		return rc;
-	if (num_edges > SIZE_MAX / 2 / sizeof *rows)
+	if (num_edges > SIZE_MAX / 2 / sizeof(uint32_t))
 		return qubo__error(QUBO_ERR_TOO_LARGE, "%s: %zu edges", fn, num_edges);
 	rc = check_lits(model, pairs, 2 * num_edges, fn, "pairs");
 	if (rc)
@@ -1121,14 +1212,10 @@ int qubo_penalty_conflicts(qubo_model *model, const qubo_lit *pairs, size_t num_
 					   "complements and constants they force some variable "
 					   "both ways)", fn);
 	}
-	rows = qubo__malloc_array(al, np, sizeof *rows);
-	cols = qubo__malloc_array(al, np, sizeof *cols);
-	ws = qubo__malloc_array(al, np, sizeof *ws);
-	if (!rows || !cols || !ws) {
+	if (!batch_init(al, &pb, np)) {
 		rc = qubo__nomem("a conflict graph's terms");
 		goto out;
 	}
-	np = 0;
 	for (i = 0; i < num_edges; i++) {
 		qubo_lit u = pairs[2 * i], v = pairs[2 * i + 1];
 		double cu, su, cv, sv;
@@ -1137,13 +1224,11 @@ int qubo_penalty_conflicts(qubo_model *model, const qubo_lit *pairs, size_t num_
 			continue;
 		lit_parts(u, &cu, &su);
 		lit_parts(v, &cv, &sv);
-		rows[np] = QUBO_LIT_VAR(u);
-		cols[np] = QUBO_LIT_VAR(v);
-		ws[np++] = weight * su * sv;
+		batch_push(&pb, u, v, weight * su * sv);
 		off += weight * cu * cv;
 	}
 	/* Commit: the batch is the only call that allocates. */
-	rc = qubo_model_add_quadratic_batch(model, np, rows, cols, ws);
+	rc = batch_commit(model, &pb);
 	for (i = 0; i < num_edges && !rc; i++) {
 		qubo_lit u = pairs[2 * i], v = pairs[2 * i + 1];
 		double cu, su, cv, sv;
@@ -1167,9 +1252,7 @@ int qubo_penalty_conflicts(qubo_model *model, const qubo_lit *pairs, size_t num_
 	if (!rc && off != 0.0)
 		rc = qubo_model_add_offset(model, off);
 out:
-	qubo__free(al, rows);
-	qubo__free(al, cols);
-	qubo__free(al, ws);
+	batch_free(al, &pb);
 	return rc;
 }
 
@@ -1186,15 +1269,12 @@ int qubo_penalty_reward(qubo_model *model, const qubo_lit *lits, const double *w
 	rc = check_model(model, fn);
 	if (!rc)
 		rc = check_lits(model, lits, count, fn, "lits");
+	if (!rc)
+		rc = check_array(weights, count, fn, "weights");
+	if (!rc)
+		rc = check_finite(weights, count, fn, "weights");
 	if (rc)
 		return rc;
-	if (count && !weights)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: weights is NULL with count %zu", fn,
-				   count);
-	for (i = 0; i < count; i++)
-		if (!qubo__is_finite(weights[i]))
-			return qubo__error(QUBO_ERR_INVALID_ARG, "%s: weights[%zu] is %s", fn, i,
-					   weights[i] != weights[i] ? "NaN" : "infinite");
 	/* Linear terms only: nothing here can fail any more. */
 	for (i = 0; i < count && !rc; i++)
 		rc = qubo_model_add_lit(model, lits[i], -weights[i]);
