@@ -106,8 +106,17 @@ typedef struct tally {
 	int large; /* models checked by ph_check_large() */
 } tally;
 
-static void count_compare(tally *t, int li, const qubo_puzzle *p)
+/* Compares a model built at level index li with the oracle's solutions: by
+ * enumeration when it is small enough, otherwise by ph_check_large(). */
+static void compare(const qubo_puzzle *p, const ph_inst *I, const ph_set *sols, tu_rng *r, int li,
+		    const char *what, tally *t)
 {
+	if (num_vars(p) > 20) {
+		ph_check_large(p, I, sols, r, what);
+		t->large++;
+		return;
+	}
+	ph_exact(p, sols, what);
 	t->level[li]++;
 	t->nontrivial += num_vars(p) > 0;
 }
@@ -149,6 +158,7 @@ static void check_inst(ph_inst *I, int drop, const char *what, tally *t)
 		qubo_puzzle *p = NULL;
 		qubo_puzzle_options o = opts_for(levels[li], li == 1 ? 2.0 : 1.0, drop);
 		int rc = qubo_puzzle_queens_build(&p, &s, &o);
+		tu_rng r = { (uint64_t)li * 7919 + on };
 
 		if (getenv("PH_DEBUG"))
 			fprintf(stderr, "%s level %d: rc %d vars %zu %s\n", what, li, rc,
@@ -171,15 +181,7 @@ static void check_inst(ph_inst *I, int drop, const char *what, tally *t)
 			cr_assert_eq(num_vars(p), on, "%s: level NONE has a variable per cell",
 				     what);
 		}
-		if (num_vars(p) <= 20) {
-			ph_exact(p, &sols, what);
-			count_compare(t, li, p);
-		} else {
-			tu_rng r = { (uint64_t)li * 7919 + on };
-
-			ph_check_large(p, I, &sols, &r, what);
-			t->large++;
-		}
+		compare(p, I, &sols, &r, li, what, t);
 		qubo_puzzle_free(p);
 	}
 	if (!sols.keys && !sols.n && infeasible != 1)
@@ -189,92 +191,128 @@ static void check_inst(ph_inst *I, int drop, const char *what, tally *t)
 	free(sols.keys);
 }
 
-Test(queens, exact_random_generalised)
+/* Makes trial i's instance from r and names it in what. */
+typedef void make_inst(ph_inst *I, tu_rng *r, int i, char *what, size_t cap);
+
+/* One family's random trials (half as many under valgrind), each checked by
+ * check_inst(); level NONE must be compared in trials / none_div of them. */
+static void run_trials(uint64_t seed, int normal, int none_div, int drop, make_inst *make,
+		       const char *name)
 {
-	tu_rng r = { 20261122 };
-	int i, trials = valgrind_run() ? 400 / 2 : 400;
+	tu_rng r = { seed };
+	int i, trials = valgrind_run() ? normal / 2 : normal;
 	tally t = { { 0 }, 0, 0, 0, 0 };
 
 	for (i = 0; i < trials; i++) {
 		ph_inst I;
 		char what[64];
 
-		ph_random_inst(&I, &r, 16);
-		snprintf(what, sizeof what, "random instance %d", i);
-		check_inst(&I, 0, what, &t);
+		make(&I, &r, i, what, sizeof what);
+		check_inst(&I, drop, what, &t);
 	}
-	tally_check(&t, trials, trials / 8, "generalised");
+	tally_check(&t, trials, trials / none_div, name);
+}
+
+static void make_generalised(ph_inst *I, tu_rng *r, int i, char *what, size_t cap)
+{
+	ph_random_inst(I, r, 16);
+	snprintf(what, cap, "random instance %d", i);
+}
+
+Test(queens, exact_random_generalised)
+{
+	run_trials(20261122, 400, 8, 0, make_generalised, "generalised");
+}
+
+static void make_regions(ph_inst *I, tu_rng *r, int i, char *what, size_t cap)
+{
+	int32_t k = i % 3 == 2 ? 2 : 1;
+	/* 2 stars need an 8 x 8 board at least; many clues keep it small */
+	uint32_t N = k == 2 ? 8 : (uint32_t)tu_range(r, 3, 5);
+
+	ph_random_regions(I, r, N, k, (int)tu_below(r, 2),
+			  k == 2 ? (int)tu_range(r, 6, 14) : (int)tu_range(r, 0, 2));
+	snprintf(what, cap, "regions instance %d (N %u, k %d)", i, (unsigned)N, (int)k);
 }
 
 Test(queens, exact_linkedin_and_star_battle_specs)
 {
-	tu_rng r = { 77 };
-	int i, trials = valgrind_run() ? 160 / 2 : 160;
-	tally t = { { 0 }, 0, 0, 0, 0 };
+	run_trials(77, 160, 12, 0, make_regions, "regions");
+}
 
-	for (i = 0; i < trials; i++) {
-		ph_inst I;
-		char what[64];
-		int32_t k = i % 3 == 2 ? 2 : 1;
-		/* 2 stars need an 8 x 8 board at least; many clues keep it small */
-		uint32_t N = k == 2 ? 8 : (uint32_t)tu_range(&r, 3, 5);
-
-		ph_random_regions(&I, &r, N, k, (int)tu_below(&r, 2),
-				  k == 2 ? (int)tu_range(&r, 6, 14) : (int)tu_range(&r, 0, 2));
-		snprintf(what, sizeof what, "regions instance %d (N %u, k %d)", i, (unsigned)N,
-			 (int)k);
-		check_inst(&I, 0, what, &t);
-	}
-	tally_check(&t, trials, trials / 12, "regions");
+static void make_drop_region(ph_inst *I, tu_rng *r, int i, char *what, size_t cap)
+{
+	ph_random_regions(I, r, (uint32_t)tu_range(r, 3, 5), 1, 0, (int)tu_range(r, 0, 1));
+	snprintf(what, cap, "drop_region instance %d", i);
 }
 
 /* drop_region: the last region's term is left out; still exact. */
 Test(queens, exact_drop_region)
 {
-	tu_rng r = { 5150 };
-	int i, trials = valgrind_run() ? 80 / 2 : 80;
-	tally t = { { 0 }, 0, 0, 0, 0 };
-
-	for (i = 0; i < trials; i++) {
-		ph_inst I;
-		char what[64];
-
-		ph_random_regions(&I, &r, (uint32_t)tu_range(&r, 3, 5), 1, 0,
-				  (int)tu_range(&r, 0, 1));
-		snprintf(what, sizeof what, "drop_region instance %d", i);
-		check_inst(&I, 1, what, &t);
-	}
-	tally_check(&t, trials, trials / 8, "drop_region");
+	run_trials(5150, 80, 8, 1, make_drop_region, "drop_region");
 }
 
-/* The text families go through the parser: random region maps with
- * pre-placed queens and holes, `queens N` and `queens N stars 2`. */
-Test(queens, exact_queens_text)
+/* N-Queens with regions (one queen each) and with soft regions (0 or 1
+ * each, in both the count form and the pairwise form, zero-based and
+ * fractional). */
+static void make_nqueens_regions(ph_inst *I, tu_rng *r, int i, char *what, size_t cap)
 {
-	tu_rng r = { 424242 };
-	int i, trials = valgrind_run() ? 120 / 2 : 120;
+	uint32_t N = (uint32_t)tu_range(r, 4, 5);
+	int soft = i % 2, d;
+	size_t k;
+
+	ph_random_regions(I, r, N, 1, 0, i % 4 == 3);
+	for (d = 0; d < 8; d++)
+		I->reach[d] = d % 2 ? QUBO_QUEENS_UNLIMITED : 0;
+	if (soft) {
+		for (k = 0; k < I->nreg; k++) {
+			I->q[k] = 0;
+			I->t[k] = 1;
+		}
+		I->region_form = (int32_t)tu_below(r, 2);
+		I->kform = (int32_t)tu_below(r, 2);
+	}
+	I->wrap = (int32_t)tu_below(r, 2) * 2;
+	ph_prepare(I);
+	snprintf(what, cap, "N-Queens with %s regions %d", soft ? "soft" : "hard", i);
+}
+
+Test(queens, exact_nqueens_with_regions)
+{
+	run_trials(314, 60, 8, 0, make_nqueens_regions, "N-Queens with regions");
+}
+
+/* Writes trial i's puzzle text and its instance; returns the text's length. */
+typedef size_t make_text(ph_inst *I, tu_rng *r, int i, char *text, size_t cap);
+
+/* The text families go through the parser: each trial's text is parsed at
+ * every level (with drop_region 0 .. drops - 1) into family and compared. */
+static void run_text_trials(uint64_t seed, int normal, int none_div, int drops, int family,
+			    make_text *make, const char *name)
+{
+	tu_rng r = { seed };
+	int i, trials = valgrind_run() ? normal / 2 : normal;
 	tally t = { { 0 }, 0, 0, 0, 0 };
 
 	for (i = 0; i < trials; i++) {
 		ph_inst I;
 		ph_set sols = { 0 };
 		char text[1024], what[64];
-		int32_t k = i % 2 ? 2 : 1;
-		uint32_t N = k == 2 ? 8 : (uint32_t)tu_range(&r, 3, 5);
+		size_t len = make(&I, &r, i, text, sizeof text);
 		int li, drop;
 
-		ph_random_regions(&I, &r, N, k, (int)tu_below(&r, 2),
-				  k == 2 ? (int)tu_range(&r, 6, 14) : (int)tu_range(&r, 0, 3));
-		ph_queens_text(&I, k, text, sizeof text);
 		ph_solutions(&I, NULL, &sols);
 		for (li = 0; li < 3; li++)
-			for (drop = 0; drop <= 1; drop++) {
+			for (drop = 0; drop < drops; drop++) {
 				qubo_puzzle *p = NULL;
 				qubo_puzzle_options o = opts_for(levels[li], 1, drop);
-				int rc = qubo_puzzle_parse(&p, text, strlen(text), &o);
+				int rc = qubo_puzzle_parse(&p, text, len, &o);
 
-				snprintf(what, sizeof what, "queens text %d level %d drop %d", i,
+				snprintf(what, sizeof what, "%s %d level %d drop %d", name, i,
 					 (int)levels[li], drop);
+				if (getenv("PH_DEBUG"))
+					fprintf(stderr, "%s: rc %d vars %zu\n", what, rc,
+						rc ? 0 : num_vars(p));
 				if (rc == QUBO_ERR_INFEASIBLE) {
 					cr_assert_eq(sols.n, 0,
 						     "%s: infeasible, but %zu solutions (%s)\n%s",
@@ -283,139 +321,85 @@ Test(queens, exact_queens_text)
 				}
 				cr_assert_eq(rc, QUBO_OK, "%s: %s\n%s", what, qubo_error_message(),
 					     text);
-				cr_assert_eq(qubo_puzzle_family(p), QUBO_PUZZLE_QUEENS);
-				if (num_vars(p) <= 20) {
-					ph_exact(p, &sols, what);
-					count_compare(&t, li, p);
-				} else {
-					ph_check_large(p, &I, &sols, &r, what);
-					t.large++;
-				}
+				cr_assert_eq(qubo_puzzle_family(p), family, "%s", what);
+				compare(p, &I, &sols, &r, li, what, &t);
 				qubo_puzzle_free(p);
 			}
 		t.feasible += sols.n > 0;
 		free(sols.keys);
 	}
-	tally_check(&t, trials, trials / 8, "queens text");
+	tally_check(&t, trials, trials / none_div, name);
+}
+
+/* Random region maps with pre-placed queens and holes, `queens N` and
+ * `queens N stars 2`. */
+static size_t make_queens_text(ph_inst *I, tu_rng *r, int i, char *text, size_t cap)
+{
+	int32_t k = i % 2 ? 2 : 1;
+	uint32_t N = k == 2 ? 8 : (uint32_t)tu_range(r, 3, 5);
+
+	ph_random_regions(I, r, N, k, (int)tu_below(r, 2),
+			  k == 2 ? (int)tu_range(r, 6, 14) : (int)tu_range(r, 0, 3));
+	ph_queens_text(I, k, text, cap);
+	return strlen(text);
+}
+
+Test(queens, exact_queens_text)
+{
+	run_text_trials(424242, 120, 8, 2, QUBO_PUZZLE_QUEENS, make_queens_text, "queens text");
+}
+
+/* `nqueens N` boards, plain or wrapped, with clues and holes. */
+static size_t make_nqueens_text(ph_inst *I, tu_rng *r, int i, char *text, size_t cap)
+{
+	static const char *wraps[3] = { "", " cylinder", " torus" };
+	int32_t wrap = (int32_t)(i % 3);
+	/* wrapped boards mostly 5 x 5, where N-Queens has solutions */
+	uint32_t N = wrap && tu_below(r, 5) ? 5 : (uint32_t)tu_range(r, 3, 6);
+	size_t len, c, n = (size_t)N * N;
+	int d;
+	ph_set plain = { 0 };
+
+	memset(I, 0, sizeof *I);
+	I->w = I->h = N;
+	I->has_rows = I->has_cols = 1;
+	for (c = 0; c < N; c++)
+		I->rows[c] = I->cols[c] = 1;
+	for (d = 1; d < 8; d += 2)
+		I->reach[d] = QUBO_QUEENS_UNLIMITED;
+	I->wrap = wrap;
+	ph_prepare(I);
+	ph_solutions(I, NULL, &plain);
+	if (plain.n && tu_below(r, 4) != 0) {
+		/* clues from a solution, holes elsewhere: feasible */
+		uint64_t sol = plain.keys[tu_below(r, plain.n)];
+
+		for (c = 0; c < n; c++) {
+			int q = (int)((sol >> c) & 1);
+			I->off[c] = !q && tu_below(r, 9) == 0;
+			I->given[c] = q && tu_below(r, 3) == 0;
+		}
+	} else {
+		for (c = 0; c < n; c++) {
+			I->off[c] = tu_below(r, 9) == 0;
+			I->given[c] = !I->off[c] && tu_below(r, 12) == 0;
+		}
+	}
+	free(plain.keys);
+	ph_prepare(I);
+	len = (size_t)snprintf(text, cap, "nqueens %u%s\n", (unsigned)N, wraps[I->wrap]);
+	for (c = 0; c < n; c++) {
+		text[len++] = I->off[c] ? '#' : I->given[c] ? 'Q' : '.';
+		if (c % N == N - 1)
+			text[len++] = '\n';
+	}
+	text[len] = '\0';
+	return len;
 }
 
 Test(queens, exact_nqueens_text)
 {
-	tu_rng r = { 99 };
-	int i, trials = valgrind_run() ? 90 / 2 : 90;
-	tally t = { { 0 }, 0, 0, 0, 0 };
-	static const char *wraps[3] = { "", " cylinder", " torus" };
-
-	for (i = 0; i < trials; i++) {
-		ph_inst I;
-		ph_set sols = { 0 };
-		char text[256], what[64];
-		int32_t wrap = (int32_t)(i % 3);
-		/* wrapped boards mostly 5 x 5, where N-Queens has solutions */
-		uint32_t N = wrap && tu_below(&r, 5) ? 5 : (uint32_t)tu_range(&r, 3, 6);
-		size_t len, c, n = (size_t)N * N;
-		int li, d;
-		ph_set plain = { 0 };
-
-		memset(&I, 0, sizeof I);
-		I.w = I.h = N;
-		I.has_rows = I.has_cols = 1;
-		for (c = 0; c < N; c++)
-			I.rows[c] = I.cols[c] = 1;
-		for (d = 1; d < 8; d += 2)
-			I.reach[d] = QUBO_QUEENS_UNLIMITED;
-		I.wrap = wrap;
-		ph_prepare(&I);
-		ph_solutions(&I, NULL, &plain);
-		if (plain.n && tu_below(&r, 4) != 0) {
-			/* clues from a solution, holes elsewhere: feasible */
-			uint64_t sol = plain.keys[tu_below(&r, plain.n)];
-
-			for (c = 0; c < n; c++) {
-				int q = (int)((sol >> c) & 1);
-				I.off[c] = !q && tu_below(&r, 9) == 0;
-				I.given[c] = q && tu_below(&r, 3) == 0;
-			}
-		} else {
-			for (c = 0; c < n; c++) {
-				I.off[c] = tu_below(&r, 9) == 0;
-				I.given[c] = !I.off[c] && tu_below(&r, 12) == 0;
-			}
-		}
-		free(plain.keys);
-		ph_prepare(&I);
-		len = (size_t)snprintf(text, sizeof text, "nqueens %u%s\n", (unsigned)N,
-				       wraps[I.wrap]);
-		for (c = 0; c < n; c++) {
-			text[len++] = I.off[c] ? '#' : I.given[c] ? 'Q' : '.';
-			if (c % N == N - 1)
-				text[len++] = '\n';
-		}
-		text[len] = '\0';
-		ph_solutions(&I, NULL, &sols);
-		for (li = 0; li < 3; li++) {
-			qubo_puzzle *p = NULL;
-			qubo_puzzle_options o = opts_for(levels[li], 1, 0);
-			int rc = qubo_puzzle_parse(&p, text, len, &o);
-
-			snprintf(what, sizeof what, "nqueens text %d level %d", i, (int)levels[li]);
-			if (getenv("PH_DEBUG"))
-				fprintf(stderr, "%s: rc %d vars %zu\n", what, rc,
-					rc ? 0 : num_vars(p));
-			if (rc == QUBO_ERR_INFEASIBLE) {
-				cr_assert_eq(sols.n, 0, "%s: %s", what, qubo_error_message());
-				continue;
-			}
-			cr_assert_eq(rc, QUBO_OK, "%s: %s\n%s", what, qubo_error_message(), text);
-			if (num_vars(p) <= 20) {
-				ph_exact(p, &sols, what);
-				count_compare(&t, li, p);
-			} else {
-				ph_check_large(p, &I, &sols, &r, what);
-				t.large++;
-			}
-			qubo_puzzle_free(p);
-		}
-		t.feasible += sols.n > 0;
-		free(sols.keys);
-	}
-	tally_check(&t, trials, trials / 30, "nqueens text");
-}
-
-/* N-Queens with regions (one queen each) and with soft regions (0 or 1
- * each, in both the count form and the pairwise form, zero-based and
- * fractional). */
-Test(queens, exact_nqueens_with_regions)
-{
-	tu_rng r = { 314 };
-	int i, trials = valgrind_run() ? 60 / 2 : 60;
-	tally t = { { 0 }, 0, 0, 0, 0 };
-
-	for (i = 0; i < trials; i++) {
-		ph_inst I;
-		char what[64];
-		uint32_t N = (uint32_t)tu_range(&r, 4, 5);
-		int soft = i % 2, d;
-		size_t k;
-
-		ph_random_regions(&I, &r, N, 1, 0, i % 4 == 3);
-		for (d = 0; d < 8; d++)
-			I.reach[d] = d % 2 ? QUBO_QUEENS_UNLIMITED : 0;
-		if (soft) {
-			for (k = 0; k < I.nreg; k++) {
-				I.q[k] = 0;
-				I.t[k] = 1;
-			}
-			I.region_form = (int32_t)tu_below(&r, 2);
-			I.kform = (int32_t)tu_below(&r, 2);
-		}
-		I.wrap = (int32_t)tu_below(&r, 2) * 2;
-		ph_prepare(&I);
-		snprintf(what, sizeof what, "N-Queens with %s regions %d", soft ? "soft" : "hard",
-			 i);
-		check_inst(&I, 0, what, &t);
-	}
-	tally_check(&t, trials, trials / 8, "N-Queens with regions");
+	run_text_trials(99, 90, 30, 1, QUBO_PUZZLE_NQUEENS, make_nqueens_text, "nqueens text");
 }
 
 /* The fractional k-or-k+1 form: ground energy P/4 per such region term. */
@@ -626,6 +610,18 @@ Test(queens, stats_before_and_after)
 	qubo_puzzle_free(p);
 }
 
+/* Building from t is refused with rc, no puzzle is made, and the message
+ * names word. */
+static void expect_refused(const qubo_puzzle_queens_spec *t, const qubo_puzzle_options *o, int rc,
+			   const char *word)
+{
+	qubo_puzzle *p = NULL;
+
+	cr_assert_eq(qubo_puzzle_queens_build(&p, t, o), rc, "%s: %s", word, qubo_error_message());
+	cr_assert_null(p, "%s", word);
+	cr_assert(strstr(qubo_error_message(), word), "%s: %s", word, qubo_error_message());
+}
+
 /* Spec checks: every malformed field is an INVALID_ARG naming it. */
 Test(queens, spec_validation)
 {
@@ -647,47 +643,44 @@ Test(queens, spec_validation)
 
 	t = s;
 	t.width = 0;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &t, NULL), QUBO_ERR_INVALID_ARG);
+	expect_refused(&t, NULL, QUBO_ERR_INVALID_ARG, "0 x 2");
 	t = s;
 	t.struct_size = 8;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &t, NULL), QUBO_ERR_UNSUPPORTED_VERSION);
+	expect_refused(&t, NULL, QUBO_ERR_UNSUPPORTED_VERSION, "struct_size is 8");
 	t = s;
 	t.row_counts = bad_rows;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &t, NULL), QUBO_ERR_INVALID_ARG);
-	cr_assert(strstr(qubo_error_message(), "row_counts[1]"), "%s", qubo_error_message());
+	expect_refused(&t, NULL, QUBO_ERR_INVALID_ARG, "row_counts[1]");
 	t = s;
 	t.num_regions = 1;
 	t.region_start = start;
 	t.region_cells = cells;
 	t.region_counts = q1;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &t, NULL), QUBO_ERR_INVALID_ARG);
-	cr_assert(strstr(qubo_error_message(), "twice"), "%s", qubo_error_message());
+	expect_refused(&t, NULL, QUBO_ERR_INVALID_ARG, "twice");
 	start[1] = 1;
 	t.region_cells = far;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &t, NULL), QUBO_ERR_INVALID_ARG);
+	expect_refused(&t, NULL, QUBO_ERR_INVALID_ARG, "region_cells[0] is 9");
 	t.region_cells = cells;
 	t.region_plus_one = tbad;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &t, NULL), QUBO_ERR_INVALID_ARG);
+	expect_refused(&t, NULL, QUBO_ERR_INVALID_ARG, "region_plus_one[0] is 2");
 	t = s;
 	t.wrap = 3;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &t, NULL), QUBO_ERR_INVALID_ARG);
+	expect_refused(&t, NULL, QUBO_ERR_INVALID_ARG, "spec.wrap is 3");
 	t = s;
 	t.queens = dup_q;
 	t.num_queens = 2;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &t, NULL), QUBO_ERR_INVALID_ARG);
+	expect_refused(&t, NULL, QUBO_ERR_INVALID_ARG, "twice");
 	t = s;
 	t.off_board = off;
 	t.queens = q0;
 	t.num_queens = 1;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &t, NULL), QUBO_ERR_INVALID_ARG);
-	cr_assert(strstr(qubo_error_message(), "not on the board"), "%s", qubo_error_message());
+	expect_refused(&t, NULL, QUBO_ERR_INVALID_ARG, "not on the board");
 	t = s;
 	t.width = 1 << 13;
 	t.height = 1 << 12;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &t, NULL), QUBO_ERR_TOO_LARGE);
+	expect_refused(&t, NULL, QUBO_ERR_TOO_LARGE, "33554432 cells");
 	t = s;
 	t.k_or_k1_form = 2;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &t, NULL), QUBO_ERR_INVALID_ARG);
+	expect_refused(&t, NULL, QUBO_ERR_INVALID_ARG, "k_or_k1_form is 2");
 	cr_assert_null(p);
 }
 
@@ -723,16 +716,13 @@ Test(queens, drop_region_needs_a_partition)
 	o.drop_region = 1;
 	cells[3] = 0; /* cell 0 in both regions, cell 3 in none */
 	start[2] = 4;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &s, &o), QUBO_ERR_INVALID_ARG);
-	cr_assert(strstr(qubo_error_message(), "partition"), "%s", qubo_error_message());
+	expect_refused(&s, &o, QUBO_ERR_INVALID_ARG, "partition");
 	cells[3] = 3;
 	s.row_counts = NULL;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &s, &o), QUBO_ERR_INVALID_ARG);
-	cr_assert(strstr(qubo_error_message(), "row"), "%s", qubo_error_message());
+	expect_refused(&s, &o, QUBO_ERR_INVALID_ARG, "row");
 	s.row_counts = ones;
 	q[1] = 0;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &s, &o), QUBO_ERR_INVALID_ARG);
-	cr_assert(strstr(qubo_error_message(), "agree"), "%s", qubo_error_message());
+	expect_refused(&s, &o, QUBO_ERR_INVALID_ARG, "agree");
 	(void)b;
 }
 

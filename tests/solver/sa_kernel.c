@@ -50,6 +50,13 @@ static qubo_model *random_model(tu_rng *g, size_t n, double density, int kind,
 	return m;
 }
 
+static qubo_model *seeded_model(uint64_t seed, size_t n, double density, int kind)
+{
+	tu_rng g = { seed };
+
+	return random_model(&g, n, density, kind, NULL);
+}
+
 static double brute_min(const qubo_model *m)
 {
 	size_t n = qubo_model_num_variables(m), s, i;
@@ -138,6 +145,16 @@ static void check_rows(const qubo_model *m, const sa_out *o)
 	}
 }
 
+/* Case i of what succeeded and ended for reason stop (enum qubo__stop), and
+ * every row it kept is exact. */
+static void check_stop(const qubo_model *m, const sa_out *o, int stop, const char *what, int i)
+{
+	cr_assert_eq(o->rc, QUBO_OK, "%s %d: rc %d: %s", what, i, o->rc, qubo_error_message());
+	cr_assert_eq(o->res.stop, stop, "%s %d: stop %d, expected %d", what, i, o->res.stop,
+		     stop);
+	check_rows(m, o);
+}
+
 static double now_mono(void)
 {
 	struct timespec ts;
@@ -176,10 +193,8 @@ static void brute_force_family(int kind, uint64_t seed0)
 		sa_out o = sample(m, 200, 0, 0, &run);
 		double bf = brute_min(m);
 
-		cr_assert_eq(o.rc, QUBO_OK);
-		cr_assert_eq(o.res.reads_done, 32);
-		cr_assert_eq(o.res.stop, QUBO__STOP_DONE);
-		check_rows(m, &o);
+		check_stop(m, &o, QUBO__STOP_DONE, "brute force model", t);
+		cr_assert_eq(o.res.reads_done, 32, "model %d", t);
 		cr_assert_eq(min_energy(&o), bf, "model %d (n=%zu, kind %d): SA %.17g, brute %.17g",
 			     t, n, kind, min_energy(&o), bf);
 		out_free(&o);
@@ -223,9 +238,8 @@ Test(sa_kernel, large_integer_weights_use_the_real_path_correctly)
 		}
 		cr_assert_eq(qubo_model_compile(m), QUBO_OK);
 		o = sample(m, 300, 0, 0, &run);
-		cr_assert_eq(o.rc, QUBO_OK);
-		check_rows(m, &o);
-		cr_assert_eq(min_energy(&o), brute_min(m));
+		check_stop(m, &o, QUBO__STOP_DONE, "large weights, model", t);
+		cr_assert_eq(min_energy(&o), brute_min(m), "model %d", t);
 		out_free(&o);
 		qubo_model_free(m);
 	}
@@ -240,17 +254,14 @@ Test(sa_kernel, energies_are_exact_and_attempts_counted)
 	int kind;
 
 	for (kind = W_INT; kind <= W_HALF; kind++) {
-		tu_rng g = { 77 + (uint64_t)kind };
-		qubo_model *m = random_model(&g, 150, 0.05, kind, NULL);
+		qubo_model *m = seeded_model(77 + (uint64_t)kind, 150, 0.05, kind);
 		qubo__run run = run_init(5, 9, 2);
 		sa_out o = sample(m, 400, 0, 0, &run);
 
-		cr_assert_eq(o.rc, QUBO_OK);
-		cr_assert_eq(o.res.reads_done, 5);
-		cr_assert_eq(o.res.stop, QUBO__STOP_DONE);
-		cr_assert_eq(o.res.flips, (uint64_t)5 * 400 * 150);
-		cr_assert(o.res.seconds >= 0);
-		check_rows(m, &o);
+		check_stop(m, &o, QUBO__STOP_DONE, "energies, kind", kind);
+		cr_assert_eq(o.res.reads_done, 5, "kind %d", kind);
+		cr_assert_eq(o.res.flips, (uint64_t)5 * 400 * 150, "kind %d", kind);
+		cr_assert(o.res.seconds >= 0, "kind %d", kind);
 		out_free(&o);
 		qubo_model_free(m);
 	}
@@ -261,8 +272,7 @@ Test(sa_kernel, same_seed_same_samples_whatever_the_thread_count)
 	int kind, th;
 
 	for (kind = W_INT; kind <= W_REAL; kind++) {
-		tu_rng g = { 500 + (uint64_t)kind };
-		qubo_model *m = random_model(&g, 203, 0.04, kind, NULL);
+		qubo_model *m = seeded_model(500 + (uint64_t)kind, 203, 0.04, kind);
 		size_t n = 203;
 		qubo__run run = run_init(12, 42, 1);
 		sa_out ref = sample(m, 150, 0, 0, &run);
@@ -285,8 +295,7 @@ Test(sa_kernel, same_seed_same_samples_whatever_the_thread_count)
 
 Test(sa_kernel, read_r_depends_only_on_seed_and_r)
 {
-	tu_rng g = { 8 };
-	qubo_model *m = random_model(&g, 64, 0.1, W_INT, NULL);
+	qubo_model *m = seeded_model(8, 64, 0.1, W_INT);
 	qubo__run run = run_init(3, 1234, 1);
 	sa_out a = sample(m, 50, 0, 0, &run), b;
 
@@ -332,10 +341,10 @@ Test(sa_kernel, grouped_and_simd_reads_equal_portable_reads)
 	 * real weights (float32 fields), and real weights in double. */
 	for (kind = W_INT; kind <= W_HALF + 1; kind++) {
 		for (s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-			tu_rng g = { 900 + (uint64_t)kind * 10 + s };
 			int wk = kind > W_HALF ? W_REAL : kind;
 			unsigned flags = kind > W_HALF ? QUBO__SA_NO_F32 : 0;
-			qubo_model *m = random_model(&g, sizes[s], 8.0 / (double)sizes[s], wk, NULL);
+			qubo_model *m = seeded_model(900 + (uint64_t)kind * 10 + s, sizes[s],
+						     8.0 / (double)sizes[s], wk);
 			char what[64];
 
 			snprintf(what, sizeof what, "kind %d, n %zu", kind, sizes[s]);
@@ -381,22 +390,19 @@ Test(sa_kernel, grouped_reads_keep_their_state_when_stopped)
 
 	run.time_limit = 0.2;
 	o = sample(m, 100000000, 0, 0, &run);
-	cr_assert_eq(o.rc, QUBO_OK);
-	cr_assert_eq(o.res.stop, QUBO__STOP_TIME);
+	check_stop(m, &o, QUBO__STOP_TIME, "grouped", 0);
 	/* each thread took a group of 8 reads, and all of them ran; without
 	 * SIMD groups, each thread ran one read */
 	cr_assert(o.res.reads_done == 16 || o.res.reads_done == 2, "%zu reads",
 		  o.res.reads_done);
 	cr_assert_eq(o.res.flips % n, 0);
-	check_rows(m, &o);
 	out_free(&o);
 	qubo_model_free(m);
 }
 
 Test(sa_kernel, different_seeds_differ)
 {
-	tu_rng g = { 9 };
-	qubo_model *m = random_model(&g, 100, 0.05, W_REAL, NULL);
+	qubo_model *m = seeded_model(9, 100, 0.05, W_REAL);
 	qubo__run run = run_init(4, 1, 1);
 	sa_out a = sample(m, 5, 0.01, 0.02, &run), b;
 
@@ -414,14 +420,12 @@ Test(sa_kernel, different_seeds_differ)
 
 Test(sa_kernel, explicit_beta_range_and_one_sweep)
 {
-	tu_rng g = { 10 };
-	qubo_model *m = random_model(&g, 12, 0.5, W_INT, NULL);
+	qubo_model *m = seeded_model(10, 12, 0.5, W_INT);
 	qubo__run run = run_init(64, 3, 2);
 	sa_out o = sample(m, 1, 5, 5, &run); /* one sweep: a quench at β = 5 */
 
-	cr_assert_eq(o.rc, QUBO_OK);
+	check_stop(m, &o, QUBO__STOP_DONE, "one sweep", 0);
 	cr_assert_eq(o.res.flips, (uint64_t)64 * 12);
-	check_rows(m, &o);
 	out_free(&o);
 	o = sample(m, 300, 0.05, 20, &run);
 	cr_assert_eq(o.rc, QUBO_OK);
@@ -440,7 +444,7 @@ Test(sa_kernel, empty_model_gives_the_offset)
 	cr_assert_eq(qubo_model_add_offset(m, 2.5), QUBO_OK);
 	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
 	o = sample(m, 10, 0, 0, &run);
-	cr_assert_eq(o.rc, QUBO_OK);
+	check_stop(m, &o, QUBO__STOP_DONE, "empty", 0);
 	cr_assert_eq(o.res.reads_done, 3);
 	cr_assert_eq(o.energies[0], 2.5);
 	cr_assert_eq(o.energies[2], 2.5);
@@ -492,10 +496,8 @@ Test(sa_kernel, progress_stop_ends_the_run_within_a_sweep)
 	run.user_data = &pr;
 	o = sample(m, 100000000, 0, 0, &run);
 	t_end = now_mono();
-	cr_assert_eq(o.rc, QUBO_OK);
-	cr_assert_eq(o.res.stop, QUBO__STOP_CANCEL);
+	check_stop(m, &o, QUBO__STOP_CANCEL, "progress stop", 0);
 	cr_assert_eq(o.res.reads_done, 1); /* the interrupted read keeps its state */
-	check_rows(m, &o);
 	cr_assert(!pr.wrong_thread);
 	cr_assert_geq(pr.calls, 3); /* two ticks and the final call */
 	cr_assert_eq(pr.last_done, 1);
@@ -516,8 +518,7 @@ Test(sa_kernel, progress_stop_ends_the_run_within_a_sweep)
 
 Test(sa_kernel, progress_is_called_at_the_end)
 {
-	tu_rng g = { 11 };
-	qubo_model *m = random_model(&g, 10, 0.5, W_INT, NULL);
+	qubo_model *m = seeded_model(11, 10, 0.5, W_INT);
 	qubo__run run = run_init(6, 5, 2);
 	prog pr = { pthread_self(), 0, 0, 0, 0, 0, 0, 0 };
 	sa_out o;
@@ -525,7 +526,7 @@ Test(sa_kernel, progress_is_called_at_the_end)
 	run.progress = on_progress;
 	run.user_data = &pr;
 	o = sample(m, 20, 0, 0, &run);
-	cr_assert_eq(o.rc, QUBO_OK);
+	check_stop(m, &o, QUBO__STOP_DONE, "progress at the end", 0);
 	cr_assert_geq(pr.calls, 1);
 	cr_assert_eq(pr.last_done, 6);
 	cr_assert_eq(pr.last_best, min_energy(&o));
@@ -544,11 +545,9 @@ Test(sa_kernel, time_limit_is_honoured)
 
 	run.time_limit = 0.3;
 	o = sample(m, 100000000, 0, 0, &run);
-	cr_assert_eq(o.rc, QUBO_OK);
-	cr_assert_eq(o.res.stop, QUBO__STOP_TIME);
+	check_stop(m, &o, QUBO__STOP_TIME, "time limit", 0);
 	/* the two reads that started are kept, the three others never ran */
 	cr_assert_eq(o.res.reads_done, 2);
-	check_rows(m, &o);
 	sweep_time = o.res.seconds / ((double)o.res.flips / (double)n / 2);
 	cr_assert_geq(o.res.seconds, 0.3);
 	/* valgrind slows thread wake-ups and the clock checks far more than the sweeps */
@@ -563,8 +562,7 @@ Test(sa_kernel, target_stops_the_run_early)
 	int kind;
 
 	for (kind = W_INT; kind <= W_REAL; kind++) {
-		tu_rng g = { 12 + (uint64_t)kind };
-		qubo_model *m = random_model(&g, 12, 0.5, kind, NULL);
+		qubo_model *m = seeded_model(12 + (uint64_t)kind, 12, 0.5, kind);
 		double bf = brute_min(m);
 		qubo__run run = run_init(100000, 5, 1);
 		sa_out o;
@@ -572,13 +570,11 @@ Test(sa_kernel, target_stops_the_run_early)
 		run.has_target = 1;
 		run.target = bf;
 		o = sample(m, 200, 0, 0, &run);
-		cr_assert_eq(o.rc, QUBO_OK);
-		cr_assert_eq(o.res.stop, QUBO__STOP_TARGET);
-		cr_assert_lt(o.res.reads_done, 100000);
-		check_rows(m, &o);
+		check_stop(m, &o, QUBO__STOP_TARGET, "target, kind", kind);
+		cr_assert_lt(o.res.reads_done, 100000, "kind %d", kind);
 		/* the last read is the one that reached the target */
-		cr_assert_leq(o.energies[o.res.reads_done - 1], bf);
-		cr_assert_lt(o.res.flips, (uint64_t)o.res.reads_done * 200 * 12);
+		cr_assert_leq(o.energies[o.res.reads_done - 1], bf, "kind %d", kind);
+		cr_assert_lt(o.res.flips, (uint64_t)o.res.reads_done * 200 * 12, "kind %d", kind);
 		out_free(&o);
 		qubo_model_free(m);
 	}
@@ -586,16 +582,14 @@ Test(sa_kernel, target_stops_the_run_early)
 
 Test(sa_kernel, unreachable_target_runs_every_read)
 {
-	tu_rng g = { 14 };
-	qubo_model *m = random_model(&g, 10, 0.5, W_INT, NULL);
+	qubo_model *m = seeded_model(14, 10, 0.5, W_INT);
 	qubo__run run = run_init(20, 5, 2);
 	sa_out o;
 
 	run.has_target = 1;
 	run.target = brute_min(m) - 0.5;
 	o = sample(m, 50, 0, 0, &run);
-	cr_assert_eq(o.rc, QUBO_OK);
-	cr_assert_eq(o.res.stop, QUBO__STOP_DONE);
+	check_stop(m, &o, QUBO__STOP_DONE, "unreachable target", 0);
 	cr_assert_eq(o.res.reads_done, 20);
 	cr_assert_eq(o.res.flips, (uint64_t)20 * 50 * 10);
 	out_free(&o);
@@ -604,19 +598,16 @@ Test(sa_kernel, unreachable_target_runs_every_read)
 
 Test(sa_kernel, infinite_target_is_met_by_the_first_state)
 {
-	tu_rng g = { 15 };
-	qubo_model *m = random_model(&g, 10, 0.5, W_REAL, NULL);
+	qubo_model *m = seeded_model(15, 10, 0.5, W_REAL);
 	qubo__run run = run_init(50, 5, 1);
 	sa_out o;
 
 	run.has_target = 1;
 	run.target = HUGE_VAL;
 	o = sample(m, 50, 0, 0, &run);
-	cr_assert_eq(o.rc, QUBO_OK);
-	cr_assert_eq(o.res.stop, QUBO__STOP_TARGET);
+	check_stop(m, &o, QUBO__STOP_TARGET, "infinite target", 0);
 	cr_assert_eq(o.res.reads_done, 1);
 	cr_assert_eq(o.res.flips, 0);
-	check_rows(m, &o);
 	out_free(&o);
 	qubo_model_free(m);
 }
@@ -648,23 +639,30 @@ static qubo_model *two_var(double h0, double h1, double j)
 	return m;
 }
 
+static void check_two_var_betas(double h0, double h1, double j, const char *what)
+{
+	qubo_model *m = two_var(h0, h1, j);
+
+	check_betas(m, what);
+	qubo_model_free(m);
+}
+
 Test(sa_kernel, default_betas_on_extreme_models)
 {
 	static const double scales[] = { 1, 1e-300, 1e-310, 4.9e-324, 1e300, 1e308, 1.7e308 };
 	qubo_model *m;
+	char what[64];
 	size_t s;
 
 	for (s = 0; s < sizeof scales / sizeof *scales; s++) {
-		m = two_var(scales[s], -scales[s], scales[s]);
-		check_betas(m, "scaled");
-		qubo_model_free(m);
-		m = two_var(scales[s], 0, 0);
-		check_betas(m, "single linear");
-		qubo_model_free(m);
+		snprintf(what, sizeof what, "scaled %g", scales[s]);
+		check_two_var_betas(scales[s], -scales[s], scales[s], what);
+		snprintf(what, sizeof what, "single linear %g", scales[s]);
+		check_two_var_betas(scales[s], 0, 0, what);
 	}
-	m = two_var(0, 0, 0); /* zero model */
-	check_betas(m, "zero");
-	qubo_model_free(m);
+	check_two_var_betas(0, 0, 0, "zero");
+	check_two_var_betas(0, 0, 2, "coupler only");
+	check_two_var_betas(1, -1, 0, "no couplers");
 	m = two_var(1, 1e-300, -1e-300); /* tiny weights beside normal ones */
 	check_betas(m, "mixed");
 	{
@@ -682,18 +680,11 @@ Test(sa_kernel, default_betas_on_extreme_models)
 	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
 	check_betas(m, "no variables");
 	qubo_model_free(m);
-	m = two_var(0, 0, 2); /* a coupler and nothing else */
-	check_betas(m, "coupler only");
-	qubo_model_free(m);
-	m = two_var(1, -1, 0); /* no couplers */
-	check_betas(m, "no couplers");
-	qubo_model_free(m);
 }
 
 Test(sa_kernel, default_betas_scale_inversely_with_weights)
 {
-	tu_rng g = { 16 };
-	qubo_model *m = random_model(&g, 30, 0.2, W_REAL, NULL), *m4;
+	qubo_model *m = seeded_model(16, 30, 0.2, W_REAL), *m4;
 	uint32_t i;
 	double bh, bc, bh4, bc4, h[30];
 	uint32_t rows[500], cols[500];
@@ -743,10 +734,19 @@ Test(sa_kernel, default_betas_of_a_penalty_model)
  * Arguments and allocation failures.
  */
 
+/* Samples m into scratch rows sized for bad_arguments_are_rejected. */
+static int try_sample(const qubo_model *m, const qubo__sa_params *p, const qubo__run *run)
+{
+	uint8_t s[10];
+	double e[2];
+	qubo__result res;
+
+	return qubo__sa_sample(m, p, run, s, e, &res);
+}
+
 Test(sa_kernel, bad_arguments_are_rejected)
 {
-	tu_rng g = { 17 };
-	qubo_model *m = random_model(&g, 5, 0.5, W_INT, NULL);
+	qubo_model *m = seeded_model(17, 5, 0.5, W_INT);
 	qubo__sa_params p = { 10, 0, 0, 0 };
 	qubo__run run = run_init(2, 1, 1);
 	qubo__result res;
@@ -759,39 +759,39 @@ Test(sa_kernel, bad_arguments_are_rejected)
 	cr_assert_eq(qubo__sa_sample(m, &p, &run, NULL, e, &res), QUBO_ERR_MISUSE);
 	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, NULL), QUBO_ERR_MISUSE);
 	run.num_reads = 0;
-	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(try_sample(m, &p, &run), QUBO_ERR_INVALID_ARG, "num_reads 0");
 	run.num_reads = 2;
 	run.threads = 0;
-	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(try_sample(m, &p, &run), QUBO_ERR_INVALID_ARG, "threads 0");
 	cr_assert(strstr(qubo_error_message(), "threads"));
 	run.threads = 1;
 	p.num_sweeps = 0;
-	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(try_sample(m, &p, &run), QUBO_ERR_INVALID_ARG, "num_sweeps 0");
 	p.num_sweeps = 10;
 	p.beta_hot = 1; /* one of the two zero */
-	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(try_sample(m, &p, &run), QUBO_ERR_INVALID_ARG, "beta_cold 0");
 	p.beta_cold = -1;
-	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(try_sample(m, &p, &run), QUBO_ERR_INVALID_ARG, "beta_cold -1");
 	p.beta_cold = (double)NAN;
-	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(try_sample(m, &p, &run), QUBO_ERR_INVALID_ARG, "beta_cold NaN");
 	p.beta_cold = HUGE_VAL;
-	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(try_sample(m, &p, &run), QUBO_ERR_INVALID_ARG, "beta_cold inf");
 	p.beta_hot = p.beta_cold = 0;
 	run.time_limit = (double)NAN;
-	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(try_sample(m, &p, &run), QUBO_ERR_INVALID_ARG, "time_limit NaN");
 	run.time_limit = 0;
 	run.has_target = 1;
 	run.target = (double)NAN;
-	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(try_sample(m, &p, &run), QUBO_ERR_INVALID_ARG, "target NaN");
 	run.has_target = 0;
 	cr_assert_eq(qubo__sa_default_betas(NULL, &bh, &bc), QUBO_ERR_MISUSE);
 	cr_assert_eq(qubo__sa_default_betas(m, NULL, &bc), QUBO_ERR_MISUSE);
 	/* a dirty model */
 	cr_assert_eq(qubo_model_add_quadratic(m, 0, 1, 1), QUBO_OK);
-	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_ERR_MISUSE);
+	cr_assert_eq(try_sample(m, &p, &run), QUBO_ERR_MISUSE, "dirty model");
 	cr_assert_eq(qubo__sa_default_betas(m, &bh, &bc), QUBO_ERR_MISUSE);
 	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
-	cr_assert_eq(qubo__sa_sample(m, &p, &run, s, e, &res), QUBO_OK);
+	cr_assert_eq(try_sample(m, &p, &run), QUBO_OK, "recompiled");
 	qubo_model_free(m);
 }
 

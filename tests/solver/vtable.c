@@ -151,38 +151,83 @@ static qubo_model *model3(void)
 	return th_random_model(3, 3, 1.0, 2, 1);
 }
 
+/* Most tests drive one stub solver over model3(). The rig must stay where it
+ * was opened: the solver holds &st. */
+typedef struct rig {
+	stub st;
+	qubo_solver *s;
+	qubo_model *m;
+	qubo_sampleset *set;
+	qubo_sample_info info;
+} rig;
+
+static void rig_open(rig *r)
+{
+	memset(r, 0, sizeof *r);
+	r->s = stub_solver(&r->st);
+	r->m = model3();
+}
+
+/* One run with the stub in mode, expecting status rc. The previous run's set
+ * is freed; the new one is poisoned first, since even a failed run must write
+ * it (NULL). */
+static void rig_run(rig *r, int mode, int rc)
+{
+	qubo_sampleset_free(r->set);
+	r->set = (qubo_sampleset *)1;
+	r->st.mode = mode;
+	cr_assert_eq(qubo_solver_sample(&r->set, r->s, r->m), rc, "mode %d: %s", mode,
+		     qubo_error_message());
+	cr_assert_neq(r->set, (qubo_sampleset *)1, "mode %d: the set was not written", mode);
+}
+
+static void rig_info(rig *r)
+{
+	r->info = (qubo_sample_info)QUBO_SAMPLE_INFO_INIT;
+	cr_assert_eq(qubo_sampleset_get_info(r->set, &r->info), QUBO_OK);
+}
+
+static void rig_close(rig *r)
+{
+	qubo_sampleset_free(r->set);
+	qubo_solver_free(r->s);
+	qubo_model_free(r->m);
+}
+
+/* The table is refused with rc, *s is set to NULL and the message names word. */
+static void expect_refused(const qubo_backend_vtable *vt, stub *st, int rc, const char *word)
+{
+	qubo_solver *s = (qubo_solver *)1;
+
+	cr_assert_eq(qubo_solver_new_backend(&s, vt, st, st ? stub_destroy : NULL, NULL), rc,
+		     "%s: %s", word, qubo_error_message());
+	cr_assert_null(s, "%s", word);
+	cr_assert(strstr(qubo_error_message(), word), "%s", qubo_error_message());
+}
+
 Test(vtable, sample_through_the_table_with_occurrences)
 {
-	stub st = { 0 };
-	qubo_solver *s = stub_solver(&st);
-	qubo_model *m = model3();
-	qubo_sampleset *set = NULL;
-	qubo_sample_info info = QUBO_SAMPLE_INFO_INIT;
+	rig r;
 
-	cr_assert_str_eq(qubo_solver_name(s), "stub");
-	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_OK, "%s", qubo_error_message());
-	cr_assert_eq(qubo_sampleset_size(set), 2);
-	cr_assert_eq(qubo_sampleset_get_info(set, &info), QUBO_OK);
-	cr_assert_eq(info.num_samples, 7);
-	qubo_sampleset_free(set);
-	qubo_solver_free(s);
-	cr_assert_eq(st.destroyed, 1);
-	qubo_model_free(m);
+	rig_open(&r);
+	cr_assert_str_eq(qubo_solver_name(r.s), "stub");
+	rig_run(&r, ADD_TWO, QUBO_OK);
+	cr_assert_eq(qubo_sampleset_size(r.set), 2);
+	rig_info(&r);
+	cr_assert_eq(r.info.num_samples, 7);
+	rig_close(&r);
+	cr_assert_eq(r.st.destroyed, 1);
 }
 
 Test(vtable, destroy_is_called_once_and_only_on_success)
 {
 	stub st = { 0 };
 	qubo_backend_vtable vt = stub_table();
-	qubo_solver *s = NULL;
 
 	vt.sample = NULL;
-	cr_assert_eq(qubo_solver_new_backend(&s, &vt, &st, stub_destroy, NULL), QUBO_ERR_MISUSE);
-	cr_assert(strstr(qubo_error_message(), "sample"), "%s", qubo_error_message());
-	cr_assert_null(s);
+	expect_refused(&vt, &st, QUBO_ERR_MISUSE, "sample");
 	cr_assert_eq(st.destroyed, 0);
-	s = stub_solver(&st);
-	qubo_solver_free(s);
+	qubo_solver_free(stub_solver(&st));
 	cr_assert_eq(st.destroyed, 1);
 }
 
@@ -219,19 +264,17 @@ Test(vtable, smaller_table_treats_missing_slots_as_null)
 Test(vtable, size_one_below_the_minimum_is_misuse)
 {
 	qubo_backend_vtable vt = stub_table();
-	qubo_solver *s = (qubo_solver *)1;
+	qubo_solver *s = NULL;
 
 	vt.struct_size = QUBO_BACKEND_VTABLE_SIZE_MIN - 1;
-	cr_assert_eq(qubo_solver_new_backend(&s, &vt, NULL, NULL, NULL), QUBO_ERR_MISUSE);
-	cr_assert_null(s);
-	cr_assert(strstr(qubo_error_message(), "struct_size"), "%s", qubo_error_message());
+	expect_refused(&vt, NULL, QUBO_ERR_MISUSE, "struct_size");
 	cr_assert_eq(qubo_solver_new_backend(&s, NULL, NULL, NULL, NULL), QUBO_ERR_MISUSE);
 	cr_assert_eq(qubo_solver_new_backend(NULL, &vt, NULL, NULL, NULL), QUBO_ERR_MISUSE);
 	vt = stub_table();
 	vt.name = "";
-	cr_assert_eq(qubo_solver_new_backend(&s, &vt, NULL, NULL, NULL), QUBO_ERR_MISUSE);
+	expect_refused(&vt, NULL, QUBO_ERR_MISUSE, "name");
 	vt.name = NULL;
-	cr_assert_eq(qubo_solver_new_backend(&s, &vt, NULL, NULL, NULL), QUBO_ERR_MISUSE);
+	expect_refused(&vt, NULL, QUBO_ERR_MISUSE, "name");
 }
 
 /* A newer, larger table: accepted when the unknown tail is zero, refused
@@ -253,11 +296,7 @@ Test(vtable, larger_table_needs_a_zero_tail)
 	qubo_solver_free(s);
 	cr_assert_eq(st.destroyed, 1);
 	big.future_data = &st;
-	s = (qubo_solver *)1;
-	cr_assert_eq(qubo_solver_new_backend(&s, &big.v1, &st, stub_destroy, NULL),
-		     QUBO_ERR_UNSUPPORTED_VERSION);
-	cr_assert_null(s);
-	cr_assert(strstr(qubo_error_message(), "qubo_backend_vtable"), "%s", qubo_error_message());
+	expect_refused(&big.v1, &st, QUBO_ERR_UNSUPPORTED_VERSION, "qubo_backend_vtable");
 	cr_assert_eq(st.destroyed, 1);
 	cr_assert_eq(QUBO_BACKEND_VTABLE_SIZE_V1, sizeof(qubo_backend_vtable));
 }
@@ -281,78 +320,60 @@ Test(vtable, table_and_name_are_copied)
 
 Test(vtable, reported_error_keeps_code_and_message)
 {
-	stub st = { 0 };
-	qubo_solver *s = stub_solver(&st);
-	qubo_model *m = model3();
-	qubo_sampleset *set = (qubo_sampleset *)1;
+	rig r;
 
-	st.mode = FAIL_REPORTED;
-	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_ERR_INVALID_ARG);
-	cr_assert_null(set);
+	rig_open(&r);
+	rig_run(&r, FAIL_REPORTED, QUBO_ERR_INVALID_ARG);
+	cr_assert_null(r.set);
 	cr_assert_str_eq(qubo_error_message(), "stub: the device is offline");
-	st.mode = FAIL_SILENT;
-	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_ERR_CALLBACK);
+	rig_run(&r, FAIL_SILENT, QUBO_ERR_CALLBACK);
 	cr_assert(strstr(qubo_error_message(), "17"), "%s", qubo_error_message());
-	st.mode = FAIL_POSITIVE;
-	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_ERR_CALLBACK);
+	rig_run(&r, FAIL_POSITIVE, QUBO_ERR_CALLBACK);
 	cr_assert(strstr(qubo_error_message(), "odd code"), "%s", qubo_error_message());
 	cr_assert_eq(qubo_backend_set_error(NULL, QUBO_ERR_INVALID_ARG, "x"), QUBO_ERR_MISUSE);
-	qubo_solver_free(s);
-	qubo_model_free(m);
+	rig_close(&r);
 }
 
 Test(vtable, add_samples_checks_its_input)
 {
-	stub st = { 0 };
-	qubo_solver *s = stub_solver(&st);
-	qubo_model *m = model3();
-	qubo_sampleset *set = NULL;
 	int modes[] = { BAD_LENGTH, BAD_BYTE, ZERO_OCC };
 	size_t k;
+	rig r;
 
+	rig_open(&r);
 	for (k = 0; k < 3; k++) {
-		st.mode = modes[k];
-		cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_OK);
-		cr_assert_eq(st.add_rc, QUBO_ERR_INVALID_ARG, "mode %d", modes[k]);
-		cr_assert_eq(qubo_sampleset_size(set), 0);
-		qubo_sampleset_free(set);
+		rig_run(&r, modes[k], QUBO_OK);
+		cr_assert_eq(r.st.add_rc, QUBO_ERR_INVALID_ARG, "mode %d", modes[k]);
+		cr_assert_eq(qubo_sampleset_size(r.set), 0, "mode %d", modes[k]);
 	}
 	cr_assert_eq(qubo_backend_add_samples(NULL, NULL, 0, 0, NULL), QUBO_ERR_MISUSE);
 	cr_assert_eq(qubo_backend_progress(NULL, 0, 0, 0), QUBO_ERR_MISUSE);
 	cr_assert_eq(qubo_backend_should_stop(NULL), QUBO_ERR_MISUSE);
 	cr_assert_eq(qubo_backend_report(NULL, NULL), QUBO_ERR_MISUSE);
-	qubo_solver_free(s);
-	qubo_model_free(m);
+	rig_close(&r);
 }
 
 Test(vtable, backend_keys_pass_through_and_seed_is_always_set)
 {
-	stub st = { 0 };
-	qubo_solver *s = stub_solver(&st);
-	qubo_model *m = model3();
-	qubo_sampleset *set = NULL;
-	qubo_sample_info info = QUBO_SAMPLE_INFO_INIT;
+	rig r;
 
-	st.mode = READ_OPTIONS;
-	cr_assert_eq(qubo_solver_set_double(s, "weight", 0.75), QUBO_OK);
-	cr_assert_eq(qubo_solver_set_string(s, "label", "hello"), QUBO_OK);
-	cr_assert_eq(st.set_param_calls, 2);
-	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_OK);
-	cr_assert_eq(st.weight_seen, 0.75);
-	cr_assert_str_eq(st.label_copy, "hello");
-	cr_assert_eq(qubo_sampleset_get_info(set, &info), QUBO_OK);
-	cr_assert_eq((uint64_t)st.seed_seen, info.seed);
-	qubo_sampleset_free(set);
+	rig_open(&r);
+	cr_assert_eq(qubo_solver_set_double(r.s, "weight", 0.75), QUBO_OK);
+	cr_assert_eq(qubo_solver_set_string(r.s, "label", "hello"), QUBO_OK);
+	cr_assert_eq(r.st.set_param_calls, 2);
+	rig_run(&r, READ_OPTIONS, QUBO_OK);
+	cr_assert_eq(r.st.weight_seen, 0.75);
+	cr_assert_str_eq(r.st.label_copy, "hello");
+	rig_info(&r);
+	cr_assert_eq((uint64_t)r.st.seed_seen, r.info.seed);
 	/* the common keys are checked by the host for every backend */
-	cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_NUM_READS, 0), QUBO_ERR_OUT_OF_RANGE);
-	cr_assert_eq(qubo_solver_set_string(s, QUBO_PARAM_SEED, "1"), QUBO_ERR_INVALID_ARG);
-	cr_assert_eq(st.set_param_calls, 2);
-	th_set_int(s, QUBO_PARAM_SEED, 99);
-	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_OK);
-	cr_assert_eq(st.seed_seen, 99);
-	qubo_sampleset_free(set);
-	qubo_solver_free(s);
-	qubo_model_free(m);
+	cr_assert_eq(qubo_solver_set_int(r.s, QUBO_PARAM_NUM_READS, 0), QUBO_ERR_OUT_OF_RANGE);
+	cr_assert_eq(qubo_solver_set_string(r.s, QUBO_PARAM_SEED, "1"), QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(r.st.set_param_calls, 2);
+	th_set_int(r.s, QUBO_PARAM_SEED, 99);
+	rig_run(&r, READ_OPTIONS, QUBO_OK);
+	cr_assert_eq(r.st.seed_seen, 99);
+	rig_close(&r);
 }
 
 Test(vtable, set_param_rejection_restores_the_previous_value)
@@ -389,90 +410,66 @@ static int on_progress(const qubo_progress *p, void *user_data)
 
 Test(vtable, progress_reaches_the_callback_and_can_cancel)
 {
-	stub st = { 0 };
-	qubo_solver *s = stub_solver(&st);
-	qubo_model *m = model3();
-	qubo_sampleset *set = NULL;
-	qubo_sample_info info = QUBO_SAMPLE_INFO_INIT;
 	progress_log log = { 0, 0, { 0, 0, 0, 0.0, 0, 0.0 } };
+	rig r;
 
-	st.mode = PROGRESS;
-	cr_assert_eq(qubo_solver_set_progress(s, on_progress, &log), QUBO_OK);
-	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_OK);
+	rig_open(&r);
+	cr_assert_eq(qubo_solver_set_progress(r.s, on_progress, &log), QUBO_OK);
+	rig_run(&r, PROGRESS, QUBO_OK);
 	cr_assert_eq(log.calls, 1);
 	cr_assert_eq(log.last.struct_size, sizeof(qubo_progress));
 	cr_assert_eq(log.last.done, 1);
 	cr_assert_eq(log.last.total, 10);
 	cr_assert_eq(log.last.has_best, 1);
 	cr_assert_eq(log.last.best_energy, -2.5);
-	cr_assert_eq(qubo_sampleset_size(set), 2);
-	qubo_sampleset_free(set);
+	cr_assert_eq(qubo_sampleset_size(r.set), 2);
 
 	log.stop = 1;
-	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_CANCELLED);
-	cr_assert_eq(st.progress_rc, QUBO_CANCELLED);
-	cr_assert_not_null(set);
-	cr_assert_eq(qubo_sampleset_size(set), 1);
-	cr_assert_eq(qubo_sampleset_get_info(set, &info), QUBO_OK);
-	cr_assert_eq(info.status, QUBO_CANCELLED);
-	qubo_sampleset_free(set);
-	qubo_solver_free(s);
-	qubo_model_free(m);
+	rig_run(&r, PROGRESS, QUBO_CANCELLED);
+	cr_assert_eq(r.st.progress_rc, QUBO_CANCELLED);
+	cr_assert_not_null(r.set);
+	cr_assert_eq(qubo_sampleset_size(r.set), 1);
+	rig_info(&r);
+	cr_assert_eq(r.info.status, QUBO_CANCELLED);
+	rig_close(&r);
 }
 
 Test(vtable, time_limit_is_visible_to_backends)
 {
-	stub st = { 0 };
-	qubo_solver *s = stub_solver(&st);
-	qubo_model *m = model3();
-	qubo_sampleset *set = NULL;
-	qubo_sample_info info = QUBO_SAMPLE_INFO_INIT;
+	rig r;
 
-	st.mode = WAIT_TIME;
-	th_set_double(s, QUBO_PARAM_TIME_LIMIT, 0.05);
-	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_TIME_LIMIT);
-	cr_assert_gt(st.loops, 0);
-	cr_assert_eq(qubo_sampleset_get_info(set, &info), QUBO_OK);
-	cr_assert_eq(info.status, QUBO_TIME_LIMIT);
-	cr_assert_geq(info.seconds, 0.05);
-	cr_assert_lt(info.seconds, 5.0);
-	cr_assert_eq(qubo_sampleset_size(set), 1);
-	qubo_sampleset_free(set);
-	qubo_solver_free(s);
-	qubo_model_free(m);
+	rig_open(&r);
+	th_set_double(r.s, QUBO_PARAM_TIME_LIMIT, 0.05);
+	rig_run(&r, WAIT_TIME, QUBO_TIME_LIMIT);
+	cr_assert_gt(r.st.loops, 0);
+	rig_info(&r);
+	cr_assert_eq(r.info.status, QUBO_TIME_LIMIT);
+	cr_assert_geq(r.info.seconds, 0.05);
+	cr_assert_lt(r.info.seconds, 5.0);
+	cr_assert_eq(qubo_sampleset_size(r.set), 1);
+	rig_close(&r);
 }
 
 Test(vtable, backend_may_return_cancelled_itself)
 {
-	stub st = { 0 };
-	qubo_solver *s = stub_solver(&st);
-	qubo_model *m = model3();
-	qubo_sampleset *set = NULL;
+	rig r;
 
-	st.mode = RETURN_CANCELLED;
-	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_CANCELLED);
-	cr_assert_eq(qubo_sampleset_size(set), 1);
-	qubo_sampleset_free(set);
-	qubo_solver_free(s);
-	qubo_model_free(m);
+	rig_open(&r);
+	rig_run(&r, RETURN_CANCELLED, QUBO_CANCELLED);
+	cr_assert_eq(qubo_sampleset_size(r.set), 1);
+	rig_close(&r);
 }
 
 Test(vtable, report_fills_the_backend_fields)
 {
-	stub st = { 0 };
-	qubo_solver *s = stub_solver(&st);
-	qubo_model *m = model3();
-	qubo_sampleset *set = NULL;
-	qubo_sample_info info = QUBO_SAMPLE_INFO_INIT;
+	rig r;
 
-	st.mode = REPORT;
-	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_OK);
-	cr_assert_eq(qubo_sampleset_get_info(set, &info), QUBO_OK);
-	cr_assert_eq(info.flip_attempts, 1234);
-	cr_assert_eq(info.num_ground_states, 7);
-	qubo_sampleset_free(set);
-	qubo_solver_free(s);
-	qubo_model_free(m);
+	rig_open(&r);
+	rig_run(&r, REPORT, QUBO_OK);
+	rig_info(&r);
+	cr_assert_eq(r.info.flip_attempts, 1234);
+	cr_assert_eq(r.info.num_ground_states, 7);
+	rig_close(&r);
 }
 
 Test(vtable, describe_slot)
@@ -489,17 +486,11 @@ Test(vtable, describe_slot)
 /* Every slot failing in turn is reported, and the solver stays usable. */
 Test(vtable, each_slot_failing_in_turn)
 {
-	stub st = { 0 };
-	qubo_solver *s = stub_solver(&st);
-	qubo_model *m = model3();
-	qubo_sampleset *set = NULL;
+	rig r;
 
-	cr_assert_eq(qubo_solver_set_int(s, "reject_me", 1), QUBO_ERR_OUT_OF_RANGE);
-	st.mode = FAIL_SILENT;
-	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_ERR_CALLBACK);
-	st.mode = ADD_TWO;
-	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_OK);
-	qubo_sampleset_free(set);
-	qubo_solver_free(s);
-	qubo_model_free(m);
+	rig_open(&r);
+	cr_assert_eq(qubo_solver_set_int(r.s, "reject_me", 1), QUBO_ERR_OUT_OF_RANGE);
+	rig_run(&r, FAIL_SILENT, QUBO_ERR_CALLBACK);
+	rig_run(&r, ADD_TWO, QUBO_OK);
+	rig_close(&r);
 }
