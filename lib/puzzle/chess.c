@@ -203,17 +203,9 @@ static int copy_spec(struct cz *z, const qubo_allocator *a, const qubo_puzzle_ch
 			return qubo__pz_nomem("the chess instance");
 		memcpy(z->sets.letters, letters, z->sets.n);
 	}
-	for (i = 0; i < s->num_placed; i++) {
-		uint32_t c = s->placed[i];
-
-		if (z->placed[c])
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.placed lists cell %u (row %u, column %u) "
-					      "twice",
-					      fn, (unsigned)c, (unsigned)(c / z->w) + 1,
-					      (unsigned)(c % z->w) + 1);
-		z->placed[c] = 1;
-	}
+	rc = qubo__pz_mark_cells(z->placed, s->placed, s->num_placed, "placed", z->w, fn);
+	if (rc)
+		return rc;
 	z->nplaced = s->num_placed;
 	if (z->mode == QUBO_CHESS_MAX) {
 		if (s->weights) {

@@ -246,6 +246,24 @@ int qubo__pz_check_cell_list(const uint32_t *cells, size_t count, const char *na
 	return QUBO_OK;
 }
 
+int qubo__pz_mark_cells(uint8_t *mark, const uint32_t *cells, size_t count, const char *name,
+			uint32_t width, const char *fn)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		uint32_t c = cells[i];
+
+		if (mark[c])
+			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+					      "%s: spec.%s lists cell %u (row %u, column %u) twice", fn,
+					      name, (unsigned)c, (unsigned)(c / width) + 1,
+					      (unsigned)(c % width) + 1);
+		mark[c] = 1;
+	}
+	return QUBO_OK;
+}
+
 /* ---- the object ---- */
 
 int qubo__pz_new(qubo_puzzle **out, const struct qubo__pz_family *fam,

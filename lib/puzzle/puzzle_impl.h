@@ -261,6 +261,12 @@ int qubo__pz_check_cell_list(const uint32_t *cells, size_t count, const char *na
 			     uint32_t width, size_t n, qubo__pz_cell_why why, const void *spec,
 			     const char *fn);
 
+/* Sets mark[c] = 1 for every cell c of a list that passed
+ * qubo__pz_check_cell_list, reporting a cell listed twice (or already
+ * marked) as QUBO_ERR_INVALID_ARG. */
+int qubo__pz_mark_cells(uint8_t *mark, const uint32_t *cells, size_t count, const char *name,
+			uint32_t width, const char *fn);
+
 /* Creates an empty puzzle object with the allocator of `opts`. */
 int qubo__pz_new(qubo_puzzle **out, const struct qubo__pz_family *fam,
 		 const struct qubo__pz_opts *opts, uint32_t width, uint32_t height);

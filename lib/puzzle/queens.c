@@ -271,19 +271,8 @@ static int copy_spec(struct qz *q, const qubo_allocator *a, const qubo_puzzle_qu
 		q->reg_q[k] = s->region_counts[k];
 		q->reg_t[k] = s->region_plus_one ? s->region_plus_one[k] : 0;
 	}
-	for (i = 0; i < s->num_queens; i++) {
-		uint32_t c = s->queens[i];
-
-		if (q->given[c])
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.queens lists cell %u (row %u, column %u) "
-					      "twice",
-					      fn, (unsigned)c, (unsigned)(c / q->w) + 1,
-					      (unsigned)(c % q->w) + 1);
-		q->given[c] = 1;
-	}
 	q->ngiven = s->num_queens;
-	return QUBO_OK;
+	return qubo__pz_mark_cells(q->given, s->queens, s->num_queens, "queens", q->w, fn);
 }
 
 /* ---- derived structures ---- */
