@@ -28,6 +28,7 @@
 #include "common.h"
 #include "literal.h"
 #include "model.h"
+#include "solver.h"
 
 QUBO_BEGIN_DECLS
 
@@ -294,6 +295,351 @@ QUBO_API int qubo_puzzle_format(const qubo_puzzle *puzzle, char *buffer, size_t 
  */
 QUBO_API int qubo_puzzle_parse_solution(const qubo_puzzle *puzzle, const char *text,
 					size_t text_length, uint8_t *board, size_t capacity);
+
+/**
+ * @name Cells
+ * What a board cell is, for renderers and bindings that must not read the
+ * text format.
+ * @{
+ */
+
+/** One cell of a puzzle's board, filled by qubo_puzzle_get_cell(). */
+typedef struct qubo_puzzle_cell {
+	/** Set to sizeof(qubo_puzzle_cell) (or #QUBO_PUZZLE_CELL_SIZE_V1)
+	 *  before the call. */
+	size_t struct_size;
+	/** 1 when the cell is on the board; 0 for a hole of an irregular board. */
+	int32_t on_board;
+	/** The cell's region, from 0 (queens: the letter's index, a = 0), or -1
+	 *  when the family has no regions or the cell is in none. */
+	int32_t region;
+	/** The value the puzzle gives for the cell (a pre-placed queen or
+	 *  piece: 1; a Takuzu clue: its digit), or -1 when it gives none. */
+	int32_t given;
+	/** Chess families: the piece that may stand on the cell (an enum
+	 *  qubo_chess_piece value of qubo/puzzle/chess.h); 0 otherwise. */
+	int32_t piece;
+	/** The cell's literal in the puzzle's model (qubo_puzzle_cell_literals()). */
+	qubo_lit literal;
+} qubo_puzzle_cell;
+
+/** Size of the first layout of qubo_puzzle_cell. */
+#define QUBO_PUZZLE_CELL_SIZE_V1 (offsetof(qubo_puzzle_cell, literal) + sizeof(qubo_lit))
+
+/**
+ * Describes one cell of the board.
+ * @param[in] puzzle the puzzle.
+ * @param[in] row the cell's row, from 0.
+ * @param[in] column the cell's column, from 0.
+ * @param[in,out] cell with @c struct_size set; written up to that size.
+ * @return #QUBO_OK, #QUBO_ERR_OUT_OF_RANGE (no such cell),
+ *         #QUBO_ERR_UNSUPPORTED_VERSION, #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_puzzle_get_cell(const qubo_puzzle *puzzle, uint32_t row, uint32_t column,
+				  qubo_puzzle_cell *cell);
+
+/** @} */
+
+/**
+ * @name Solving and counting
+ * The library's own strategy for a puzzle: reduction, exact search where
+ * the family has one, annealing rounds that stop at a solution's energy,
+ * exact fallbacks, and the rule checker's confirmation of every board it
+ * reports.
+ * @{
+ */
+
+/** What qubo_puzzle_solve() concluded (qubo_puzzle_result.verdict). */
+enum qubo_puzzle_verdict {
+	/** Nothing concluded (only after an error). */
+	QUBO_PUZZLE_UNKNOWN = 0,
+	/** The board is a solution, confirmed by the rule checker. */
+	QUBO_PUZZLE_SOLVED = 1,
+	/** Optimisation puzzle: the board is checked and proven optimal. */
+	QUBO_PUZZLE_OPTIMAL = 2,
+	/** Optimisation puzzle: the board is checked, the best found, and not
+	 *  proven optimal (the run was stopped, or only sampled). */
+	QUBO_PUZZLE_BEST_FOUND = 3,
+	/** Proven: the puzzle has no solution. No board. */
+	QUBO_PUZZLE_INFEASIBLE = 4,
+	/** Stopped by the time limit or the progress callback before a
+	 *  solution was found. No board. */
+	QUBO_PUZZLE_STOPPED = 5,
+	/** The run ended without a solution and without proof that none
+	 *  exists (a sampling-only run whose reads found none). The board, when
+	 *  @c has_board is 1, is the lowest sample's, which breaks
+	 *  @c violations rules. */
+	QUBO_PUZZLE_NOT_FOUND = 6
+};
+
+/** How qubo_puzzle_solve() goes about it (qubo_puzzle_solve_options.strategy). */
+enum qubo_puzzle_strategy {
+	/** The default: whatever suits the family (exact search, sampling
+	 *  rounds, exact fallbacks); the verdict is proven wherever it can be. */
+	QUBO_PUZZLE_STRATEGY_AUTO = 0,
+	/** Sampling only, with the options' solver: rounds until a read
+	 *  reaches a solution's energy (one run for optimisation puzzles). */
+	QUBO_PUZZLE_STRATEGY_SAMPLE = 1,
+	/** Exact search only (families with one; #QUBO_ERR_NOT_SUPPORTED
+	 *  otherwise). */
+	QUBO_PUZZLE_STRATEGY_SEARCH = 2
+};
+
+/** What a long solve or count is doing (qubo_puzzle_progress.phase). */
+enum qubo_puzzle_phase {
+	/** Sampling the model. */
+	QUBO_PUZZLE_PHASE_SAMPLE = 1,
+	/** Exact search over the board (branch and reduce, or branch and bound). */
+	QUBO_PUZZLE_PHASE_SEARCH = 2,
+	/** Enumerating the model's states (the "exhaustive" solver). */
+	QUBO_PUZZLE_PHASE_ENUMERATE = 3
+};
+
+/** What a progress callback of qubo_puzzle_solve() or qubo_puzzle_count()
+ *  is told. Read only the fields within @c struct_size. */
+typedef struct qubo_puzzle_progress {
+	/** sizeof(qubo_puzzle_progress) of the library that filled it. */
+	size_t struct_size;
+	/** An enum qubo_puzzle_phase value. */
+	int32_t phase;
+	/** Sampling rounds finished. */
+	uint32_t rounds;
+	/** Reads finished (all rounds), or blocks of states when enumerating. */
+	uint64_t reads;
+	/** Sweeps per read of the current round (0 when not annealing). */
+	int64_t sweeps;
+	/** Search nodes visited. */
+	uint64_t nodes;
+	/** Solutions found so far (counting). */
+	uint64_t solutions;
+	/** Lowest energy found so far; valid when @c has_best is 1. */
+	double best_energy;
+	/** 1 when @c best_energy is valid. */
+	int32_t has_best;
+	/** 1 when @c target_energy is valid. */
+	int32_t has_target;
+	/** The energy the run stops at (a solution's energy). */
+	double target_energy;
+	/** Seconds since the call began. */
+	double seconds;
+} qubo_puzzle_progress;
+
+/**
+ * Progress callback of qubo_puzzle_solve() and qubo_puzzle_count(): called
+ * on the calling thread, about every 100 ms while sampling and every few
+ * thousand nodes while searching.
+ * @param[in] progress the figures; valid during the call only.
+ * @param[in] user_data as given in the options.
+ * @return 0 to go on, nonzero to stop (the call then returns
+ *         #QUBO_CANCELLED with what it has).
+ */
+typedef int (*qubo_puzzle_progress_cb)(const qubo_puzzle_progress *progress, void *user_data);
+
+/** Options of qubo_puzzle_solve(); zero fields mean the defaults. */
+typedef struct qubo_puzzle_solve_options {
+	/** Set to sizeof(qubo_puzzle_solve_options) or
+	 *  #QUBO_PUZZLE_SOLVE_OPTIONS_SIZE_V1. */
+	size_t struct_size;
+	/** An enum qubo_puzzle_strategy value; 0 is #QUBO_PUZZLE_STRATEGY_AUTO. */
+	int32_t strategy;
+	/** Threads for sampling and enumeration; 0 chooses (one thread for
+	 *  short runs, where starting threads costs more than the run). */
+	int32_t threads;
+	/** Seed of the first sampling round; round k uses seed + k. The same
+	 *  seed gives the same result at any thread count. */
+	uint64_t seed;
+	/** Seconds the solve may take; 0 means no limit. */
+	double time_limit;
+	/** The solver to sample with, borrowed; NULL for a built-in "sa". Its
+	 *  own options are kept; the options a round needs and the caller did
+	 *  not set (seed, time limit, target energy, and for "sa" reads and
+	 *  sweeps) are set for the call and unset again before it returns. */
+	qubo_solver *solver;
+	/** Optional progress callback; it can stop the run. */
+	qubo_puzzle_progress_cb progress;
+	/** Passed to @c progress. */
+	void *user_data;
+} qubo_puzzle_solve_options;
+
+/** Size of the first layout of qubo_puzzle_solve_options. */
+#define QUBO_PUZZLE_SOLVE_OPTIONS_SIZE_V1 \
+	(offsetof(qubo_puzzle_solve_options, user_data) + sizeof(void *))
+
+/** The defaults: `qubo_puzzle_solve_options o = QUBO_PUZZLE_SOLVE_OPTIONS_INIT;` */
+#define QUBO_PUZZLE_SOLVE_OPTIONS_INIT {sizeof(qubo_puzzle_solve_options), 0, 0, 0, 0.0, NULL, NULL, NULL}
+
+/** What qubo_puzzle_solve() found and did. Fields past the caller's
+ *  @c struct_size are not written. */
+typedef struct qubo_puzzle_result {
+	/** Set to sizeof(qubo_puzzle_result) or #QUBO_PUZZLE_RESULT_SIZE_V1
+	 *  before the call. */
+	size_t struct_size;
+	/** An enum qubo_puzzle_verdict value. */
+	int32_t verdict;
+	/** 1 when the board buffer holds a board (width × height bytes). */
+	int32_t has_board;
+	/** Rules the board breaks (0 for every verdict but #QUBO_PUZZLE_NOT_FOUND). */
+	uint64_t violations;
+	/** The board's energy in the model (a solution's energy: the ground
+	 *  energy, or for optimisation puzzles the optimum when proven);
+	 *  valid when @c has_board is 1. */
+	double energy;
+	/** How the answer was reached, a static string: "reduction",
+	 *  "branch and reduce", "branch and bound", "sa", "sa, then
+	 *  exhaustive", or a solver's name. */
+	const char *method;
+	/** Sampling rounds run. */
+	uint32_t rounds;
+	/** Reads (samples) drawn over all rounds. */
+	uint64_t reads;
+	/** Sweeps per read of the first and the last annealing round (0 when
+	 *  the solver is not "sa"). */
+	int64_t sweeps_first;
+	/** See @c sweeps_first. */
+	int64_t sweeps_last;
+	/** Seed of the first round. */
+	uint64_t seed;
+	/** Exact-search nodes visited. */
+	uint64_t nodes;
+	/** Wall-clock seconds of the call. */
+	double seconds;
+} qubo_puzzle_result;
+
+/** Size of the first layout of qubo_puzzle_result. */
+#define QUBO_PUZZLE_RESULT_SIZE_V1 (offsetof(qubo_puzzle_result, seconds) + sizeof(double))
+
+/**
+ * Solves a puzzle: the default strategy is the `qubo solve` command's.
+ *
+ * The reduced model is searched exactly where the family has a search
+ * (queens boards with regions first; other families after a first
+ * annealing round fails), sampled in rounds of growing length until a read
+ * reaches the energy of a solution, and settled exactly when small.
+ * Optimisation puzzles (dominating sets, max chess pieces) are annealed once
+ * and then searched by branch and bound, which proves the optimum when it
+ * ends within the time limit; they are never reported optimal above it.
+ * Every board reported is confirmed by qubo_puzzle_check().
+ *
+ * @param[in] puzzle the puzzle; not modified.
+ * @param[in] options optional; NULL for the defaults.
+ * @param[out] board receives width × height bytes (see the top of this
+ *             file) when @c result->has_board is 1.
+ * @param[in] capacity length of @p board.
+ * @param[in,out] result with @c struct_size set; written up to that size.
+ * @return #QUBO_OK with the verdict in @p result; #QUBO_TIME_LIMIT or
+ *         #QUBO_CANCELLED when the run was stopped (the verdict says what
+ *         was found before); #QUBO_ERR_BUFFER_TOO_SMALL; #QUBO_ERR_INVALID_ARG
+ *         (bad options); #QUBO_ERR_NOT_SUPPORTED (a search-only strategy for
+ *         a family without one); the solver's errors; #QUBO_ERR_NOMEM;
+ *         #QUBO_ERR_UNSUPPORTED_VERSION; #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_puzzle_solve(const qubo_puzzle *puzzle, const qubo_puzzle_solve_options *options,
+			       uint8_t *board, size_t capacity, qubo_puzzle_result *result);
+
+/** How qubo_puzzle_count() counts (qubo_puzzle_count_options.method). */
+enum qubo_puzzle_count_method {
+	/** The default: the exact search where the family has one and the
+	 *  model is larger than 24 variables, else enumeration. */
+	QUBO_PUZZLE_COUNT_AUTO = 0,
+	/** Every state of the reduced model (up to @c max_variables). */
+	QUBO_PUZZLE_COUNT_ENUMERATE = 1,
+	/** The family's exact search. */
+	QUBO_PUZZLE_COUNT_SEARCH = 2
+};
+
+/**
+ * Called by qubo_puzzle_count() for each distinct solution, in the order
+ * found, after the rule checker has accepted it.
+ * @param[in] board width × height bytes; valid during the call only.
+ * @param[in] length width × height.
+ * @param[in] user_data as given in the options.
+ * @return 0 to go on, nonzero to stop (the call returns #QUBO_CANCELLED).
+ */
+typedef int (*qubo_puzzle_solution_cb)(const uint8_t *board, size_t length, void *user_data);
+
+/** Options of qubo_puzzle_count(); zero fields mean the defaults. */
+typedef struct qubo_puzzle_count_options {
+	/** Set to sizeof(qubo_puzzle_count_options) or
+	 *  #QUBO_PUZZLE_COUNT_OPTIONS_SIZE_V1. */
+	size_t struct_size;
+	/** An enum qubo_puzzle_count_method value. */
+	int32_t method;
+	/** Threads for enumeration; 0 chooses. */
+	int32_t threads;
+	/** Stop after this many solutions; 0 means no limit. */
+	uint64_t limit;
+	/** Seconds the count may take; 0 means no limit. */
+	double time_limit;
+	/** Enumeration refuses models with more variables
+	 *  (#QUBO_ERR_TOO_LARGE); 0 means 36, at most
+	 *  #QUBO_EXHAUSTIVE_MAX_VARIABLES. */
+	int32_t max_variables;
+	/** Reserved; must be 0. */
+	int32_t reserved;
+	/** Optional: called for each solution. */
+	qubo_puzzle_solution_cb on_solution;
+	/** Optional progress callback; it can stop the count. */
+	qubo_puzzle_progress_cb progress;
+	/** Passed to @c on_solution and @c progress. */
+	void *user_data;
+} qubo_puzzle_count_options;
+
+/** Size of the first layout of qubo_puzzle_count_options. */
+#define QUBO_PUZZLE_COUNT_OPTIONS_SIZE_V1 \
+	(offsetof(qubo_puzzle_count_options, user_data) + sizeof(void *))
+
+/** The defaults: `qubo_puzzle_count_options o = QUBO_PUZZLE_COUNT_OPTIONS_INIT;` */
+#define QUBO_PUZZLE_COUNT_OPTIONS_INIT {sizeof(qubo_puzzle_count_options), 0, 0, 0, 0.0, 0, 0, NULL, NULL, NULL}
+
+/** What qubo_puzzle_count() found. Fields past the caller's @c struct_size
+ *  are not written. */
+typedef struct qubo_puzzle_count_result {
+	/** Set to sizeof(qubo_puzzle_count_result) or
+	 *  #QUBO_PUZZLE_COUNT_RESULT_SIZE_V1 before the call. */
+	size_t struct_size;
+	/** 1 when @c count is every solution there is; 0 when the count stopped
+	 *  early (the limit, the time limit or a callback). */
+	int32_t complete;
+	/** 1 for an optimisation puzzle: the optimal solutions were counted. */
+	int32_t optimal_only;
+	/** Distinct solutions found, each accepted by the rule checker. */
+	uint64_t count;
+	/** The energy every counted solution has in the model. */
+	double energy;
+	/** "search", "branch and bound" or "enumeration" (static string). */
+	const char *method;
+	/** Search nodes visited, or model states enumerated. */
+	uint64_t nodes;
+	/** Wall-clock seconds of the call. */
+	double seconds;
+} qubo_puzzle_count_result;
+
+/** Size of the first layout of qubo_puzzle_count_result. */
+#define QUBO_PUZZLE_COUNT_RESULT_SIZE_V1 \
+	(offsetof(qubo_puzzle_count_result, seconds) + sizeof(double))
+
+/**
+ * Counts a puzzle's distinct solutions by exact search or enumeration,
+ * each confirmed by the rule checker; for optimisation puzzles, the optimal
+ * ones.
+ * @param[in] puzzle the puzzle.
+ * @param[in] options optional; NULL for the defaults.
+ * @param[in,out] result with @c struct_size set; written up to that size.
+ * @return #QUBO_OK (the count is complete, or stopped at the limit: see
+ *         @c complete); #QUBO_TIME_LIMIT or #QUBO_CANCELLED (stopped; the
+ *         count so far is in @p result); #QUBO_ERR_TOO_LARGE (a model too
+ *         large to enumerate); #QUBO_ERR_NOT_SUPPORTED (a search for a family
+ *         without one); #QUBO_ERR_INTERNAL (the model and the checker
+ *         disagree); #QUBO_ERR_NOMEM; #QUBO_ERR_INVALID_ARG;
+ *         #QUBO_ERR_UNSUPPORTED_VERSION; #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_puzzle_count(const qubo_puzzle *puzzle, const qubo_puzzle_count_options *options,
+			       qubo_puzzle_count_result *result);
+
+/** @} */
 
 QUBO_END_DECLS
 

@@ -728,6 +728,9 @@ const struct qubo__pz_family qubo__pz_chess_coloured_family = {
 	qubo__pz_cz_solution_header_check,
 	"the cell's piece letter (a piece stands there) or '.'",
 	"chess",
+	NULL,
+	NULL,
+	NULL,
 };
 
 const struct qubo__pz_family qubo__pz_chess_max_family = {
@@ -742,4 +745,7 @@ const struct qubo__pz_family qubo__pz_chess_max_family = {
 	qubo__pz_cz_solution_header_check,
 	"the cell's piece letter (a piece stands there) or '.'",
 	"chess",
+	NULL,
+	NULL,
+	NULL,
 };

@@ -459,6 +459,9 @@ static const struct qubo__pz_family domination_family = {
 	"the piece's letter (a piece stands there), '.', or '#' at a cell that is not on "
 	"the board",
 	"domination",
+	NULL,
+	NULL,
+	NULL,
 };
 
 /* ---- the object ---- */

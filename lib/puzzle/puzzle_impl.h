@@ -180,6 +180,55 @@ struct qubo__pz_report {
 
 void qubo__pz_violation(struct qubo__pz_report *rep, const char *fmt, ...) QUBO__PZ_PRINTF(2, 3);
 
+/* ---- exact search (search.c) ---- */
+
+/* Cell values during a search: -1 free, 0 empty, 1 holds the family's
+ * piece (a queen, a chess piece, a tent) or the digit 1. */
+
+/* What an optimisation family's exact search is asked (in) and reports
+ * (out). */
+struct qubo__pz_opt {
+	/* in: 0 finds one optimal board, 1 enumerates every optimal board */
+	int all;
+	/* in: optional, a valid board (n bytes) whose energy bounds the
+	 * search from above (an annealer's best) */
+	const uint8_t *hint;
+	/* in: polled every few hundred nodes; nonzero stops the search */
+	int (*stop)(void *ctx, uint64_t nodes);
+	/* in: called with each optimal board (all = 1), or once with the
+	 * optimum (all = 0), after the search has proven the board optimal;
+	 * nonzero stops the search */
+	int (*found)(void *ctx, const uint8_t *board);
+	void *ctx;
+	/* out: the optimum's energy in the puzzle's model (valid once found
+	 * was called, or when the search completed) */
+	double energy;
+	int has_energy;
+	/* out: nodes visited */
+	uint64_t nodes;
+};
+
+/* A family's exact search. Feasibility families give propagate and branch
+ * (the generic branch and reduce of search.c does the rest); optimisation
+ * families give optimum. Everything runs on one work space, made once per
+ * search from the puzzle's allocator. */
+struct qubo__pz_search_ops {
+	int (*ws_new)(const qubo_puzzle *p, void **ws);
+	void (*ws_free)(const qubo_puzzle *p, void *ws);
+	/* Applies the puzzle's own clues and the caller's decisions in val (n
+	 * cells; off-board cells are 0 on return) and propagates to the
+	 * fixpoint of the family's FULL reduction. Keeps exactly the solutions
+	 * that agree with val. QUBO_OK, QUBO_ERR_INFEASIBLE (no solution agrees
+	 * with val; the message need not be set), QUBO_ERR_NOMEM. */
+	int (*propagate)(const qubo_puzzle *p, void *ws, int8_t *val);
+	/* A free cell of val to branch on (val has one). The search tries 1
+	 * there first, then 0. */
+	size_t (*branch)(const qubo_puzzle *p, void *ws, const int8_t *val);
+	/* Optimisation families: QUBO_OK when the search completed,
+	 * QUBO_CANCELLED when stop or found stopped it, or an error. */
+	int (*optimum)(const qubo_puzzle *p, void *ws, struct qubo__pz_opt *o);
+};
+
 /* ---- the puzzle object ---- */
 
 /* A family's functions. `data` is the family's own instance. */
@@ -205,6 +254,14 @@ struct qubo__pz_family {
 	const char *solution_expected;
 	/* The family's header word, for telling a header from a grid row. */
 	const char *word;
+	/* Fills region, given and piece of cell i (the object code fills the
+	 * rest of qubo_puzzle_get_cell()'s answer and sets on_board from
+	 * on_board below). */
+	void (*cell)(const qubo_puzzle *p, size_t i, qubo_puzzle_cell *out);
+	/* Nonzero when cell i is on the board. */
+	int (*on_board)(const qubo_puzzle *p, size_t i);
+	/* The exact search; NULL where the family has none. */
+	const struct qubo__pz_search_ops *search;
 };
 
 struct qubo_puzzle {

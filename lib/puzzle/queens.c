@@ -1019,6 +1019,9 @@ const struct qubo__pz_family qubo__pz_queens_family = {
 	qubo__pz_qz_solution_header_check,
 	"'Q' (a queen) or '.'",
 	"queens",
+	NULL,
+	NULL,
+	NULL,
 };
 
 const struct qubo__pz_family qubo__pz_nqueens_family = {
@@ -1033,6 +1036,9 @@ const struct qubo__pz_family qubo__pz_nqueens_family = {
 	qubo__pz_qz_solution_header_check,
 	"'Q' (a queen), '.', or '#' at a cell that is not on the board",
 	"nqueens",
+	NULL,
+	NULL,
+	NULL,
 };
 
 const struct qubo__pz_family qubo__pz_general_queens_family = {
@@ -1046,5 +1052,8 @@ const struct qubo__pz_family qubo__pz_general_queens_family = {
 	qubo__pz_qz_solution_value,
 	NULL,
 	"'Q' (a queen), '.', or '#' at a cell that is not on the board",
+	NULL,
+	NULL,
+	NULL,
 	NULL,
 };
