@@ -479,11 +479,15 @@ typedef struct qubo_puzzle_result {
 	int32_t verdict;
 	/** 1 when the board buffer holds a board (width × height bytes). */
 	int32_t has_board;
+	/** 1 when @c energy is valid. */
+	int32_t has_energy;
+	/** Reserved; 0. */
+	int32_t reserved;
 	/** Rules the board breaks (0 for every verdict but #QUBO_PUZZLE_NOT_FOUND). */
 	uint64_t violations;
-	/** The board's energy in the model (a solution's energy: the ground
-	 *  energy, or for optimisation puzzles the optimum when proven);
-	 *  valid when @c has_board is 1. */
+	/** The lowest energy the run found in the model: the board's when
+	 *  @c has_board is 1 (for a solution, the ground energy), otherwise the
+	 *  lowest sample's. */
 	double energy;
 	/** How the answer was reached, a static string: "reduction",
 	 *  "branch and reduce", "branch and bound", "sa", "sa, then

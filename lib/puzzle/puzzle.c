@@ -823,3 +823,38 @@ int qubo_puzzle_parse_solution(const qubo_puzzle *puzzle, const char *text, size
 		rc = qubo__pz_expect_end(&r, 1, "after the solution grid");
 	return rc;
 }
+
+int qubo_puzzle_get_cell(const qubo_puzzle *puzzle, uint32_t row, uint32_t column,
+			 qubo_puzzle_cell *cell)
+{
+	static const char fn[] = "qubo_puzzle_get_cell";
+	qubo_puzzle_cell c;
+	size_t size, i;
+	int rc;
+
+	if (!puzzle || !cell)
+		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
+				      puzzle ? "cell" : "puzzle");
+	size = cell->struct_size;
+	rc = qubo__pz_check_struct(cell, size, QUBO_PUZZLE_CELL_SIZE_V1, size, "qubo_puzzle_cell",
+				   fn);
+	if (rc)
+		return rc;
+	if (row >= puzzle->height || column >= puzzle->width)
+		return qubo__pz_error(QUBO_ERR_OUT_OF_RANGE,
+				      "%s: row %u, column %u is not a cell of the %u x %u board", fn,
+				      (unsigned)row, (unsigned)column, (unsigned)puzzle->width,
+				      (unsigned)puzzle->height);
+	i = (size_t)row * puzzle->width + column;
+	memset(&c, 0, sizeof c);
+	c.struct_size = sizeof c;
+	c.region = -1;
+	c.given = -1;
+	c.on_board = puzzle->fam->on_board ? puzzle->fam->on_board(puzzle, i) != 0 : 1;
+	if (puzzle->fam->cell)
+		puzzle->fam->cell(puzzle, i, &c);
+	c.literal = puzzle->cell_lits[i];
+	memcpy(cell, &c, size < sizeof c ? size : sizeof c);
+	cell->struct_size = size;
+	return QUBO_OK;
+}

@@ -229,6 +229,58 @@ struct qubo__pz_search_ops {
 	int (*optimum)(const qubo_puzzle *p, void *ws, struct qubo__pz_opt *o);
 };
 
+/* A run's clock, time limit and progress reports, shared by solve, count
+ * and the searches. */
+struct qubo__pz_ctl {
+	double t0;    /* qubo__pz_now() at the start */
+	double t_end; /* 0: no time limit */
+	qubo_puzzle_progress_cb progress;
+	void *user_data;
+	double last;	       /* when progress was last called */
+	qubo_puzzle_progress pr; /* the figures reported */
+	int stopped;	       /* QUBO_TIME_LIMIT or QUBO_CANCELLED once stopped */
+};
+
+/* Seconds on a monotonic clock. */
+double qubo__pz_now(void);
+/* Starts a run: the clock, the time limit (seconds; 0 none), progress. */
+void qubo__pz_ctl_init(struct qubo__pz_ctl *c, double time_limit, qubo_puzzle_progress_cb progress,
+		       void *user_data);
+/* Nonzero, with c->stopped set, when the run must stop: the time limit
+ * has passed, or the progress callback (called at most every 100 ms, and
+ * always when force is set) asked to stop. */
+int qubo__pz_ctl_poll(struct qubo__pz_ctl *c, int force);
+
+/* Branch and reduce over a feasibility family's propagate and branch. */
+struct qubo__pz_bnr {
+	/* in */
+	int all;	/* 0: stop at the first solution; 1: visit every one */
+	uint64_t limit; /* all: stop after this many (0: no limit) */
+	/* all: each solution, after the checker accepted it; nonzero stops
+	 * the search (QUBO_CANCELLED) */
+	int (*on_solution)(void *ctx, const uint8_t *board);
+	void *ctx;
+	struct qubo__pz_ctl *ctl;
+	uint8_t *board; /* n bytes: the last solution found */
+	/* out */
+	uint64_t solutions;
+	uint64_t nodes;
+	int limited; /* stopped at the limit */
+};
+
+/* Runs the search. QUBO_OK when it ended (b->solutions says what it found;
+ * with all = 0 it ends at the first solution), QUBO_TIME_LIMIT or
+ * QUBO_CANCELLED when stopped, QUBO_ERR_NOT_SUPPORTED for a family without
+ * a search, QUBO_ERR_INTERNAL when a board the search decided breaks a rule
+ * (a bug of the family's propagation), QUBO_ERR_NOMEM. */
+int qubo__pz_branch_reduce(const qubo_puzzle *p, struct qubo__pz_bnr *b);
+
+/* Runs an optimisation family's search (o->stop is filled from ctl). */
+int qubo__pz_optimum(const qubo_puzzle *p, struct qubo__pz_opt *o, struct qubo__pz_ctl *ctl);
+
+/* Nonzero when the board breaks none of the puzzle's rules. */
+int qubo__pz_board_valid(const qubo_puzzle *p, const uint8_t *board);
+
 /* ---- the puzzle object ---- */
 
 /* A family's functions. `data` is the family's own instance. */

@@ -1007,6 +1007,91 @@ int qubo__pz_queens_rule_counts(const qubo_puzzle *p, size_t counts[QZ_NUM_RULES
 	return QUBO_OK;
 }
 
+/* ---- cells and the exact search ---- */
+
+static int qz_on_board(const qubo_puzzle *p, size_t i)
+{
+	const struct qz *q = p->data;
+
+	return q->on[i];
+}
+
+static void qz_cell(const qubo_puzzle *p, size_t i, qubo_puzzle_cell *out)
+{
+	const struct qz *q = p->data;
+	size_t k;
+
+	out->region = -1;
+	out->given = q->given[i] ? 1 : -1;
+	out->piece = 0;
+	if (!q->on[i])
+		return;
+	for (k = q->memb_start[i]; k < q->memb_start[i + 1]; k++)
+		if (q->con[q->memb[k]].kind == QZ_REGION)
+			out->region = (int32_t)q->con[q->memb[k]].index;
+}
+
+/* A search's work space: the propagation's, and the decisions' copy. */
+struct qz_search {
+	struct qubo__pz_qz_ws *ws;
+	int8_t *decided;
+};
+
+static void qz_ws_free(const qubo_puzzle *p, void *ws)
+{
+	struct qz_search *s = ws;
+
+	if (!s)
+		return;
+	qubo__pz_qz_ws_free(&p->alloc, s->ws);
+	qubo__pz_free(&p->alloc, s->decided);
+	qubo__pz_free(&p->alloc, s);
+}
+
+static int qz_ws_new(const qubo_puzzle *p, void **out)
+{
+	const struct qz *q = p->data;
+	struct qz_search *s = qubo__pz_zalloc(&p->alloc, 1, sizeof *s);
+	int rc;
+
+	*out = NULL;
+	if (!s)
+		return qubo__pz_nomem("the search's work space");
+	s->decided = qubo__pz_alloc(&p->alloc, q->n, 1);
+	if (!s->decided) {
+		qz_ws_free(p, s);
+		return qubo__pz_nomem("the search's work space");
+	}
+	rc = qubo__pz_qz_ws_new(q, &p->alloc, &s->ws);
+	if (rc) {
+		qz_ws_free(p, s);
+		return rc;
+	}
+	*out = s;
+	return QUBO_OK;
+}
+
+static int qz_search_propagate(const qubo_puzzle *p, void *ws, int8_t *val)
+{
+	const struct qz *q = p->data;
+	struct qz_search *s = ws;
+
+	memcpy(s->decided, val, q->n);
+	return qubo__pz_qz_propagate_ws(s->ws, QUBO_REDUCE_FULL, val, s->decided, 1, NULL);
+}
+
+static size_t qz_search_branch(const qubo_puzzle *p, void *ws, const int8_t *val)
+{
+	const struct qz_search *s = ws;
+
+	(void)p;
+	return qubo__pz_qz_branch_ws(s->ws, val);
+}
+
+static const struct qubo__pz_search_ops qz_search_ops = {
+	qz_ws_new, qz_ws_free, qz_search_propagate, qz_search_branch, NULL,
+};
+
 const struct qubo__pz_family qubo__pz_queens_family = {
 	QUBO_PUZZLE_QUEENS,
 	"queens",
@@ -1019,9 +1104,9 @@ const struct qubo__pz_family qubo__pz_queens_family = {
 	qubo__pz_qz_solution_header_check,
 	"'Q' (a queen) or '.'",
 	"queens",
-	NULL,
-	NULL,
-	NULL,
+	qz_cell,
+	qz_on_board,
+	&qz_search_ops,
 };
 
 const struct qubo__pz_family qubo__pz_nqueens_family = {
@@ -1036,9 +1121,9 @@ const struct qubo__pz_family qubo__pz_nqueens_family = {
 	qubo__pz_qz_solution_header_check,
 	"'Q' (a queen), '.', or '#' at a cell that is not on the board",
 	"nqueens",
-	NULL,
-	NULL,
-	NULL,
+	qz_cell,
+	qz_on_board,
+	&qz_search_ops,
 };
 
 const struct qubo__pz_family qubo__pz_general_queens_family = {
@@ -1053,7 +1138,7 @@ const struct qubo__pz_family qubo__pz_general_queens_family = {
 	NULL,
 	"'Q' (a queen), '.', or '#' at a cell that is not on the board",
 	NULL,
-	NULL,
-	NULL,
-	NULL,
+	qz_cell,
+	qz_on_board,
+	&qz_search_ops,
 };

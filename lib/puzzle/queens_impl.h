@@ -106,6 +106,19 @@ void qubo__pz_qz_con_name(const struct qz *q, const struct qz_con *con, char *bu
 int qubo__pz_qz_propagate(const struct qz *q, const qubo_allocator *a, int32_t level, int8_t *val,
 			  size_t counts[QZ_NUM_RULES]);
 
+/* A propagation's work space, made once and reused (a search's nodes). */
+struct qubo__pz_qz_ws;
+int qubo__pz_qz_ws_new(const struct qz *q, const qubo_allocator *a, struct qubo__pz_qz_ws **out);
+void qubo__pz_qz_ws_free(const qubo_allocator *a, struct qubo__pz_qz_ws *ws);
+/* qubo__pz_qz_propagate on a work space, from the caller's decisions:
+ * decided (NULL: none) holds -1 or the value of each cell; off-board cells
+ * may only be -1 or 0. quiet: QUBO_ERR_INFEASIBLE without a message. */
+int qubo__pz_qz_propagate_ws(struct qubo__pz_qz_ws *ws, int32_t level, int8_t *val,
+			     const int8_t *decided, int quiet, size_t counts[QZ_NUM_RULES]);
+/* After a propagation that left free cells: the cell to branch on, the
+ * first free cell of the constraint with the fewest free cells. */
+size_t qubo__pz_qz_branch_ws(const struct qubo__pz_qz_ws *ws, const int8_t *val);
+
 /* Creates the puzzle from a spec (checked here) and the text form. */
 int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, int32_t kind,
 		       int32_t stars, const struct qubo__pz_opts *opts, const char *fn);

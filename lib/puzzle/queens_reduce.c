@@ -53,6 +53,7 @@ struct prop {
 	uint32_t *touched; /* constraints with hits */
 	size_t *counts;
 	int changed;
+	int quiet; /* a search's node: no messages */
 };
 
 static void cell_pos(const struct qz *q, size_t c, unsigned *r, unsigned *col)
@@ -76,6 +77,8 @@ static int infeasible_con(const struct prop *p, uint32_t j)
 	const struct qz_con *con = &q->con[j];
 	char name[48], need[32];
 
+	if (p->quiet)
+		return QUBO_ERR_INFEASIBLE;
 	qubo__pz_qz_con_name(q, con, name, sizeof name);
 	needs_text(q, con, need, sizeof need);
 	if (p->ones[j] > con->hi)
@@ -99,6 +102,8 @@ static int fix(struct prop *p, size_t c, int v, int rule)
 	if (p->val[c] >= 0) {
 		unsigned r, col;
 
+		if (p->quiet)
+			return QUBO_ERR_INFEASIBLE;
 		cell_pos(q, c, &r, &col);
 		return qubo__pz_error(QUBO_ERR_INFEASIBLE,
 				      "the puzzle has no solution: the reduction finds that the "
@@ -171,6 +176,8 @@ static int attack_rule(struct prop *p, size_t c)
 		if (p->val[b] == 1) {
 			unsigned r1, c1, r2, c2;
 
+			if (p->quiet)
+				return QUBO_ERR_INFEASIBLE;
 			cell_pos(q, c, &r1, &c1);
 			cell_pos(q, b, &r2, &c2);
 			return qubo__pz_error(QUBO_ERR_INFEASIBLE,
@@ -269,6 +276,8 @@ static int subset_rule(struct prop *p)
 			if (maxBA < 0 || minBA > diff) {
 				char na[48], nb[48];
 
+				if (p->quiet)
+					return QUBO_ERR_INFEASIBLE;
 				qubo__pz_qz_con_name(q, ca, na, sizeof na);
 				qubo__pz_qz_con_name(q, cb, nb, sizeof nb);
 				return qubo__pz_error(QUBO_ERR_INFEASIBLE,
@@ -387,6 +396,8 @@ static int check_clues(const struct prop *p)
 			g += q->given[q->con_cells[i]];
 		if (g <= con->hi && (int64_t)con->count >= con->lo)
 			continue; /* the common case: no message to write */
+		if (p->quiet)
+			return QUBO_ERR_INFEASIBLE;
 		qubo__pz_qz_con_name(q, con, name, sizeof name);
 		needs_text(q, con, need, sizeof need);
 		if (g > con->hi)
@@ -415,6 +426,8 @@ static int check_clues(const struct prop *p)
 
 			if (b < i || !q->given[b])
 				continue;
+			if (p->quiet)
+				return QUBO_ERR_INFEASIBLE;
 			cell_pos(q, i, &r1, &c1);
 			cell_pos(q, b, &r2, &c2);
 			return qubo__pz_error(QUBO_ERR_INFEASIBLE,
@@ -455,72 +468,154 @@ static void clues_only(const struct qz *q, int8_t *val)
 	}
 }
 
-int qubo__pz_qz_propagate(const struct qz *q, const qubo_allocator *a, int32_t level, int8_t *val,
-			  size_t counts[QZ_NUM_RULES])
-{
+/* The work space of a propagation, reused by every node of a search. */
+struct qubo__pz_qz_ws {
 	struct prop p;
+};
+
+void qubo__pz_qz_ws_free(const qubo_allocator *a, struct qubo__pz_qz_ws *ws)
+{
+	if (!ws)
+		return;
+	qubo__pz_free(a, ws->p.ones);
+	qubo__pz_free(a, ws->p.freec);
+	qubo__pz_free(a, ws->p.queued);
+	qubo__pz_free(a, ws->p.cq);
+	qubo__pz_free(a, ws->p.oq);
+	qubo__pz_free(a, ws->p.stamp);
+	qubo__pz_free(a, ws->p.list);
+	qubo__pz_free(a, ws->p.hit);
+	qubo__pz_free(a, ws->p.touched);
+	qubo__pz_free(a, ws);
+}
+
+int qubo__pz_qz_ws_new(const struct qz *q, const qubo_allocator *a, struct qubo__pz_qz_ws **out)
+{
+	struct qubo__pz_qz_ws *ws = qubo__pz_zalloc(a, 1, sizeof *ws);
+	struct prop *p;
+
+	*out = NULL;
+	if (!ws)
+		return qubo__pz_nomem("the reduction's work space");
+	p = &ws->p;
+	p->q = q;
+	p->a = a;
+	p->ones = qubo__pz_zalloc(a, q->ncon, sizeof *p->ones);
+	p->freec = qubo__pz_alloc(a, q->ncon, sizeof *p->freec);
+	p->queued = qubo__pz_zalloc(a, q->ncon, 1);
+	p->cq = qubo__pz_alloc(a, q->ncon, sizeof *p->cq);
+	p->oq = qubo__pz_alloc(a, q->n, sizeof *p->oq);
+	p->stamp = qubo__pz_zalloc(a, q->n, sizeof *p->stamp);
+	p->list = qubo__pz_alloc(a, q->n, sizeof *p->list);
+	p->hit = qubo__pz_zalloc(a, q->ncon, sizeof *p->hit);
+	p->touched = qubo__pz_alloc(a, q->ncon, sizeof *p->touched);
+	if (!p->ones || !p->freec || !p->queued || !p->cq || !p->oq || !p->stamp || !p->list ||
+	    !p->hit || !p->touched) {
+		qubo__pz_qz_ws_free(a, ws);
+		return qubo__pz_nomem("the reduction's work space");
+	}
+	*out = ws;
+	return QUBO_OK;
+}
+
+int qubo__pz_qz_propagate_ws(struct qubo__pz_qz_ws *ws, int32_t level, int8_t *val,
+			     const int8_t *decided, int quiet, size_t counts[QZ_NUM_RULES])
+{
+	struct prop *p = &ws->p;
+	const struct qz *q = p->q;
 	size_t i;
 	int rc;
 
-	memset(&p, 0, sizeof p);
-	p.q = q;
-	p.a = a;
-	p.val = val;
-	p.counts = counts;
+	p->val = val;
+	p->counts = counts;
+	p->quiet = quiet;
+	p->ncq = 0;
+	p->noq = 0;
+	p->changed = 0;
 	if (counts)
 		memset(counts, 0, QZ_NUM_RULES * sizeof *counts);
 	for (i = 0; i < q->n; i++)
 		val[i] = q->on[i] ? -1 : 0;
-	rc = check_clues(&p);
+	rc = check_clues(p);
 	if (rc)
 		return rc;
-	if (level == QUBO_REDUCE_CLUES) {
+	if (level == QUBO_REDUCE_CLUES && !decided) {
 		clues_only(q, val);
 		return QUBO_OK;
 	}
-	p.ones = qubo__pz_zalloc(a, q->ncon, sizeof *p.ones);
-	p.freec = qubo__pz_alloc(a, q->ncon, sizeof *p.freec);
-	p.queued = qubo__pz_zalloc(a, q->ncon, 1);
-	p.cq = qubo__pz_alloc(a, q->ncon, sizeof *p.cq);
-	p.oq = qubo__pz_alloc(a, q->n, sizeof *p.oq);
-	p.stamp = qubo__pz_zalloc(a, q->n, sizeof *p.stamp);
-	p.list = qubo__pz_alloc(a, q->n, sizeof *p.list);
-	p.hit = qubo__pz_zalloc(a, q->ncon, sizeof *p.hit);
-	p.touched = qubo__pz_alloc(a, q->ncon, sizeof *p.touched);
-	if (!p.ones || !p.freec || !p.queued || !p.cq || !p.oq || !p.stamp || !p.list || !p.hit ||
-	    !p.touched) {
-		rc = qubo__pz_nomem("the reduction's work space");
-		goto done;
-	}
 	for (i = 0; i < q->ncon; i++) {
-		p.freec[i] = (int32_t)q->con[i].count;
-		p.queued[i] = 1;
-		p.cq[p.ncq++] = (uint32_t)i;
+		p->ones[i] = 0;
+		p->freec[i] = (int32_t)q->con[i].count;
+		p->queued[i] = 1;
+		p->cq[p->ncq++] = (uint32_t)i;
 	}
 	for (i = 0; i < q->n && !rc; i++)
 		if (q->given[i])
-			rc = fix(&p, i, 1, QZ_RULE_CLUE);
+			rc = fix(p, i, 1, QZ_RULE_CLUE);
+	/* the caller's decisions: a queen on an off-board cell, or a decision
+	 * against a clue, is a contradiction */
+	for (i = 0; decided && i < q->n && !rc; i++) {
+		if (decided[i] < 0)
+			continue;
+		if (!q->on[i] && decided[i] == 1)
+			rc = QUBO_ERR_INFEASIBLE;
+		else if (q->on[i])
+			rc = fix(p, i, decided[i], QZ_RULE_CLUE);
+	}
 	while (!rc) {
-		rc = drain(&p);
+		rc = drain(p);
 		if (rc)
 			break;
-		p.changed = 0;
-		rc = subset_rule(&p);
-		if (rc || p.changed)
+		p->changed = 0;
+		rc = subset_rule(p);
+		if (rc || p->changed)
 			continue;
-		rc = probe_rule(&p);
-		if (rc || !p.changed)
+		rc = probe_rule(p);
+		if (rc || !p->changed)
 			break;
 	}
-done:
-	qubo__pz_free(a, p.ones);
-	qubo__pz_free(a, p.freec);
-	qubo__pz_free(a, p.queued);
-	qubo__pz_free(a, p.cq);
-	qubo__pz_free(a, p.oq);
-	qubo__pz_free(a, p.stamp);
-	qubo__pz_free(a, p.list);
-	qubo__pz_free(a, p.hit);
-	qubo__pz_free(a, p.touched);
+	return rc;
+}
+
+size_t qubo__pz_qz_branch_ws(const struct qubo__pz_qz_ws *ws, const int8_t *val)
+{
+	const struct prop *p = &ws->p;
+	const struct qz *q = p->q;
+	size_t j, i, best = SIZE_MAX, best_j = 0;
+
+	/* the first free cell of the constraint with the fewest free cells
+	 * (rows, then columns, then regions on ties) */
+	for (j = 0; j < q->ncon; j++) {
+		size_t f = (size_t)p->freec[j];
+
+		if (f && f < best) {
+			best = f;
+			best_j = j;
+		}
+	}
+	if (best != SIZE_MAX) {
+		const struct qz_con *con = &q->con[best_j];
+
+		for (i = con->start; i < con->start + con->count; i++)
+			if (val[q->con_cells[i]] < 0)
+				return q->con_cells[i];
+	}
+	/* free cells outside every constraint */
+	for (i = 0; i < q->n; i++)
+		if (val[i] < 0)
+			return i;
+	return 0;
+}
+
+int qubo__pz_qz_propagate(const struct qz *q, const qubo_allocator *a, int32_t level, int8_t *val,
+			  size_t counts[QZ_NUM_RULES])
+{
+	struct qubo__pz_qz_ws *ws;
+	int rc = qubo__pz_qz_ws_new(q, a, &ws);
+
+	if (rc)
+		return rc;
+	rc = qubo__pz_qz_propagate_ws(ws, level, val, NULL, 0, counts);
+	qubo__pz_qz_ws_free(a, ws);
 	return rc;
 }
