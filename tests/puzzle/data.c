@@ -1,7 +1,10 @@
 /* The shared puzzle collection ($QUBO_PUZZLES_DIR/queens, read in place):
  * every queens file parses and builds; its published solution parses,
  * passes the rule checker and has exactly the ground energy in the model,
- * unreduced and reduced (and the reduction never fixes a cell against it). */
+ * unreduced and reduced (and the reduction never fixes a cell against it);
+ * qubo_puzzle_solve() solves it (the checker accepts the board, which is
+ * the published one) and qubo_puzzle_count() with a limit of 2 finds
+ * exactly one solution where the file says it is unique. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +82,38 @@ static void solution_energy(const qubo_puzzle *p, const uint8_t *board, size_t c
 	}
 }
 
+/* Solves the puzzle with the library's strategy and counts it. */
+static void solve_and_count(const qubo_puzzle *p, const char *text, size_t cells,
+			    const char *name, uint8_t *board)
+{
+	qubo_puzzle_solve_options so = QUBO_PUZZLE_SOLVE_OPTIONS_INIT;
+	qubo_puzzle_count_options co = QUBO_PUZZLE_COUNT_OPTIONS_INIT;
+	qubo_puzzle_result r;
+	qubo_puzzle_count_result c;
+	size_t viol = 1;
+
+	memset(&r, 0, sizeof r);
+	r.struct_size = sizeof r;
+	so.seed = 1;
+	so.time_limit = 60;
+	cr_assert_eq(qubo_puzzle_solve(p, &so, board, 1024, &r), QUBO_OK, "%s: %s", name,
+		     qubo_error_message());
+	cr_assert_eq(r.verdict, QUBO_PUZZLE_SOLVED, "%s: verdict %d", name, r.verdict);
+	cr_assert_eq(qubo_puzzle_check(p, board, cells, NULL, 0, &viol), QUBO_OK);
+	cr_assert_eq(viol, 0, "%s: the solved board breaks %zu rules", name, viol);
+	memset(&c, 0, sizeof c);
+	c.struct_size = sizeof c;
+	co.limit = 2;
+	cr_assert_eq(qubo_puzzle_count(p, &co, &c), QUBO_OK, "%s: %s", name,
+		     qubo_error_message());
+	cr_assert_geq(c.count, 1, "%s: no solution counted", name);
+	if (strstr(text, "\n# solutions: 1 ")) {
+		cr_assert_eq(c.count, 1, "%s: counted %llu solutions of a unique puzzle", name,
+			     (unsigned long long)c.count);
+		cr_assert(c.complete, "%s: the count did not end", name);
+	}
+}
+
 Test(puzzle_data, shared_queens_collection)
 {
 	const char *root = getenv("QUBO_PUZZLES_DIR");
@@ -126,7 +161,7 @@ Test(puzzle_data, shared_queens_collection)
 		qubo_puzzle_stats st;
 		char *text, *sol;
 		size_t len, slen, cells, viol = 1;
-		uint8_t board[1024];
+		uint8_t board[1024], solved_board[1024];
 		char report[256];
 
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -145,6 +180,8 @@ Test(puzzle_data, shared_queens_collection)
 		after[i] = st.variables_after;
 		solved += (size_t)st.solved_by_reduction;
 
+		solve_and_count(full, text, cells, names[i], solved_board);
+
 		memcpy(path + strlen(path) - 4, ".solution", 10);
 		sol = read_all(path, &slen);
 		if (sol) {
@@ -157,6 +194,9 @@ Test(puzzle_data, shared_queens_collection)
 			cr_assert_eq(viol, 0, "%s: the checker rejects the published solution: %s",
 				     path, report);
 			solution_energy(full, board, cells, names[i]);
+			if (strstr(text, "\n# solutions: 1 "))
+				cr_assert_eq(memcmp(board, solved_board, cells), 0,
+					     "%s: qubo_puzzle_solve found another board", names[i]);
 			solution_energy(raw, board, cells, names[i]);
 			checked++;
 			free(sol);
