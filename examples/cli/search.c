@@ -19,6 +19,7 @@
  * (qubo_puzzle_parse_cells(); about 0.02 ms on a LinkedIn board); the open cells run out fast because a queen on a board of
  * regions decides many cells.
  */
+#define QUBO_DISABLE_DEPRECATION_WARNINGS /* uses qubo_puzzle_parse_cells */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

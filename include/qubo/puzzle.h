@@ -129,6 +129,10 @@ QUBO_API int qubo_puzzle_parse(qubo_puzzle **out, const char *text, size_t lengt
 			       const qubo_puzzle_options *options);
 
 /**
+ * Deprecated: qubo_puzzle_solve() and qubo_puzzle_count() search the
+ * families' own state, which is what this function was for; it will be
+ * removed in 0.2.
+ *
  * Parses a puzzle and reduces it, for its cell → literal map only: the same
  * literals qubo_puzzle_cell_literals() gives for the puzzle
  * qubo_puzzle_parse() would make, without keeping the puzzle. The queens
@@ -147,7 +151,8 @@ QUBO_API int qubo_puzzle_parse(qubo_puzzle **out, const char *text, size_t lengt
  */
 QUBO_API int qubo_puzzle_parse_cells(const char *text, size_t length,
 				     const qubo_puzzle_options *options, qubo_lit *lits,
-				     size_t capacity);
+				     size_t capacity)
+	QUBO_DEPRECATED("use qubo_puzzle_solve() or qubo_puzzle_count()");
 
 /**
  * Parses a puzzle file.

@@ -2,6 +2,7 @@
  * the hidden per-rule counters): every propagation rule fires on the random
  * instances, and every instance where it fired is still exact by brute
  * force. Each rule is also shown on a hand-made instance. */
+#define QUBO_DISABLE_DEPRECATION_WARNINGS /* qubo_puzzle_parse_cells is tested until it is removed */
 #include "puzzle/helpers.h"
 #include "queens_impl.h"
 
