@@ -644,3 +644,67 @@ Test(puzzle_solve, output_struct_versions)
 	}
 	qubo_puzzle_free(p);
 }
+
+/* ---- out of memory ---- */
+
+/* Allocation k of a solve or a count fails, for every k: the call returns
+ * QUBO_ERR_NOMEM (or succeeds when the failure hit nothing it needed),
+ * frees everything it allocated, and the puzzle still solves afterwards. */
+Test(puzzle_solve, out_of_memory)
+{
+	static const char *const texts[] = {
+		"nqueens 6\n", "nqueens 6 torus\n", "nqueens 8\n",
+		"queens 5\naabbb\naabbb\ncccdd\ncccdd\neeeee\n",
+	};
+	size_t t, k, fails = 0;
+
+	for (t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+		tu_failalloc fa;
+		qubo_puzzle_options po = QUBO_PUZZLE_OPTIONS_INIT;
+		qubo_puzzle *p = NULL;
+		int which;
+
+		tu_failalloc_init(&fa, 0);
+		po.allocator = &fa.a;
+		if (qubo_puzzle_parse(&p, texts[t], strlen(texts[t]), &po) != QUBO_OK)
+			continue;
+		for (which = 0; which < 2; which++) {
+			for (k = 1; k < 100000; k++) {
+				size_t live = fa.live;
+				uint8_t board[64];
+				int rc;
+
+				fa.failed = 0;
+				fa.fail_at = fa.count + k;
+				if (which == 0) {
+					qubo_puzzle_result r = result_init();
+
+					rc = qubo_puzzle_solve(p, NULL, board, sizeof board, &r);
+				} else {
+					qubo_puzzle_count_result r = count_result_init();
+
+					rc = qubo_puzzle_count(p, NULL, &r);
+				}
+				fa.fail_at = 0;
+				cr_assert_eq(fa.live, live, "%s, %s, allocation %zu: %zu blocks leaked",
+					     texts[t], which ? "count" : "solve", k, fa.live - live);
+				if (rc >= 0 && !fa.failed)
+					break;
+				if (rc < 0) {
+					cr_assert_eq(rc, QUBO_ERR_NOMEM, "%s, allocation %zu: %d %s",
+						     texts[t], k, rc, qubo_error_message());
+					fails++;
+				}
+			}
+		}
+		{
+			qubo_puzzle_result r = result_init();
+			uint8_t board[64];
+
+			cr_assert_eq(qubo_puzzle_solve(p, NULL, board, sizeof board, &r), QUBO_OK);
+		}
+		qubo_puzzle_free(p);
+		cr_assert_eq(fa.live, 0);
+	}
+	cr_assert_gt(fails, 10);
+}
