@@ -451,8 +451,10 @@ typedef struct qubo_puzzle_solve_options {
 	/** Threads for sampling and enumeration; 0 chooses (one thread for
 	 *  short runs, where starting threads costs more than the run). */
 	int32_t threads;
-	/** Seed of the first sampling round; round k uses seed + k. The same
-	 *  seed gives the same result at any thread count. */
+	/** Seed of the first sampling round; round k uses seed + k. On one
+	 *  thread (what the default chooses for short runs) the same seed
+	 *  gives the same result; on several, a round stops when any read
+	 *  reaches a solution, so which solution is returned may vary. */
 	uint64_t seed;
 	/** Seconds the solve may take; 0 means no limit. */
 	double time_limit;
