@@ -134,4 +134,12 @@ int qubo__pz_cz_format(const qubo_puzzle *p, struct qubo__pz_out *o);
 void qubo__pz_cz_solution_header(const qubo_puzzle *p, struct qubo__pz_out *o);
 int qubo__pz_cz_solution_header_check(const qubo_puzzle *p, const struct qubo__pz_line *line);
 
+/* The search's propagation: applies the puzzle's clues (no piece where none
+ * may stand, the pre-placed pieces) to the decisions in val (n cells, -1
+ * free, 0, 1) and runs the FULL reduction of chess.c to its fixpoint, with
+ * no message. QUBO_OK, or QUBO_ERR_INFEASIBLE when no solution (coloured)
+ * or no optimal placement (max) agrees with val. */
+int qubo__pz_cz_propagate(const struct cz *z, int8_t *val);
+
+
 #endif /* QUBO_PUZZLE_CHESS_IMPL_H */
