@@ -647,6 +647,27 @@ static int cz_solution_value(const qubo_puzzle *p, size_t cell, unsigned char ch
 	return -1;
 }
 
+/* ---- cells ---- */
+
+/* A cell where no piece may stand is not on the board: its piece is
+ * QUBO_CHESS_NONE and its region -1 (whatever the spec said there). */
+static void cz_cell(const qubo_puzzle *p, size_t i, qubo_puzzle_cell *out)
+{
+	const struct cz *z = p->data;
+	int on = z->code[i] != QUBO_CHESS_NONE;
+
+	out->region = on && z->region ? z->region[i] : -1;
+	out->given = z->placed[i] ? 1 : -1;
+	out->piece = z->code[i];
+}
+
+static int cz_on_board(const qubo_puzzle *p, size_t i)
+{
+	const struct cz *z = p->data;
+
+	return z->code[i] != QUBO_CHESS_NONE;
+}
+
 /* ---- the object ---- */
 
 int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, const char *letters,
@@ -766,8 +787,8 @@ const struct qubo__pz_family qubo__pz_chess_coloured_family = {
 	qubo__pz_cz_solution_header_check,
 	"the cell's piece letter (a piece stands there) or '.'",
 	"chess",
-	NULL,
-	NULL,
+	cz_cell,
+	cz_on_board,
 	NULL,
 };
 
@@ -783,7 +804,7 @@ const struct qubo__pz_family qubo__pz_chess_max_family = {
 	qubo__pz_cz_solution_header_check,
 	"the cell's piece letter (a piece stands there) or '.'",
 	"chess",
-	NULL,
-	NULL,
+	cz_cell,
+	cz_on_board,
 	NULL,
 };

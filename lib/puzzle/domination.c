@@ -446,6 +446,24 @@ static int dz_solution_header_check(const qubo_puzzle *p, const struct qubo__pz_
 	return QUBO_OK;
 }
 
+/* ---- cells ---- */
+
+static void dz_cell(const qubo_puzzle *p, size_t i, qubo_puzzle_cell *out)
+{
+	const struct dz *d = p->data;
+
+	out->region = -1;
+	out->given = -1;
+	out->piece = d->on[i] ? d->piece : QUBO_CHESS_NONE;
+}
+
+static int dz_on_board(const qubo_puzzle *p, size_t i)
+{
+	const struct dz *d = p->data;
+
+	return d->on[i] != 0;
+}
+
 static const struct qubo__pz_family domination_family = {
 	QUBO_PUZZLE_DOMINATION,
 	"domination",
@@ -459,8 +477,8 @@ static const struct qubo__pz_family domination_family = {
 	"the piece's letter (a piece stands there), '.', or '#' at a cell that is not on "
 	"the board",
 	"domination",
-	NULL,
-	NULL,
+	dz_cell,
+	dz_on_board,
 	NULL,
 };
 
