@@ -789,7 +789,7 @@ const struct qubo__pz_family qubo__pz_chess_coloured_family = {
 	"chess",
 	cz_cell,
 	cz_on_board,
-	NULL,
+	&qubo__pz_chess_coloured_search,
 };
 
 const struct qubo__pz_family qubo__pz_chess_max_family = {
@@ -806,5 +806,5 @@ const struct qubo__pz_family qubo__pz_chess_max_family = {
 	"chess",
 	cz_cell,
 	cz_on_board,
-	NULL,
+	&qubo__pz_chess_max_search,
 };
