@@ -141,12 +141,31 @@ int qubo__pz_cz_solution_header_check(const qubo_puzzle *p, const struct qubo__p
  * or no optimal placement (max) agrees with val. */
 int qubo__pz_cz_propagate(const struct cz *z, int8_t *val);
 
-/* ---- exact search (chess_search.c) ---- */
+/* ---- minimum domination (domination.c) ---- */
+
+struct dz {
+	uint32_t w, h;
+	size_t n;
+	uint8_t *on;
+	int32_t piece; /* builtin code, or QUBO_CHESS_CUSTOM (set 0 of sets) */
+	struct cz_sets sets;
+	int32_t slack;
+	size_t *out_start; /* cells each on-board cell's piece attacks */
+	uint32_t *out;
+	size_t *in_start; /* cells whose piece attacks each cell */
+	uint32_t *in;
+	size_t greedy; /* size of the greedy dominating set */
+	int text;
+};
+
+/* ---- exact search (chess_search.c, domination_search.c) ---- */
 
 /* The search slots of the families (struct qubo__pz_search_ops):
- * coloured pieces give propagate and branch, max pieces give optimum. */
+ * coloured pieces give propagate and branch, max pieces and domination
+ * give optimum. */
 extern const struct qubo__pz_search_ops qubo__pz_chess_coloured_search;
 extern const struct qubo__pz_search_ops qubo__pz_chess_max_search;
+extern const struct qubo__pz_search_ops qubo__pz_domination_search;
 
 /* The branch and bound searches keep one bit set of `words` 64-bit words
  * per cell (its neighbours), so a board of n cells costs n × words words;

@@ -38,21 +38,6 @@
  * 50 x 50 board) give models no solver could hold. */
 #define MAX_PAIRS ((uint64_t)1 << 25)
 
-struct dz {
-	uint32_t w, h;
-	size_t n;
-	uint8_t *on;
-	int32_t piece; /* builtin code, or QUBO_CHESS_CUSTOM (set 0 of sets) */
-	struct cz_sets sets;
-	int32_t slack;
-	size_t *out_start; /* cells each on-board cell's piece attacks */
-	uint32_t *out;
-	size_t *in_start; /* cells whose piece attacks each cell */
-	uint32_t *in;
-	size_t greedy; /* size of the greedy dominating set */
-	int text;
-};
-
 static void dz_destroy(const qubo_allocator *a, void *data)
 {
 	struct dz *d = data;
@@ -479,7 +464,7 @@ static const struct qubo__pz_family domination_family = {
 	"domination",
 	dz_cell,
 	dz_on_board,
-	NULL,
+	&qubo__pz_domination_search,
 };
 
 /* ---- the object ---- */
