@@ -321,8 +321,9 @@ typedef struct qubo_puzzle_cell {
 	/** The value the puzzle gives for the cell (a pre-placed queen or
 	 *  piece: 1; a Takuzu clue: its digit), or -1 when it gives none. */
 	int32_t given;
-	/** Chess families: the piece that may stand on the cell (an enum
-	 *  qubo_chess_piece value of qubo/puzzle/chess.h); 0 otherwise. */
+	/** Chess pieces and dominating sets: the piece that may stand on the
+	 *  cell, an enum qubo_chess_piece value of qubo/puzzle/chess.h
+	 *  (#QUBO_CHESS_NONE, -1, where none may); -1 for the other families. */
 	int32_t piece;
 	/** The cell's literal in the puzzle's model (qubo_puzzle_cell_literals()). */
 	qubo_lit literal;

@@ -300,8 +300,9 @@ static int attacks(const struct cz *z, size_t a, size_t b)
 /* ---- propagation ---- */
 
 /* The consequences of a piece at c: its conflicting cells and the rest of
- * its region become empty. A piece already there is a contradiction. */
-static int place(const struct cz *z, int8_t *val, size_t c)
+ * its region become empty. A piece already there is a contradiction (with
+ * a message naming the pre-placed pieces, unless `quiet`). */
+static int place(const struct cz *z, int8_t *val, size_t c, int quiet)
 {
 	char x[96], y[96], rn[48];
 	size_t k;
@@ -312,6 +313,8 @@ static int place(const struct cz *z, int8_t *val, size_t c)
 		if (val[b] == 1) {
 			size_t u = c < b ? c : b, v = c < b ? b : c;
 
+			if (quiet)
+				return QUBO_ERR_INFEASIBLE;
 			cell_name(z, u, x, sizeof x);
 			cell_name(z, v, y, sizeof y);
 			if (attacks(z, u, v) && attacks(z, v, u))
@@ -342,6 +345,8 @@ static int place(const struct cz *z, int8_t *val, size_t c)
 			if (val[b] == 1) {
 				size_t u = c < b ? c : b, v = c < b ? b : c;
 
+				if (quiet)
+					return QUBO_ERR_INFEASIBLE;
 				region_name(z, r, rn, sizeof rn);
 				cell_name(z, u, x, sizeof x);
 				cell_name(z, v, y, sizeof y);
@@ -357,27 +362,29 @@ static int place(const struct cz *z, int8_t *val, size_t c)
 }
 
 /*
- * Fixes cells: val (n bytes) receives -1 (free), 0 or 1. Cells without a
- * piece are 0 and pre-placed pieces 1 at every level. CLUES adds the
- * consequences of the pre-placed pieces; FULL repeats them with forced
- * pieces (coloured: a region with one free cell left) and, for max pieces,
- * puts a piece on every free cell whose conflicting cells are all empty
- * (it is in every optimum, since weights are positive). Every rule keeps
- * exactly the solutions (coloured) or the optima (max).
+ * The reduction from cells already fixed in val (-1 free, 0, 1; cells
+ * without a piece 0, pre-placed pieces 1). CLUES adds the consequences of
+ * the pieces; FULL repeats them with forced pieces (coloured: a region with
+ * one free cell left) and, for max pieces, puts a piece on every free cell
+ * whose conflicting cells are all empty (it is in every optimum, since
+ * weights are positive). Every rule keeps exactly the solutions (coloured)
+ * or the optima (max) that agree with val. The messages of a contradiction
+ * speak of pre-placed pieces (the only pieces at parse time); `quiet`
+ * (the search) sets none.
  */
-static int propagate(const struct cz *z, int32_t level, int8_t *val)
+static int reduce(const struct cz *z, int32_t level, int8_t *val, int quiet)
 {
 	size_t i, k;
 	int rc, changed;
 	char rn[48];
 
-	for (i = 0; i < z->n; i++)
-		val[i] = z->code[i] == QUBO_CHESS_NONE ? 0 : z->placed[i] ? 1 : -1;
 	if (level == QUBO_REDUCE_NONE)
 		return QUBO_OK;
 	for (k = 0; k < z->nreg; k++) {
 		if (z->reg_start[k] < z->reg_start[k + 1])
 			continue;
+		if (quiet)
+			return QUBO_ERR_INFEASIBLE;
 		region_name(z, k, rn, sizeof rn);
 		return qubo__pz_error(QUBO_ERR_INFEASIBLE,
 				      "the puzzle has no solution: %s has no cell where a piece "
@@ -385,7 +392,7 @@ static int propagate(const struct cz *z, int32_t level, int8_t *val)
 				      rn);
 	}
 	for (i = 0; i < z->n; i++)
-		if (z->placed[i] && (rc = place(z, val, i)))
+		if (val[i] == 1 && (rc = place(z, val, i, quiet)))
 			return rc;
 	if (level != QUBO_REDUCE_FULL)
 		return QUBO_OK;
@@ -403,22 +410,23 @@ static int propagate(const struct cz *z, int32_t level, int8_t *val)
 					last = c;
 				}
 			}
-			if (ones)
+			if (ones || nfree > 1)
 				continue;
-			region_name(z, k, rn, sizeof rn);
-			if (nfree == 0)
+			if (nfree == 0) {
+				if (quiet)
+					return QUBO_ERR_INFEASIBLE;
+				region_name(z, k, rn, sizeof rn);
 				return qubo__pz_error(QUBO_ERR_INFEASIBLE,
 						      "the puzzle has no solution: every cell of "
 						      "%s conflicts with a pre-placed or forced "
 						      "piece",
 						      rn);
-			if (nfree == 1) {
-				val[last] = 1;
-				rc = place(z, val, last);
-				if (rc)
-					return rc;
-				changed = 1;
 			}
+			val[last] = 1;
+			rc = place(z, val, last, quiet);
+			if (rc)
+				return rc;
+			changed = 1;
 		}
 	} while (changed);
 	if (z->mode == QUBO_CHESS_MAX) {
@@ -432,6 +440,36 @@ static int propagate(const struct cz *z, int32_t level, int8_t *val)
 		}
 	}
 	return QUBO_OK;
+}
+
+/* Fixes cells from the puzzle alone: val (n bytes) receives -1 (free), 0
+ * or 1. Cells without a piece are 0 and pre-placed pieces 1 at every
+ * level; then the reduction of the level. */
+static int propagate(const struct cz *z, int32_t level, int8_t *val)
+{
+	size_t i;
+
+	for (i = 0; i < z->n; i++)
+		val[i] = z->code[i] == QUBO_CHESS_NONE ? 0 : z->placed[i] ? 1 : -1;
+	return reduce(z, level, val, 0);
+}
+
+int qubo__pz_cz_propagate(const struct cz *z, int8_t *val)
+{
+	size_t i;
+
+	for (i = 0; i < z->n; i++) {
+		if (z->code[i] == QUBO_CHESS_NONE) {
+			if (val[i] == 1)
+				return QUBO_ERR_INFEASIBLE;
+			val[i] = 0;
+		} else if (z->placed[i]) {
+			if (val[i] == 0)
+				return QUBO_ERR_INFEASIBLE;
+			val[i] = 1;
+		}
+	}
+	return reduce(z, QUBO_REDUCE_FULL, val, 1);
 }
 
 /* ---- the model ---- */
@@ -609,6 +647,27 @@ static int cz_solution_value(const qubo_puzzle *p, size_t cell, unsigned char ch
 	return -1;
 }
 
+/* ---- cells ---- */
+
+/* A cell where no piece may stand is not on the board: its piece is
+ * QUBO_CHESS_NONE and its region -1 (whatever the spec said there). */
+static void cz_cell(const qubo_puzzle *p, size_t i, qubo_puzzle_cell *out)
+{
+	const struct cz *z = p->data;
+	int on = z->code[i] != QUBO_CHESS_NONE;
+
+	out->region = on && z->region ? z->region[i] : -1;
+	out->given = z->placed[i] ? 1 : -1;
+	out->piece = z->code[i];
+}
+
+static int cz_on_board(const qubo_puzzle *p, size_t i)
+{
+	const struct cz *z = p->data;
+
+	return z->code[i] != QUBO_CHESS_NONE;
+}
+
 /* ---- the object ---- */
 
 int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, const char *letters,
@@ -728,9 +787,9 @@ const struct qubo__pz_family qubo__pz_chess_coloured_family = {
 	qubo__pz_cz_solution_header_check,
 	"the cell's piece letter (a piece stands there) or '.'",
 	"chess",
-	NULL,
-	NULL,
-	NULL,
+	cz_cell,
+	cz_on_board,
+	&qubo__pz_chess_coloured_search,
 };
 
 const struct qubo__pz_family qubo__pz_chess_max_family = {
@@ -745,7 +804,7 @@ const struct qubo__pz_family qubo__pz_chess_max_family = {
 	qubo__pz_cz_solution_header_check,
 	"the cell's piece letter (a piece stands there) or '.'",
 	"chess",
-	NULL,
-	NULL,
-	NULL,
+	cz_cell,
+	cz_on_board,
+	&qubo__pz_chess_max_search,
 };

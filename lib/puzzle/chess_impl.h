@@ -134,4 +134,64 @@ int qubo__pz_cz_format(const qubo_puzzle *p, struct qubo__pz_out *o);
 void qubo__pz_cz_solution_header(const qubo_puzzle *p, struct qubo__pz_out *o);
 int qubo__pz_cz_solution_header_check(const qubo_puzzle *p, const struct qubo__pz_line *line);
 
+/* The search's propagation: applies the puzzle's clues (no piece where none
+ * may stand, the pre-placed pieces) to the decisions in val (n cells, -1
+ * free, 0, 1) and runs the FULL reduction of chess.c to its fixpoint, with
+ * no message. QUBO_OK, or QUBO_ERR_INFEASIBLE when no solution (coloured)
+ * or no optimal placement (max) agrees with val. */
+int qubo__pz_cz_propagate(const struct cz *z, int8_t *val);
+
+/* ---- minimum domination (domination.c) ---- */
+
+struct dz {
+	uint32_t w, h;
+	size_t n;
+	uint8_t *on;
+	int32_t piece; /* builtin code, or QUBO_CHESS_CUSTOM (set 0 of sets) */
+	struct cz_sets sets;
+	int32_t slack;
+	size_t *out_start; /* cells each on-board cell's piece attacks */
+	uint32_t *out;
+	size_t *in_start; /* cells whose piece attacks each cell */
+	uint32_t *in;
+	size_t greedy; /* size of the greedy dominating set */
+	int text;
+};
+
+/* ---- exact search (chess_search.c, domination_search.c) ---- */
+
+/* The search slots of the families (struct qubo__pz_search_ops):
+ * coloured pieces give propagate and branch, max pieces and domination
+ * give optimum. */
+extern const struct qubo__pz_search_ops qubo__pz_chess_coloured_search;
+extern const struct qubo__pz_search_ops qubo__pz_chess_max_search;
+extern const struct qubo__pz_search_ops qubo__pz_domination_search;
+
+/* The branch and bound searches keep one bit set of `words` 64-bit words
+ * per cell (its neighbours), so a board of n cells costs n × words words;
+ * beyond this many they return QUBO_ERR_TOO_LARGE (about 16,000 cells). */
+#define QUBO__CZ_MAX_SEARCH_WORDS ((size_t)1 << 22)
+
+static inline unsigned qubo__pz_popcount64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return (unsigned)__builtin_popcountll(x);
+#else
+	x = x - ((x >> 1) & 0x5555555555555555u);
+	x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+	return (unsigned)((x * 0x0101010101010101u) >> 56);
+#endif
+}
+
+/* The index of the lowest set bit of x (x nonzero). */
+static inline unsigned qubo__pz_ctz64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return (unsigned)__builtin_ctzll(x);
+#else
+	return qubo__pz_popcount64((x & (~x + 1)) - 1);
+#endif
+}
+
 #endif /* QUBO_PUZZLE_CHESS_IMPL_H */

@@ -229,9 +229,9 @@ static int count_enumerate(struct count_run *c)
 	c->res.nodes = info.flip_attempts;
 	if (qubo_sampleset_size(set))
 		qubo_sampleset_get(set, 0, NULL, 0, &lowest, NULL);
-	c->res.energy = c->p->has_ground_energy ? ground : lowest;
-	if (!qubo_sampleset_size(set) ||
-	    (c->p->has_ground_energy && lowest > ground + 1e-9 * (1.0 + fabs(ground))))
+	c->res.energy = qubo__pz_optimisation(c->p) ? lowest : ground;
+	if (!qubo_sampleset_size(set) || (!qubo__pz_optimisation(c->p) &&
+					   lowest > ground + 1e-9 * (1.0 + fabs(ground))))
 		goto out; /* no solution */
 	if (info.num_ground_states > qubo_sampleset_size(set)) {
 		rc = qubo__pz_error(QUBO_ERR_TOO_LARGE,
@@ -291,7 +291,7 @@ static int count(struct count_run *c)
 {
 	const qubo_puzzle *p = c->p;
 	const struct qubo__pz_search_ops *ops = p->fam->search;
-	int optimisation = !p->has_ground_energy;
+	int optimisation = qubo__pz_optimisation(p);
 	int searchable = ops && (optimisation ? ops->optimum != NULL : ops->propagate != NULL);
 
 	c->res.optimal_only = optimisation;

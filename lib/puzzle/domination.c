@@ -38,21 +38,6 @@
  * 50 x 50 board) give models no solver could hold. */
 #define MAX_PAIRS ((uint64_t)1 << 25)
 
-struct dz {
-	uint32_t w, h;
-	size_t n;
-	uint8_t *on;
-	int32_t piece; /* builtin code, or QUBO_CHESS_CUSTOM (set 0 of sets) */
-	struct cz_sets sets;
-	int32_t slack;
-	size_t *out_start; /* cells each on-board cell's piece attacks */
-	uint32_t *out;
-	size_t *in_start; /* cells whose piece attacks each cell */
-	uint32_t *in;
-	size_t greedy; /* size of the greedy dominating set */
-	int text;
-};
-
 static void dz_destroy(const qubo_allocator *a, void *data)
 {
 	struct dz *d = data;
@@ -446,6 +431,24 @@ static int dz_solution_header_check(const qubo_puzzle *p, const struct qubo__pz_
 	return QUBO_OK;
 }
 
+/* ---- cells ---- */
+
+static void dz_cell(const qubo_puzzle *p, size_t i, qubo_puzzle_cell *out)
+{
+	const struct dz *d = p->data;
+
+	out->region = -1;
+	out->given = -1;
+	out->piece = d->on[i] ? d->piece : QUBO_CHESS_NONE;
+}
+
+static int dz_on_board(const qubo_puzzle *p, size_t i)
+{
+	const struct dz *d = p->data;
+
+	return d->on[i] != 0;
+}
+
 static const struct qubo__pz_family domination_family = {
 	QUBO_PUZZLE_DOMINATION,
 	"domination",
@@ -459,9 +462,9 @@ static const struct qubo__pz_family domination_family = {
 	"the piece's letter (a piece stands there), '.', or '#' at a cell that is not on "
 	"the board",
 	"domination",
-	NULL,
-	NULL,
-	NULL,
+	dz_cell,
+	dz_on_board,
+	&qubo__pz_domination_search,
 };
 
 /* ---- the object ---- */

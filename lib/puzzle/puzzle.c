@@ -850,6 +850,7 @@ int qubo_puzzle_get_cell(const qubo_puzzle *puzzle, uint32_t row, uint32_t colum
 	c.struct_size = sizeof c;
 	c.region = -1;
 	c.given = -1;
+	c.piece = -1;
 	c.on_board = puzzle->fam->on_board ? puzzle->fam->on_board(puzzle, i) != 0 : 1;
 	if (puzzle->fam->cell)
 		puzzle->fam->cell(puzzle, i, &c);

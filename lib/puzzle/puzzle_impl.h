@@ -278,6 +278,11 @@ int qubo__pz_branch_reduce(const qubo_puzzle *p, struct qubo__pz_bnr *b);
 /* Runs an optimisation family's search (o->stop is filled from ctl). */
 int qubo__pz_optimum(const qubo_puzzle *p, struct qubo__pz_opt *o, struct qubo__pz_ctl *ctl);
 
+/* Nonzero for the optimisation families (dominating sets, max chess
+ * pieces), whose solutions are the optimal boards; their ground energy is
+ * known only for some instances. */
+int qubo__pz_optimisation(const qubo_puzzle *p);
+
 /* Nonzero when the board breaks none of the puzzle's rules. */
 int qubo__pz_board_valid(const qubo_puzzle *p, const uint8_t *board);
 

@@ -1023,7 +1023,6 @@ static void qz_cell(const qubo_puzzle *p, size_t i, qubo_puzzle_cell *out)
 
 	out->region = -1;
 	out->given = q->given[i] ? 1 : -1;
-	out->piece = 0;
 	if (!q->on[i])
 		return;
 	for (k = q->memb_start[i]; k < q->memb_start[i + 1]; k++)

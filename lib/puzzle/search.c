@@ -64,6 +64,11 @@ int qubo__pz_ctl_poll(struct qubo__pz_ctl *c, int force)
 	return 0;
 }
 
+int qubo__pz_optimisation(const qubo_puzzle *p)
+{
+	return p->fam->family == QUBO_PUZZLE_DOMINATION || p->fam->family == QUBO_PUZZLE_CHESS_MAX;
+}
+
 int qubo__pz_board_valid(const qubo_puzzle *p, const uint8_t *board)
 {
 	struct qubo__pz_report rep = { NULL, 0, 0, 0 };

@@ -55,7 +55,7 @@ struct run {
 	size_t n, cells, couplers;
 	qubo_puzzle_solve_options o;
 	struct qubo__pz_ctl ctl;
-	int has_ground, has_target, target_given;
+	int has_ground, has_target, target_given, optimisation;
 	double ground, target;
 	/* the lowest sample so far */
 	uint8_t *best;
@@ -234,7 +234,7 @@ static int sample_rounds(struct run *r, qubo_solver *s, int first_only)
 	int user_sweeps = is_set(s, QUBO_PARAM_NUM_SWEEPS);
 	int user_reads = is_set(s, QUBO_PARAM_NUM_READS);
 	int user_threads = is_set(s, QUBO_PARAM_THREADS);
-	int64_t sweeps = r->has_target ? FIRST_SWEEPS : OPT_SWEEPS;
+	int64_t sweeps = r->optimisation ? OPT_SWEEPS : FIRST_SWEEPS;
 	uint32_t round;
 	int rc = QUBO_OK;
 
@@ -242,7 +242,7 @@ static int sample_rounds(struct run *r, qubo_solver *s, int first_only)
 		rc = set_double(r, s, QUBO_PARAM_TARGET_ENERGY, r->target);
 	if (!rc && is_sa && !user_reads)
 		rc = set_int(r, s, QUBO_PARAM_NUM_READS,
-			     r->has_target ? DEFAULT_READS : OPT_READS);
+			     r->optimisation ? OPT_READS : DEFAULT_READS);
 	if (!rc && r->ctl.progress)
 		qubo_solver_set_progress(s, sample_progress, r);
 	for (round = 0; !rc && !r->ctl.stopped; round++) {
@@ -264,7 +264,7 @@ static int sample_rounds(struct run *r, qubo_solver *s, int first_only)
 		if (exhaustive) {
 			/* exact: the lowest energy is the model's minimum */
 			if (!r->ctl.stopped) {
-				if (!r->has_target)
+				if (r->optimisation)
 					r->optimum_proven = 1;
 				else if (!r->target_given &&
 					 (!r->have_best ||
@@ -273,7 +273,7 @@ static int sample_rounds(struct run *r, qubo_solver *s, int first_only)
 			}
 			break;
 		}
-		if (!r->has_target || first_only)
+		if (r->optimisation || first_only)
 			break;
 		if (is_sa && !user_sweeps && sweeps < MAX_SWEEPS)
 			sweeps *= SWEEP_GROWTH;
@@ -382,6 +382,8 @@ static int optimum(struct run *r, double slice)
 			r->ctl.stopped = 0;
 	}
 	qubo__pz_free(&r->p->alloc, hint);
+	if (rc == QUBO_ERR_TOO_LARGE && r->o.strategy != QUBO_PUZZLE_STRATEGY_SEARCH)
+		return QUBO_OK; /* too large to search: the annealer's board stands */
 	if (rc < 0)
 		return rc;
 	if (rc == QUBO_OK) {
@@ -445,8 +447,12 @@ static int solve_optimisation(struct run *r)
 		r->res.method = "branch and bound";
 		return optimum(r, 0);
 	}
-	if (r->o.strategy == QUBO_PUZZLE_STRATEGY_SAMPLE)
-		return sample(r, 0);
+	if (r->o.strategy == QUBO_PUZZLE_STRATEGY_SAMPLE) {
+		rc = sample(r, 0);
+		if (!rc && reached(r) && r->has_ground && !r->target_given)
+			r->optimum_proven = 1; /* the known optimum */
+		return rc;
+	}
 	if (!has_optimum(r)) {
 		if (r->n > EXACT_FALLBACK_VARS || r->o.solver)
 			return sample(r, 0);
@@ -458,7 +464,9 @@ static int solve_optimisation(struct run *r)
 	if (rc || r->optimum_proven || r->ctl.stopped)
 		return rc;
 	rc = sample(r, 0);
-	if (rc || r->ctl.stopped)
+	if (!rc && reached(r) && r->has_ground && !r->target_given)
+		r->optimum_proven = 1; /* the known optimum */
+	if (rc || r->ctl.stopped || r->optimum_proven)
 		return rc;
 	r->res.method = r->o.solver ? "sampling, then branch and bound" : "sa, then branch and bound";
 	return optimum(r, 0);
@@ -470,7 +478,7 @@ static int conclude(struct run *r, uint8_t *board)
 {
 	qubo_puzzle_result *res = &r->res;
 	struct qubo__pz_report rep = { NULL, 0, 0, 0 };
-	int optimisation = !r->p->has_ground_energy;
+	int optimisation = r->optimisation;
 	int rc;
 
 	if (r->found) {
@@ -572,7 +580,7 @@ static int solve(struct run *r, uint8_t *board)
 		}
 		return conclude(r, board);
 	}
-	rc = r->has_target ? solve_feasibility(r) : solve_optimisation(r);
+	rc = r->optimisation ? solve_optimisation(r) : solve_feasibility(r);
 	return rc ? rc : conclude(r, board);
 }
 
@@ -611,6 +619,7 @@ int qubo_puzzle_solve(const qubo_puzzle *puzzle, const qubo_puzzle_solve_options
 	r.res.struct_size = sizeof r.res;
 	r.res.seed = r.o.seed;
 	r.has_ground = puzzle->has_ground_energy;
+	r.optimisation = qubo__pz_optimisation(puzzle);
 	r.ground = puzzle->ground_energy;
 	r.has_target = r.has_ground;
 	r.target = r.ground + 1e-9 * (1.0 + fabs(r.ground));

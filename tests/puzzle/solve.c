@@ -473,7 +473,7 @@ Test(puzzle_solve, cells_of_a_queens_board)
 							      ch - 'A',
 				     "row %u col %u: region %d", r, c, cell.region);
 			cr_assert_eq(cell.given, ch >= 'A' && ch <= 'Z' ? 1 : -1);
-			cr_assert_eq(cell.piece, 0);
+			cr_assert_eq(cell.piece, -1);
 			cr_assert_eq(cell.literal, lits[r * 4 + c]);
 		}
 	}
@@ -718,4 +718,82 @@ Test(puzzle_solve, out_of_memory)
 		cr_assert_eq(fa.live, 0);
 	}
 	cr_assert_gt(fails, 10);
+}
+
+/* ---- optimisation puzzles ---- */
+
+/* Dominating queens on n x n: the domination numbers 2, 3, 3, 4, 5 for
+ * n = 4 … 8 proven by branch and bound, and the 4,860 minimum dominating
+ * sets of the 8 x 8 board (the number given in the dominating-queens
+ * literature), in well under a second. */
+Test(puzzle_solve, dominating_queens)
+{
+	static const unsigned gamma[] = { 2, 3, 3, 4, 5 };
+	unsigned n;
+
+	for (n = 4; n <= 8; n++) {
+		char text[32];
+		qubo_puzzle *p;
+		qubo_puzzle_result r = result_init();
+		uint8_t board[64];
+		size_t viol = 1, i, queens = 0;
+
+		snprintf(text, sizeof text, "domination %u\n", n);
+		p = parse(text);
+		cr_assert_eq(qubo_puzzle_solve(p, NULL, board, sizeof board, &r), QUBO_OK, "%s: %s",
+			     text, qubo_error_message());
+		cr_assert_eq(r.verdict, QUBO_PUZZLE_OPTIMAL, "%s: verdict %d", text, r.verdict);
+		cr_assert_eq(qubo_puzzle_check(p, board, n * n, NULL, 0, &viol), QUBO_OK);
+		cr_assert_eq(viol, 0);
+		for (i = 0; i < n * n; i++)
+			queens += board[i];
+		cr_assert_eq(queens, gamma[n - 4], "%s: %zu queens", text, queens);
+		cr_assert_eq(r.energy, (double)gamma[n - 4]);
+		if (n == 8) {
+			qubo_puzzle_count_result c = count_result_init();
+
+			cr_assert_eq(qubo_puzzle_count(p, NULL, &c), QUBO_OK, "%s",
+				     qubo_error_message());
+			cr_assert_eq(c.count, 4860);
+			cr_assert(c.complete);
+			cr_assert(c.optimal_only);
+			cr_assert_eq(c.energy, 5.0);
+			cr_assert_lt(c.seconds, 1.0, "%.3f s", c.seconds);
+		}
+		qubo_puzzle_free(p);
+	}
+}
+
+/* Optimal counts by branch and bound equal those by enumerating the
+ * model's minimisers, on boards small enough to enumerate. */
+Test(puzzle_solve, optimal_counts_agree_with_enumeration)
+{
+	static const char *const texts[] = {
+		"domination 3\n",	  "domination 2x4\n",	"domination 2x5\n",
+		"domination 3 knight\n", "domination 3 king\n", "domination 1x6 rook\n",
+		"domination 4 rook\n",
+	};
+	size_t t, compared = 0;
+
+	for (t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+		qubo_puzzle *p = parse(texts[t]);
+		const qubo_model *m;
+		int complete = 0;
+		uint64_t search, enumerated;
+
+		cr_assert_eq(qubo_puzzle_model(p, &m), QUBO_OK);
+		if (qubo_model_num_variables(m) > 26) {
+			qubo_puzzle_free(p);
+			continue;
+		}
+		search = count_of(p, QUBO_PUZZLE_COUNT_SEARCH, 0, &complete);
+		cr_assert(complete);
+		enumerated = count_of(p, QUBO_PUZZLE_COUNT_ENUMERATE, 0, &complete);
+		cr_assert_eq(search, enumerated, "%s: %llu by search, %llu by enumeration", texts[t],
+			     (unsigned long long)search, (unsigned long long)enumerated);
+		cr_assert_gt(search, 0);
+		compared++;
+		qubo_puzzle_free(p);
+	}
+	cr_assert_geq(compared, 5, "only %zu boards were small enough to enumerate", compared);
 }
