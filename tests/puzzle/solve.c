@@ -764,7 +764,8 @@ Test(puzzle_solve, dominating_queens)
 	}
 }
 
-/* Optimal counts by branch and bound equal those by enumerating the
+/* Counts by the exact searches (branch and bound for the optimal boards,
+ * branch and reduce for coloured pieces) equal those by enumerating the
  * model's minimisers, on boards small enough to enumerate. */
 Test(puzzle_solve, optimal_counts_agree_with_enumeration)
 {
@@ -772,6 +773,10 @@ Test(puzzle_solve, optimal_counts_agree_with_enumeration)
 		"domination 3\n",	  "domination 2x4\n",	"domination 2x5\n",
 		"domination 3 knight\n", "domination 3 king\n", "domination 1x6 rook\n",
 		"domination 4 rook\n",
+		"chess 4x4 max\nQRBN\nNBRQ\nRNQB\nBQNR\n",
+		"chess 5x4 max\nQRBNK\nNBRQK\nRNQBN\nBQNRB\n",
+		"chess 4x4 coloured\nQRBN\nNBRQ\nRNQB\nBQNR\n\naabb\naabb\nccdd\nccdd\n",
+		"chess 4x4 coloured\nQQQQ\nQQQQ\nQQQQ\nQQQQ\n\naabb\naabb\nccdd\nccdd\n",
 	};
 	size_t t, compared = 0;
 
