@@ -269,15 +269,9 @@ static int read_options(qubo_puzzle_count_options *dst, const qubo_puzzle_count_
 				      "%s: options.method is %d, expected 0 to 2 (enum "
 				      "qubo_puzzle_count_method)",
 				      fn, (int)dst->method);
-	if (dst->threads < 0 || dst->threads > 4096)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: options.threads is %d, expected 0 (automatic) to 4096",
-				      fn, (int)dst->threads);
-	if (!(dst->time_limit >= 0 && dst->time_limit < 1e12))
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: options.time_limit is %g, expected seconds >= 0 (0: no "
-				      "limit)",
-				      fn, dst->time_limit);
+	rc = qubo__pz_check_run(dst->threads, dst->time_limit, fn);
+	if (rc)
+		return rc;
 	if (dst->max_variables < 0 || dst->max_variables > QUBO_EXHAUSTIVE_MAX_VARIABLES)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: options.max_variables is %d, expected 0 (36) to %d", fn,

@@ -241,6 +241,10 @@ struct qubo__pz_ctl {
 	int stopped;	       /* QUBO_TIME_LIMIT or QUBO_CANCELLED once stopped */
 };
 
+/* Checks the options every run has: threads (0 automatic, at most 4096)
+ * and a time limit in seconds (0 none; finite, not negative). */
+int qubo__pz_check_run(int32_t threads, double time_limit, const char *fn);
+
 /* Seconds on a monotonic clock. */
 double qubo__pz_now(void);
 /* Starts a run: the clock, the time limit (seconds; 0 none), progress. */

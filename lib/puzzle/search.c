@@ -28,6 +28,21 @@ double qubo__pz_now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+int qubo__pz_check_run(int32_t threads, double time_limit, const char *fn)
+{
+	if (threads < 0 || threads > 4096)
+		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+				      "%s: options.threads is %d, expected 0 (automatic) to 4096",
+				      fn, (int)threads);
+	/* written so that NaN fails too */
+	if (!(time_limit >= 0 && time_limit < 1e12))
+		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+				      "%s: options.time_limit is %g, expected seconds >= 0 (0: no "
+				      "limit)",
+				      fn, time_limit);
+	return QUBO_OK;
+}
+
 void qubo__pz_ctl_init(struct qubo__pz_ctl *c, double time_limit, qubo_puzzle_progress_cb progress,
 		       void *user_data)
 {

@@ -547,17 +547,7 @@ static int read_options(qubo_puzzle_solve_options *dst, const qubo_puzzle_solve_
 				      "%s: options.strategy is %d, expected 0 to 2 (enum "
 				      "qubo_puzzle_strategy)",
 				      fn, (int)dst->strategy);
-	if (dst->threads < 0 || dst->threads > 4096)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: options.threads is %d, expected 0 (automatic) to 4096",
-				      fn, (int)dst->threads);
-	/* written so that NaN fails too */
-	if (!(dst->time_limit >= 0 && dst->time_limit < 1e12))
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: options.time_limit is %g, expected seconds >= 0 (0: no "
-				      "limit)",
-				      fn, dst->time_limit);
-	return QUBO_OK;
+	return qubo__pz_check_run(dst->threads, dst->time_limit, fn);
 }
 
 static int solve(struct run *r, uint8_t *board)
