@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "common_impl.h"
 
 static void *std_malloc(size_t size, void *ud)
 {
@@ -83,8 +83,10 @@ void *qubo__malloc_array(const qubo_allocator *a, size_t count, size_t size)
 void *qubo__calloc_array(const qubo_allocator *a, size_t count, size_t size)
 {
 	void *p = qubo__malloc_array(a, count, size);
+	size_t bytes = count * size; /* no overflow once allocated */
+
 	if (p)
-		memset(p, 0, count * size);
+		memset(p, 0, bytes ? bytes : 1);
 	return p;
 }
 
