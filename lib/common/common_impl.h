@@ -1,7 +1,7 @@
 /*
  * The helpers both shared libraries need (allocation through a
- * qubo_allocator, error reporting, argument checks, the check of size-first
- * structs, file reading, a monotonic clock), built once as the static library
+ * qubo_allocator, error reporting, argument checks, the size-first struct
+ * rule, file reading, a monotonic clock), built once as the static library
  * qubo-common and linked into libqubo and libqubo-puzzle. The worker pool is
  * in pool.h. Never installed.
  *
@@ -35,10 +35,11 @@
 
 /* ---- allocation (alloc.c) ---- */
 
-/* Fills *dst from a caller's allocator (NULL: the C library). Returns
- * QUBO_OK, or QUBO_ERR_INVALID_ARG / QUBO_ERR_UNSUPPORTED_VERSION with the
- * error message set. */
-int qubo__alloc_init(qubo_allocator *dst, const qubo_allocator *src);
+/* Fills *dst from a caller's allocator (NULL: the C library). The caller's
+ * struct follows the size-first rule (qubo__struct_read). Returns QUBO_OK,
+ * or QUBO_ERR_INVALID_ARG / QUBO_ERR_UNSUPPORTED_VERSION with the error
+ * message set, naming fn (the public function; may be NULL). */
+int qubo__alloc_init(qubo_allocator *dst, const qubo_allocator *src, const char *fn);
 
 /* Allocation through an allocator. Sizes of 0 allocate 1 byte. They do not
  * set the error message: callers report QUBO_ERR_NOMEM with context. */
@@ -81,11 +82,41 @@ size_t qubo__utf8_cut(char *s, size_t len);
 /* QUBO_ERR_MISUSE with "<fn>: <what> is NULL". */
 int qubo__null_arg(const char *fn, const char *what);
 
-/* Checks a size-first struct s of `size` bytes (its struct_size): size at
- * least v1, and any tail beyond what this library knows (known bytes) zero.
- * QUBO_ERR_UNSUPPORTED_VERSION otherwise, the message naming the struct and
- * fn. */
+/*
+ * The size-first struct rule (doc/abi.md, "Structs that carry their size").
+ * A public struct begins with size_t struct_size; v1 is its frozen first
+ * size (the header's ..._SIZE_V1) and known the size this library was built
+ * with (sizeof). A caller's size
+ *  - below v1 is rejected (QUBO_ERR_UNSUPPORTED_VERSION);
+ *  - from v1 up to known is an older caller: the fields it lacks take their
+ *    defaults (input) or are not written (output);
+ *  - above known is a newer caller: accepted when every byte past known is
+ *    zero (input; an output struct's unknown tail is zeroed instead), else
+ *    QUBO_ERR_UNSUPPORTED_VERSION.
+ * Messages name the struct and the function, in the same words everywhere.
+ */
+
+/* The message (and code) for a size below the smallest accepted, min. Most
+ * structs use QUBO_ERR_UNSUPPORTED_VERSION; a backend table without its
+ * required slot is QUBO_ERR_MISUSE. */
+int qubo__struct_too_small(int code, size_t size, size_t min, const char *name, const char *fn);
+
+/* Checks an input struct s of `size` bytes (its struct_size) against the
+ * rule. */
 int qubo__check_struct(const void *s, size_t size, size_t v1, size_t known, const char *name,
+		       const char *fn);
+
+/* Reads an input struct: checks src against the rule, then copies its first
+ * min(src->struct_size, known) bytes over dst, which holds the defaults
+ * (known bytes). dst->struct_size becomes known. */
+int qubo__struct_read(void *dst, size_t known, const void *src, size_t v1, const char *name,
+		      const char *fn);
+
+/* Writes an output struct: checks dst->struct_size against v1, copies the
+ * fields of src (known bytes) that fit in it, zeroes dst's bytes past known
+ * (a newer caller's fields this library does not fill) and keeps
+ * dst->struct_size. Nothing past dst->struct_size is touched. */
+int qubo__struct_write(void *dst, const void *src, size_t known, size_t v1, const char *name,
 		       const char *fn);
 
 /* ---- files (file.c) ---- */

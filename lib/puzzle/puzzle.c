@@ -14,6 +14,8 @@
 
 int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src, const char *fn)
 {
+	qubo_puzzle_options o = QUBO_PUZZLE_OPTIONS_INIT;
+	qubo_allocator a;
 	int rc;
 
 	dst->reduce = QUBO_REDUCE_FULL;
@@ -23,32 +25,36 @@ int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src
 	dst->cells_only = 0;
 	if (!src)
 		return QUBO_OK;
-	rc = qubo__pz_check_struct(src, src->struct_size, sizeof *src, sizeof *src,
-				   "qubo_puzzle_options", fn);
+	/* an older caller's options lack fields: they keep the defaults of o */
+	rc = qubo__struct_read(&o, sizeof o, src, QUBO_PUZZLE_OPTIONS_SIZE_V1,
+			       "qubo_puzzle_options", fn);
 	if (rc)
 		return rc;
-	if (src->reduce < QUBO_REDUCE_DEFAULT || src->reduce > QUBO_REDUCE_FULL)
+	/* the allocator is checked here, where the message can name fn */
+	if (o.allocator && (rc = qubo__alloc_init(&a, o.allocator, fn)))
+		return rc;
+	if (o.reduce < QUBO_REDUCE_DEFAULT || o.reduce > QUBO_REDUCE_FULL)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: options.reduce is %d, expected 0 to 3 (enum "
 				      "qubo_puzzle_reduce)",
-				      fn, (int)src->reduce);
-	if (src->reduce != QUBO_REDUCE_DEFAULT)
-		dst->reduce = src->reduce;
-	if (src->penalty != 0.0) {
+				      fn, (int)o.reduce);
+	if (o.reduce != QUBO_REDUCE_DEFAULT)
+		dst->reduce = o.reduce;
+	if (o.penalty != 0.0) {
 		/* finite and positive; written so that NaN fails too */
-		if (!(src->penalty > 0.0 && src->penalty <= DBL_MAX))
+		if (!(o.penalty > 0.0 && o.penalty <= DBL_MAX))
 			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 					      "%s: options.penalty is %g, expected a finite "
 					      "positive weight (or 0 for 1)",
-					      fn, src->penalty);
-		dst->penalty = src->penalty;
+					      fn, o.penalty);
+		dst->penalty = o.penalty;
 	}
-	if (src->drop_region != 0 && src->drop_region != 1)
+	if (o.drop_region != 0 && o.drop_region != 1)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: options.drop_region is %d, expected 0 or 1", fn,
-				      (int)src->drop_region);
-	dst->drop_region = src->drop_region;
-	dst->allocator = src->allocator;
+				      (int)o.drop_region);
+	dst->drop_region = o.drop_region;
+	dst->allocator = o.allocator;
 	return QUBO_OK;
 }
 
@@ -338,7 +344,7 @@ int qubo_puzzle_parse_file(qubo_puzzle **out, const char *path, const qubo_puzzl
 		return qubo__null_arg(fn, "out");
 	*out = NULL;
 	if ((rc = qubo__pz_opts_read(&opts, options, fn)) ||
-	    (rc = qubo__pz_alloc_init(&a, opts.allocator)) ||
+	    (rc = qubo__alloc_init(&a, opts.allocator, fn)) ||
 	    (rc = qubo__read_file(&a, path, fn, &text, &length)))
 		return rc;
 	rc = parse_text(out, text, length, &opts);
@@ -356,19 +362,11 @@ int qubo_puzzle_family(const qubo_puzzle *puzzle)
 int qubo_puzzle_get_stats(const qubo_puzzle *puzzle, qubo_puzzle_stats *stats)
 {
 	static const char fn[] = "qubo_puzzle_get_stats";
-	size_t size;
 
 	if (!puzzle || !stats)
 		return qubo__null_arg(fn, puzzle ? "stats" : "puzzle");
-	size = stats->struct_size;
-	if (size < sizeof *stats)
-		return qubo__pz_error(QUBO_ERR_UNSUPPORTED_VERSION,
-				      "%s: qubo_puzzle_stats.struct_size is %zu, expected at "
-				      "least %zu",
-				      fn, size, sizeof *stats);
-	*stats = puzzle->stats;
-	stats->struct_size = size;
-	return QUBO_OK;
+	return qubo__struct_write(stats, &puzzle->stats, sizeof *stats, QUBO_PUZZLE_STATS_SIZE_V1,
+				  "qubo_puzzle_stats", fn);
 }
 
 int qubo_puzzle_model(const qubo_puzzle *puzzle, const qubo_model **model_out)

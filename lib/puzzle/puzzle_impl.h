@@ -44,8 +44,12 @@
  * per-thread message through qubo_error_set(). */
 
 /* Fills *dst from the caller's allocator (NULL: the C library's). QUBO_OK,
- * or an error with the message set. */
-#define qubo__pz_alloc_init qubo__alloc_init
+ * or an error with the message set. qubo__pz_opts_read has already checked
+ * the options' allocator, naming the public function. */
+static inline int qubo__pz_alloc_init(qubo_allocator *dst, const qubo_allocator *src)
+{
+	return qubo__alloc_init(dst, src, NULL);
+}
 /* n * size bytes (overflow-checked; 0 allocates 1 byte); NULL on failure. */
 #define qubo__pz_alloc qubo__malloc_array
 /* The same, zeroed. */
@@ -296,8 +300,9 @@ struct qubo__pz_opts {
  * messages. */
 int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src, const char *fn);
 
-/* Checks a size-first struct: size at least v1, and any tail beyond what
- * this library knows zero. */
+/* Checks a size-first input struct by the shared rule (common_impl.h): size
+ * at least v1 (the header's ..._SIZE_V1), and any tail beyond what this
+ * library knows (known, its sizeof) zero. */
 #define qubo__pz_check_struct qubo__check_struct
 
 /* The argument checks a public spec builder starts with: out not NULL (and

@@ -790,7 +790,7 @@ int qubo_qbsolv_read(qubo_model **out, const char *data, size_t length,
 	if (!data && length)
 		return qubo__error(QUBO_ERR_MISUSE, "%s: data is NULL with length %zu", fn,
 				   length);
-	if ((rc = qubo__alloc_init(&a, allocator)) || (rc = get_c_locale(fn)))
+	if ((rc = qubo__alloc_init(&a, allocator, fn)) || (rc = get_c_locale(fn)))
 		return rc;
 	return read_buffer(out, data ? data : "", length, &a, fn, NULL);
 }
@@ -806,7 +806,7 @@ int qubo_qbsolv_read_file(qubo_model **out, const char *path, const qubo_allocat
 	if (!out)
 		return qubo__null_arg(fn, "out");
 	*out = NULL;
-	if ((rc = qubo__alloc_init(&a, allocator)) || (rc = get_c_locale(fn)) ||
+	if ((rc = qubo__alloc_init(&a, allocator, fn)) || (rc = get_c_locale(fn)) ||
 	    (rc = qubo__read_file(&a, path, fn, &buf, &len)))
 		return rc;
 	rc = read_buffer(out, buf, len, &a, fn, path);
