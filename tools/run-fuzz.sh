@@ -6,8 +6,8 @@
 # <target> names tests/fuzz/fuzz_<target>.c; its seed corpus is
 # tests/fuzz/corpus/<target>/ and its optional dictionary
 # tests/fuzz/<target>.dict. The harness and the library sources (libqubo's
-# for qbsolv, the puzzle layer's too for other targets, as listed in
-# lib/meson.build) are compiled straight from the tree with
+# and the helpers of lib/common for qbsolv, the puzzle layer's too for other
+# targets, as listed in the meson.build files under lib/) are compiled straight from the tree with
 # -fsanitize=fuzzer,address,undefined into a temporary directory; the
 # corpus is copied there, so nothing in the repository is
 # written. Exit status: 0 when the run ends without a crash, 1 on a crash,
@@ -87,13 +87,18 @@ if [ "$target" != qbsolv ] && [ -f "$root/lib/puzzle/meson.build" ]; then
 	srcs="$srcs $(grep -o "'[^']*\.c'" "$root/lib/puzzle/meson.build" | tr -d "'" |
 		sed "s|^|$root/lib/puzzle/|")"
 fi
+# The helpers both libraries link (lib/common/meson.build), once.
+if [ -f "$root/lib/common/meson.build" ]; then
+	srcs="$srcs $(grep -o "'[^']*\.c'" "$root/lib/common/meson.build" | tr -d "'" |
+		sed "s|^|$root/lib/common/|")"
+fi
 [ -n "$srcs" ] || { echo "run-fuzz: no sources found in lib/meson.build" >&2; exit 2; }
 
 flags="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer"
 flags="$flags -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 echo "run-fuzz: building fuzz_$target with $cc ($(echo "$srcs" | wc -w) library sources)"
 # shellcheck disable=SC2086
-if ! "$cc" $flags -I"$work/include" -I"$root/include" -I"$root/lib/qubo" -I"$root/lib" \
+if ! "$cc" $flags -I"$work/include" -I"$root/include" -I"$root/lib/qubo" -I"$root/lib/common" -I"$root/lib" \
 	-o "$work/fuzz_$target" "$harness" $srcs -lm -pthread >"$work/build.log" 2>&1; then
 	cat "$work/build.log" >&2
 	echo "run-fuzz: build failed" >&2

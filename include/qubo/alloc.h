@@ -30,6 +30,11 @@ typedef struct qubo_allocator {
 	void *user_data;
 } qubo_allocator;
 
+/** Size of the first layout of qubo_allocator (through @c user_data), frozen:
+ *  the smallest @c struct_size accepted (doc/abi.md, "Structs that carry
+ *  their size"). @since 0.1 */
+#define QUBO_ALLOCATOR_SIZE_V1 (offsetof(qubo_allocator, user_data) + sizeof(void *))
+
 QUBO_END_DECLS
 
 #endif /* QUBO_ALLOC_H */

@@ -48,6 +48,10 @@ typedef struct qubo_model_stats {
 	size_t compiled_bytes;
 } qubo_model_stats;
 
+/** Size of the first layout of qubo_model_stats (through
+ *  @c compiled_bytes), frozen: the smallest @c struct_size accepted. @since 0.1 */
+#define QUBO_MODEL_STATS_SIZE_V1 (offsetof(qubo_model_stats, compiled_bytes) + sizeof(size_t))
+
 /**
  * Creates an empty model.
  * @param[out] out receives the new model; set to NULL on failure.

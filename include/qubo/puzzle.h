@@ -87,6 +87,11 @@ typedef struct qubo_puzzle_options {
 	const qubo_allocator *allocator;
 } qubo_puzzle_options;
 
+/** Size of the first layout of qubo_puzzle_options (through @c allocator),
+ *  frozen: the smallest @c struct_size accepted. @since 0.1 */
+#define QUBO_PUZZLE_OPTIONS_SIZE_V1 \
+	(offsetof(qubo_puzzle_options, allocator) + sizeof(const qubo_allocator *))
+
 /** Options with only @c struct_size set (the defaults):
  *  `qubo_puzzle_options o = QUBO_PUZZLE_OPTIONS_INIT;` */
 #define QUBO_PUZZLE_OPTIONS_INIT {sizeof(qubo_puzzle_options), 0, 0.0, 0, NULL}
@@ -112,6 +117,12 @@ typedef struct qubo_puzzle_stats {
 	/** 1 when the reduction alone found the unique solution (no free cell). */
 	int32_t solved_by_reduction;
 } qubo_puzzle_stats;
+
+/** Size of the first layout of qubo_puzzle_stats (through
+ *  @c solved_by_reduction), frozen: the smallest @c struct_size accepted.
+ *  @since 0.1 */
+#define QUBO_PUZZLE_STATS_SIZE_V1 \
+	(offsetof(qubo_puzzle_stats, solved_by_reduction) + sizeof(int32_t))
 
 /**
  * Parses a puzzle from text and builds its model.
@@ -430,6 +441,10 @@ typedef struct qubo_puzzle_progress {
 	/** Seconds since the call began. */
 	double seconds;
 } qubo_puzzle_progress;
+
+/** Size of the first layout of qubo_puzzle_progress (through @c seconds),
+ *  frozen: the library never passes a smaller @c struct_size. @since 0.1 */
+#define QUBO_PUZZLE_PROGRESS_SIZE_V1 (offsetof(qubo_puzzle_progress, seconds) + sizeof(double))
 
 /**
  * Progress callback of qubo_puzzle_solve() and qubo_puzzle_count(): called

@@ -130,6 +130,10 @@ typedef struct qubo_progress {
 	double seconds;
 } qubo_progress;
 
+/** Size of the first layout of qubo_progress (through @c seconds), frozen:
+ *  the library never passes a smaller @c struct_size. @since 0.1 */
+#define QUBO_PROGRESS_SIZE_V1 (offsetof(qubo_progress, seconds) + sizeof(double))
+
 /**
  * Progress callback: called on the thread that called qubo_solver_sample(),
  * about every 100 ms for the built-in solvers, and once at the end.
@@ -164,6 +168,10 @@ typedef struct qubo_sample_info {
 	/** The seed the run used (#QUBO_PARAM_SEED, or the one drawn when unset). */
 	uint64_t seed;
 } qubo_sample_info;
+
+/** Size of the first layout of qubo_sample_info (through @c seed), frozen:
+ *  the smallest @c struct_size accepted. @since 0.1 */
+#define QUBO_SAMPLE_INFO_SIZE_V1 (offsetof(qubo_sample_info, seed) + sizeof(uint64_t))
 
 /** Initialiser of a qubo_sample_info with @c struct_size set and every
  *  other field zero: `qubo_sample_info info = QUBO_SAMPLE_INFO_INIT;` */

@@ -113,7 +113,7 @@ static int enum_progress(const qubo_progress *progress, void *user_data)
 
 	c->ctl.pr.phase = QUBO_PUZZLE_PHASE_ENUMERATE;
 	c->ctl.pr.reads = progress->done;
-	c->ctl.pr.seconds = qubo__pz_now() - c->ctl.t0;
+	c->ctl.pr.seconds = qubo__now() - c->ctl.t0;
 	return c->ctl.progress(&c->ctl.pr, c->ctl.user_data) != 0;
 }
 
@@ -211,7 +211,7 @@ static int count_enumerate(struct count_run *c)
 		rc = qubo_solver_set_int(s, QUBO_PARAM_THREADS,
 					 c->o.threads ? c->o.threads : n <= 20 ? 1 : 0);
 	if (!rc && c->ctl.t_end)
-		rc = qubo_solver_set_double(s, QUBO_PARAM_TIME_LIMIT, c->ctl.t_end - qubo__pz_now());
+		rc = qubo_solver_set_double(s, QUBO_PARAM_TIME_LIMIT, c->ctl.t_end - qubo__now());
 	if (!rc && c->ctl.progress)
 		rc = qubo_solver_set_progress(s, enum_progress, c);
 	c->ctl.pr.phase = QUBO_PUZZLE_PHASE_ENUMERATE;
@@ -258,12 +258,9 @@ static int read_options(qubo_puzzle_count_options *dst, const qubo_puzzle_count_
 	memset(dst, 0, sizeof *dst);
 	if (!src)
 		return QUBO_OK;
-	rc = qubo__pz_check_struct(src, src->struct_size, QUBO_PUZZLE_COUNT_OPTIONS_SIZE_V1,
-				   sizeof *src, "qubo_puzzle_count_options", fn);
+	rc = qubo__struct_read(dst, sizeof *dst, src, QUBO_PUZZLE_COUNT_OPTIONS_SIZE_V1, "qubo_puzzle_count_options", fn);
 	if (rc)
 		return rc;
-	memcpy(dst, src, src->struct_size < sizeof *dst ? src->struct_size : sizeof *dst);
-	dst->struct_size = sizeof *dst;
 	if (dst->method < QUBO_PUZZLE_COUNT_AUTO || dst->method > QUBO_PUZZLE_COUNT_SEARCH)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: options.method is %d, expected 0 to 2 (enum "
@@ -327,8 +324,8 @@ int qubo_puzzle_count(const qubo_puzzle *puzzle, const qubo_puzzle_count_options
 	if (rc < 0)
 		return rc;
 	c.res.complete = !c.ctl.stopped && !c.limited;
-	c.res.seconds = qubo__pz_now() - c.ctl.t0;
-	memcpy(result, &c.res, size < sizeof c.res ? size : sizeof c.res);
-	result->struct_size = size;
-	return c.ctl.stopped;
+	c.res.seconds = qubo__now() - c.ctl.t0;
+	rc = qubo__struct_write(result, &c.res, sizeof c.res, QUBO_PUZZLE_COUNT_RESULT_SIZE_V1,
+				"qubo_puzzle_count_result", fn);
+	return rc ? rc : c.ctl.stopped;
 }

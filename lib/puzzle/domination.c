@@ -55,8 +55,8 @@ static void dz_destroy(const qubo_allocator *a, void *data)
 
 static int check_spec(const qubo_puzzle_domination_spec *s, const char *fn)
 {
-	int rc = qubo__pz_check_struct(s, s->struct_size, sizeof *s, sizeof *s,
-				       "qubo_puzzle_domination_spec", fn);
+	int rc = qubo__pz_check_struct(s, s->struct_size, QUBO_PUZZLE_DOMINATION_SPEC_SIZE_V1,
+				       sizeof *s, "qubo_puzzle_domination_spec", fn);
 
 	if (rc)
 		return rc;

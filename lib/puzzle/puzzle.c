@@ -4,154 +4,18 @@
  * public check and format functions. Families plug in through
  * struct qubo__pz_family (puzzle_impl.h).
  */
-#include <errno.h>
 #include <float.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "chess_impl.h"
 #include "puzzle_impl.h"
 
-/* ---- allocation ---- */
-
-static void *std_malloc(size_t size, void *ud)
-{
-	(void)ud;
-	return malloc(size);
-}
-
-static void *std_realloc(void *ptr, size_t size, void *ud)
-{
-	(void)ud;
-	return realloc(ptr, size);
-}
-
-static void std_free(void *ptr, void *ud)
-{
-	(void)ud;
-	free(ptr);
-}
-
-int qubo__pz_alloc_init(qubo_allocator *dst, const qubo_allocator *src)
-{
-	if (!src) {
-		dst->struct_size = sizeof *dst;
-		dst->malloc_fn = std_malloc;
-		dst->realloc_fn = std_realloc;
-		dst->free_fn = std_free;
-		dst->user_data = NULL;
-		return QUBO_OK;
-	}
-	if (src->struct_size < sizeof *src)
-		return qubo__pz_error(QUBO_ERR_UNSUPPORTED_VERSION,
-				      "qubo_allocator.struct_size is %zu, expected at least %zu",
-				      src->struct_size, sizeof *src);
-	if (!src->malloc_fn || !src->realloc_fn || !src->free_fn)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "qubo_allocator needs malloc_fn, realloc_fn and free_fn");
-	*dst = *src;
-	dst->struct_size = sizeof *dst;
-	return QUBO_OK;
-}
-
-void *qubo__pz_alloc(const qubo_allocator *a, size_t n, size_t size)
-{
-	size_t bytes;
-
-	if (size && n > SIZE_MAX / size)
-		return NULL;
-	bytes = n * size;
-	return a->malloc_fn(bytes ? bytes : 1, a->user_data);
-}
-
-void *qubo__pz_zalloc(const qubo_allocator *a, size_t n, size_t size)
-{
-	void *p = qubo__pz_alloc(a, n, size);
-
-	if (p)
-		memset(p, 0, n * size > 0 ? n * size : 1);
-	return p;
-}
-
-void *qubo__pz_realloc(const qubo_allocator *a, void *ptr, size_t n, size_t size)
-{
-	size_t bytes;
-
-	if (!ptr)
-		return qubo__pz_alloc(a, n, size);
-	if (size && n > SIZE_MAX / size)
-		return NULL;
-	bytes = n * size;
-	return a->realloc_fn(ptr, bytes ? bytes : 1, a->user_data);
-}
-
-void qubo__pz_free(const qubo_allocator *a, void *ptr)
-{
-	if (ptr)
-		a->free_fn(ptr, a->user_data);
-}
-
-/* ---- errors: the thread's message lives in libqubo ---- */
-
-static int verror(int code, size_t line, size_t column, const char *fmt, va_list ap)
-	QUBO__PZ_PRINTF(4, 0);
-
-static int verror(int code, size_t line, size_t column, const char *fmt, va_list ap)
-{
-	char msg[512];
-
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	return qubo_error_set(code, line, column, msg);
-}
-
-int qubo__pz_error(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verror(code, 0, 0, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-int qubo__pz_error_at(int code, size_t line, size_t column, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verror(code, line, column, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-int qubo__pz_nomem(const char *what)
-{
-	return qubo__pz_error(QUBO_ERR_NOMEM, "out of memory allocating %s", what);
-}
-
 /* ---- options ---- */
-
-int qubo__pz_check_struct(const void *s, size_t size, size_t v1, size_t known, const char *name,
-			  const char *fn)
-{
-	size_t i;
-
-	if (size < v1)
-		return qubo__pz_error(QUBO_ERR_UNSUPPORTED_VERSION,
-				      "%s: %s.struct_size is %zu, expected at least %zu", fn, name,
-				      size, v1);
-	for (i = known; i < size; i++)
-		if (((const unsigned char *)s)[i])
-			return qubo__pz_error(QUBO_ERR_UNSUPPORTED_VERSION,
-					      "%s: %s.struct_size is %zu and byte %zu is set; this "
-					      "library knows %zu bytes",
-					      fn, name, size, i, known);
-	return QUBO_OK;
-}
 
 int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src, const char *fn)
 {
+	qubo_puzzle_options o = QUBO_PUZZLE_OPTIONS_INIT;
+	qubo_allocator a;
 	int rc;
 
 	dst->reduce = QUBO_REDUCE_FULL;
@@ -161,32 +25,36 @@ int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src
 	dst->cells_only = 0;
 	if (!src)
 		return QUBO_OK;
-	rc = qubo__pz_check_struct(src, src->struct_size, sizeof *src, sizeof *src,
-				   "qubo_puzzle_options", fn);
+	/* an older caller's options lack fields: they keep the defaults of o */
+	rc = qubo__struct_read(&o, sizeof o, src, QUBO_PUZZLE_OPTIONS_SIZE_V1,
+			       "qubo_puzzle_options", fn);
 	if (rc)
 		return rc;
-	if (src->reduce < QUBO_REDUCE_DEFAULT || src->reduce > QUBO_REDUCE_FULL)
+	/* the allocator is checked here, where the message can name fn */
+	if (o.allocator && (rc = qubo__alloc_init(&a, o.allocator, fn)))
+		return rc;
+	if (o.reduce < QUBO_REDUCE_DEFAULT || o.reduce > QUBO_REDUCE_FULL)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: options.reduce is %d, expected 0 to 3 (enum "
 				      "qubo_puzzle_reduce)",
-				      fn, (int)src->reduce);
-	if (src->reduce != QUBO_REDUCE_DEFAULT)
-		dst->reduce = src->reduce;
-	if (src->penalty != 0.0) {
+				      fn, (int)o.reduce);
+	if (o.reduce != QUBO_REDUCE_DEFAULT)
+		dst->reduce = o.reduce;
+	if (o.penalty != 0.0) {
 		/* finite and positive; written so that NaN fails too */
-		if (!(src->penalty > 0.0 && src->penalty <= DBL_MAX))
+		if (!(o.penalty > 0.0 && o.penalty <= DBL_MAX))
 			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 					      "%s: options.penalty is %g, expected a finite "
 					      "positive weight (or 0 for 1)",
-					      fn, src->penalty);
-		dst->penalty = src->penalty;
+					      fn, o.penalty);
+		dst->penalty = o.penalty;
 	}
-	if (src->drop_region != 0 && src->drop_region != 1)
+	if (o.drop_region != 0 && o.drop_region != 1)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: options.drop_region is %d, expected 0 or 1", fn,
-				      (int)src->drop_region);
-	dst->drop_region = src->drop_region;
-	dst->allocator = src->allocator;
+				      (int)o.drop_region);
+	dst->drop_region = o.drop_region;
+	dst->allocator = o.allocator;
 	return QUBO_OK;
 }
 
@@ -194,10 +62,10 @@ int qubo__pz_spec_args(qubo_puzzle **out, const void *spec, const qubo_puzzle_op
 		       struct qubo__pz_opts *opts, const char *fn)
 {
 	if (!out)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
+		return qubo__null_arg(fn, "out");
 	*out = NULL;
 	if (!spec)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: spec is NULL", fn);
+		return qubo__null_arg(fn, "spec");
 	return qubo__pz_opts_read(opts, options, fn);
 }
 
@@ -420,7 +288,7 @@ int qubo_puzzle_parse(qubo_puzzle **out, const char *text, size_t length,
 	int rc;
 
 	if (!out)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
+		return qubo__null_arg(fn, "out");
 	*out = NULL;
 	if (!text && length)
 		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: text is NULL with length %zu", fn,
@@ -463,79 +331,24 @@ int qubo_puzzle_parse_cells(const char *text, size_t length, const qubo_puzzle_o
 	return rc;
 }
 
-static const char *errstr(int err, char *buf, size_t size)
-{
-#if defined(__GLIBC__) && defined(_GNU_SOURCE)
-	return strerror_r(err, buf, size);
-#else
-	if (strerror_r(err, buf, size))
-		snprintf(buf, size, "error %d", err);
-	return buf;
-#endif
-}
-
 int qubo_puzzle_parse_file(qubo_puzzle **out, const char *path, const qubo_puzzle_options *options)
 {
 	static const char fn[] = "qubo_puzzle_parse_file";
 	struct qubo__pz_opts opts;
+	char *text;
+	size_t length;
 	qubo_allocator a;
-	char *buf, eb[128];
-	size_t len = 0, cap = 4096;
-	FILE *f;
-	int rc, err;
+	int rc;
 
 	if (!out)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
+		return qubo__null_arg(fn, "out");
 	*out = NULL;
-	if (!path)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: path is NULL", fn);
-	rc = qubo__pz_opts_read(&opts, options, fn);
-	if (!rc)
-		rc = qubo__pz_alloc_init(&a, opts.allocator);
-	if (rc)
+	if ((rc = qubo__pz_opts_read(&opts, options, fn)) ||
+	    (rc = qubo__alloc_init(&a, opts.allocator, fn)) ||
+	    (rc = qubo__read_file(&a, path, fn, &text, &length)))
 		return rc;
-	f = fopen(path, "rb");
-	if (!f) {
-		err = errno;
-		return qubo__pz_error(QUBO_ERR_IO, "%s: cannot open '%s': %s", fn, path,
-				      errstr(err, eb, sizeof eb));
-	}
-	buf = qubo__pz_alloc(&a, cap, 1);
-	if (!buf) {
-		fclose(f);
-		return qubo__pz_nomem("the file's contents");
-	}
-	for (;;) {
-		size_t k;
-
-		if (len == cap) {
-			char *nb =
-				cap > SIZE_MAX / 2 ? NULL : qubo__pz_realloc(&a, buf, cap * 2, 1);
-
-			if (!nb) {
-				fclose(f);
-				qubo__pz_free(&a, buf);
-				return qubo__pz_nomem("the file's contents");
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		k = fread(buf + len, 1, cap - len, f);
-		len += k;
-		if (k == 0) {
-			if (ferror(f)) {
-				err = errno;
-				fclose(f);
-				qubo__pz_free(&a, buf);
-				return qubo__pz_error(QUBO_ERR_IO, "%s: cannot read '%s': %s", fn,
-						      path, errstr(err, eb, sizeof eb));
-			}
-			break;
-		}
-	}
-	fclose(f);
-	rc = parse_text(out, buf, len, &opts);
-	qubo__pz_free(&a, buf);
+	rc = parse_text(out, text, length, &opts);
+	qubo__free(&a, text);
 	return rc;
 }
 
@@ -549,20 +362,11 @@ int qubo_puzzle_family(const qubo_puzzle *puzzle)
 int qubo_puzzle_get_stats(const qubo_puzzle *puzzle, qubo_puzzle_stats *stats)
 {
 	static const char fn[] = "qubo_puzzle_get_stats";
-	size_t size;
 
 	if (!puzzle || !stats)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
-				      puzzle ? "stats" : "puzzle");
-	size = stats->struct_size;
-	if (size < sizeof *stats)
-		return qubo__pz_error(QUBO_ERR_UNSUPPORTED_VERSION,
-				      "%s: qubo_puzzle_stats.struct_size is %zu, expected at "
-				      "least %zu",
-				      fn, size, sizeof *stats);
-	*stats = puzzle->stats;
-	stats->struct_size = size;
-	return QUBO_OK;
+		return qubo__null_arg(fn, puzzle ? "stats" : "puzzle");
+	return qubo__struct_write(stats, &puzzle->stats, sizeof *stats, QUBO_PUZZLE_STATS_SIZE_V1,
+				  "qubo_puzzle_stats", fn);
 }
 
 int qubo_puzzle_model(const qubo_puzzle *puzzle, const qubo_model **model_out)
@@ -599,8 +403,7 @@ int qubo_puzzle_cell_literals(const qubo_puzzle *puzzle, qubo_lit *lits, size_t 
 	size_t n;
 
 	if (!puzzle || (!lits && capacity))
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
-				      puzzle ? "lits" : "puzzle");
+		return qubo__null_arg(fn, puzzle ? "lits" : "puzzle");
 	n = num_cells(puzzle);
 	if (capacity < n)
 		return qubo__pz_error(QUBO_ERR_BUFFER_TOO_SMALL,
@@ -617,10 +420,7 @@ int qubo_puzzle_decode(const qubo_puzzle *puzzle, const uint8_t *sample, size_t 
 	size_t n, nv, i;
 
 	if (!puzzle || (!sample && length) || (!board && capacity))
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
-				      !puzzle ? "puzzle" :
-				      !board  ? "board" :
-						"sample");
+		return qubo__null_arg(fn, !puzzle ? "puzzle" : !board ? "board" : "sample");
 	n = num_cells(puzzle);
 	nv = qubo_model_num_variables(puzzle->model);
 	if (length != nv)
@@ -674,10 +474,7 @@ int qubo_puzzle_check(const qubo_puzzle *puzzle, const uint8_t *board, size_t le
 	int rc;
 
 	if (!puzzle || (!board && length) || (!report && capacity))
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
-				      !puzzle ? "puzzle" :
-				      !board  ? "board" :
-						"report");
+		return qubo__null_arg(fn, !puzzle ? "puzzle" : !board ? "board" : "report");
 	rc = check_board(puzzle, board, length, fn);
 	if (rc)
 		return rc;
@@ -702,10 +499,7 @@ int qubo_puzzle_format_solution(const qubo_puzzle *puzzle, const uint8_t *board,
 	int rc;
 
 	if (!puzzle || (!board && length) || (!buffer && capacity))
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
-				      !puzzle ? "puzzle" :
-				      !board  ? "board" :
-						"buffer");
+		return qubo__null_arg(fn, !puzzle ? "puzzle" : !board ? "board" : "buffer");
 	rc = check_board(puzzle, board, length, fn);
 	if (rc)
 		return rc;
@@ -731,8 +525,7 @@ int qubo_puzzle_format(const qubo_puzzle *puzzle, char *buffer, size_t capacity,
 	int rc;
 
 	if (!puzzle || (!buffer && capacity))
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
-				      puzzle ? "buffer" : "puzzle");
+		return qubo__null_arg(fn, puzzle ? "buffer" : "puzzle");
 	if (!puzzle->fam->format)
 		return qubo__pz_error(QUBO_ERR_NOT_SUPPORTED,
 				      "%s: a %s puzzle built from a spec has no text form", fn,
@@ -784,10 +577,7 @@ int qubo_puzzle_parse_solution(const qubo_puzzle *puzzle, const char *text, size
 	int rc;
 
 	if (!puzzle || (!text && text_length) || (!board && capacity))
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
-				      !puzzle ? "puzzle" :
-				      !board  ? "board" :
-						"text");
+		return qubo__null_arg(fn, !puzzle ? "puzzle" : !board ? "board" : "text");
 	if (capacity < num_cells(puzzle))
 		return qubo__pz_error(QUBO_ERR_BUFFER_TOO_SMALL,
 				      "%s: the board has %zu cells, capacity is %zu", fn,
@@ -855,7 +645,6 @@ int qubo_puzzle_get_cell(const qubo_puzzle *puzzle, uint32_t row, uint32_t colum
 	if (puzzle->fam->cell)
 		puzzle->fam->cell(puzzle, i, &c);
 	c.literal = puzzle->cell_lits[i];
-	memcpy(cell, &c, size < sizeof c ? size : sizeof c);
-	cell->struct_size = size;
-	return QUBO_OK;
+	return qubo__struct_write(cell, &c, sizeof c, QUBO_PUZZLE_CELL_SIZE_V1, "qubo_puzzle_cell",
+				  fn);
 }

@@ -3,9 +3,12 @@
  * the per-family function table, allocation and error helpers, and the
  * shared text reading and writing helpers (text.c). Never installed.
  *
- * The puzzle layer uses only libqubo's public API. Its own internal names
- * start with qubo__pz_ so that they never clash with libqubo's hidden
- * qubo__ helpers when both are compiled into one program (the fuzz targets).
+ * The puzzle layer uses only libqubo's public API, and the helpers of
+ * lib/common (allocation, errors, struct checks, file reading), which are
+ * linked into both libraries and report through libqubo's public
+ * qubo_error_set(). Its own internal names start with qubo__pz_ so that they
+ * never clash with libqubo's hidden qubo__ helpers when both are compiled
+ * into one program (the fuzz targets).
  *
  * Adding a family: write lib/puzzle/<family>.c with a parse function
  * (header already read) and a qubo__pz_family table, and list it in
@@ -23,41 +26,45 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common_impl.h"
 #include "qubo.h"
 #include "qubo/puzzle.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define QUBO__PZ_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define QUBO__PZ_PRINTF(f, a)
-#endif
+#define QUBO__PZ_PRINTF(f, a) QUBO__PRINTF(f, a)
 
 /* Largest board side a text format accepts, and the most cells of any
  * board (text or spec): QUBO_ERR_TOO_LARGE beyond. */
 #define QUBO__PZ_MAX_SIDE 4096u
 #define QUBO__PZ_MAX_CELLS ((size_t)1 << 24)
 
-/* ---- allocation (through the puzzle's allocator) and errors ---- */
+/* ---- allocation (through the puzzle's allocator) and errors ----
+ *
+ * The helpers of lib/common (common_impl.h), linked into this library as
+ * into libqubo, under the names the families use. Errors go to libqubo's
+ * per-thread message through qubo_error_set(). */
 
 /* Fills *dst from the caller's allocator (NULL: the C library's). QUBO_OK,
- * or an error with the message set. */
-int qubo__pz_alloc_init(qubo_allocator *dst, const qubo_allocator *src);
+ * or an error with the message set. qubo__pz_opts_read has already checked
+ * the options' allocator, naming the public function. */
+static inline int qubo__pz_alloc_init(qubo_allocator *dst, const qubo_allocator *src)
+{
+	return qubo__alloc_init(dst, src, NULL);
+}
 /* n * size bytes (overflow-checked; 0 allocates 1 byte); NULL on failure. */
-void *qubo__pz_alloc(const qubo_allocator *a, size_t n, size_t size);
+#define qubo__pz_alloc qubo__malloc_array
 /* The same, zeroed. */
-void *qubo__pz_zalloc(const qubo_allocator *a, size_t n, size_t size);
+#define qubo__pz_zalloc qubo__calloc_array
 /* Resizes to n * size bytes; NULL on failure (ptr kept). */
-void *qubo__pz_realloc(const qubo_allocator *a, void *ptr, size_t n, size_t size);
+#define qubo__pz_realloc qubo__realloc_array
 /* Frees ptr; NULL is a no-op. */
-void qubo__pz_free(const qubo_allocator *a, void *ptr);
+#define qubo__pz_free qubo__free
 
 /* Sets this thread's error (code, message) and returns code. */
-int qubo__pz_error(int code, const char *fmt, ...) QUBO__PZ_PRINTF(2, 3);
+#define qubo__pz_error qubo__error
 /* The same with a 1-based input line and column. */
-int qubo__pz_error_at(int code, size_t line, size_t column, const char *fmt, ...)
-	QUBO__PZ_PRINTF(4, 5);
+#define qubo__pz_error_at qubo__error_at
 /* QUBO_ERR_NOMEM naming what was being allocated. */
-int qubo__pz_nomem(const char *what);
+#define qubo__pz_nomem qubo__nomem
 
 /* ---- text reading (text.c), shared by every family's parser ---- */
 
@@ -245,8 +252,6 @@ struct qubo__pz_ctl {
  * and a time limit in seconds (0 none; finite, not negative). */
 int qubo__pz_check_run(int32_t threads, double time_limit, const char *fn);
 
-/* Seconds on a monotonic clock. */
-double qubo__pz_now(void);
 /* Starts a run: the clock, the time limit (seconds; 0 none), progress. */
 void qubo__pz_ctl_init(struct qubo__pz_ctl *c, double time_limit, qubo_puzzle_progress_cb progress,
 		       void *user_data);
@@ -354,10 +359,10 @@ struct qubo__pz_opts {
  * messages. */
 int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src, const char *fn);
 
-/* Checks a size-first struct: size at least v1, and any tail beyond what
- * this library knows zero. */
-int qubo__pz_check_struct(const void *s, size_t size, size_t v1, size_t known, const char *name,
-			  const char *fn);
+/* Checks a size-first input struct by the shared rule (common_impl.h): size
+ * at least v1 (the header's ..._SIZE_V1), and any tail beyond what this
+ * library knows (known, its sizeof) zero. */
+#define qubo__pz_check_struct qubo__check_struct
 
 /* The argument checks a public spec builder starts with: out not NULL (and
  * *out set to NULL), spec not NULL, the options read into *opts. */

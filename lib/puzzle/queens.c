@@ -113,7 +113,7 @@ static int check_spec(const qubo_puzzle_queens_spec *s, const char *fn)
 	size_t n, k, i;
 	int rc;
 
-	rc = qubo__pz_check_struct(s, s->struct_size, sizeof *s, sizeof *s,
+	rc = qubo__pz_check_struct(s, s->struct_size, QUBO_PUZZLE_QUEENS_SPEC_SIZE_V1, sizeof *s,
 				   "qubo_puzzle_queens_spec", fn);
 	if (rc)
 		return rc;

@@ -14,19 +14,10 @@
  * two children of a node differ at the branching cell).
  */
 #include <string.h>
-#include <time.h>
 
 #include "puzzle_impl.h"
 
 #define PROGRESS_INTERVAL 0.1 /* seconds between progress calls */
-
-double qubo__pz_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int qubo__pz_check_run(int32_t threads, double time_limit, const char *fn)
 {
@@ -47,7 +38,7 @@ void qubo__pz_ctl_init(struct qubo__pz_ctl *c, double time_limit, qubo_puzzle_pr
 		       void *user_data)
 {
 	memset(c, 0, sizeof *c);
-	c->t0 = qubo__pz_now();
+	c->t0 = qubo__now();
 	c->t_end = time_limit > 0 ? c->t0 + time_limit : 0;
 	c->progress = progress;
 	c->user_data = user_data;
@@ -63,7 +54,7 @@ int qubo__pz_ctl_poll(struct qubo__pz_ctl *c, int force)
 		return 1;
 	if (!c->t_end && !c->progress)
 		return 0;
-	now = qubo__pz_now();
+	now = qubo__now();
 	if (c->t_end && now >= c->t_end) {
 		c->stopped = QUBO_TIME_LIMIT;
 		return 1;

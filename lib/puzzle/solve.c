@@ -154,8 +154,8 @@ static int sample_progress(const qubo_progress *progress, void *user_data)
 		pr->best_energy = progress->best_energy;
 	pr->has_target = r->has_target;
 	pr->target_energy = r->target;
-	pr->seconds = qubo__pz_now() - r->ctl.t0;
-	r->ctl.last = qubo__pz_now();
+	pr->seconds = qubo__now() - r->ctl.t0;
+	r->ctl.last = qubo__now();
 	return r->ctl.progress(pr, r->ctl.user_data) != 0;
 }
 
@@ -186,7 +186,7 @@ static int one_run(struct run *r, qubo_solver *s)
 	int rc;
 
 	if (r->ctl.t_end) {
-		double left = r->ctl.t_end - qubo__pz_now();
+		double left = r->ctl.t_end - qubo__now();
 
 		if (left <= 0) {
 			r->ctl.stopped = QUBO_TIME_LIMIT;
@@ -371,14 +371,14 @@ static int optimum(struct run *r, double slice)
 	o.found = opt_found;
 	o.ctx = r;
 	if (slice > 0 && (!t_end || r->ctl.t0 + slice < t_end))
-		r->ctl.t_end = qubo__pz_now() + slice;
+		r->ctl.t_end = qubo__now() + slice;
 	r->ctl.pr.phase = QUBO_PUZZLE_PHASE_SEARCH;
 	rc = qubo__pz_optimum(r->p, &o, &r->ctl);
 	r->res.nodes += o.nodes;
 	if (r->ctl.t_end != t_end) {
 		/* the slice, not the caller, ended this try */
 		r->ctl.t_end = t_end;
-		if (r->ctl.stopped == QUBO_TIME_LIMIT && (!t_end || qubo__pz_now() < t_end))
+		if (r->ctl.stopped == QUBO_TIME_LIMIT && (!t_end || qubo__now() < t_end))
 			r->ctl.stopped = 0;
 	}
 	qubo__pz_free(&r->p->alloc, hint);
@@ -536,12 +536,9 @@ static int read_options(qubo_puzzle_solve_options *dst, const qubo_puzzle_solve_
 	memset(dst, 0, sizeof *dst);
 	if (!src)
 		return QUBO_OK;
-	rc = qubo__pz_check_struct(src, src->struct_size, QUBO_PUZZLE_SOLVE_OPTIONS_SIZE_V1,
-				   sizeof *src, "qubo_puzzle_solve_options", fn);
+	rc = qubo__struct_read(dst, sizeof *dst, src, QUBO_PUZZLE_SOLVE_OPTIONS_SIZE_V1, "qubo_puzzle_solve_options", fn);
 	if (rc)
 		return rc;
-	memcpy(dst, src, src->struct_size < sizeof *dst ? src->struct_size : sizeof *dst);
-	dst->struct_size = sizeof *dst;
 	if (dst->strategy < QUBO_PUZZLE_STRATEGY_AUTO || dst->strategy > QUBO_PUZZLE_STRATEGY_SEARCH)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: options.strategy is %d, expected 0 to 2 (enum "
@@ -632,8 +629,8 @@ int qubo_puzzle_solve(const qubo_puzzle *puzzle, const qubo_puzzle_solve_options
 	qubo__pz_free(&puzzle->alloc, r.board);
 	if (rc)
 		return rc;
-	r.res.seconds = qubo__pz_now() - r.ctl.t0;
-	memcpy(result, &r.res, size < sizeof r.res ? size : sizeof r.res);
-	result->struct_size = size;
-	return r.ctl.stopped;
+	r.res.seconds = qubo__now() - r.ctl.t0;
+	rc = qubo__struct_write(result, &r.res, sizeof r.res, QUBO_PUZZLE_RESULT_SIZE_V1,
+				"qubo_puzzle_result", fn);
+	return rc ? rc : r.ctl.stopped;
 }

@@ -52,7 +52,7 @@ int qubo_model_new(qubo_model **out, size_t num_variables, const qubo_allocator 
 	if (!out)
 		return qubo__error(QUBO_ERR_MISUSE, "qubo_model_new: out is NULL");
 	*out = NULL;
-	rc = qubo__alloc_init(&a, allocator);
+	rc = qubo__alloc_init(&a, allocator, "qubo_model_new");
 	if (rc)
 		return rc;
 	if (num_variables >= QUBO_MAX_VARIABLES)
@@ -506,29 +506,28 @@ int qubo_model_is_compiled(const qubo_model *m)
 	return m && !m->dirty;
 }
 
-int qubo_model_get_stats(const qubo_model *m, qubo_model_stats *st)
+int qubo_model_get_stats(const qubo_model *m, qubo_model_stats *stats)
 {
+	static const char fn[] = "qubo_model_get_stats";
+	qubo_model_stats st;
 	size_t i, lin = 0;
 
-	if (!m || !st)
-		return qubo__error(QUBO_ERR_MISUSE, "qubo_model_get_stats: %s is NULL",
-				   m ? "stats" : "model");
-	if (st->struct_size < sizeof *st)
-		return qubo__error(QUBO_ERR_UNSUPPORTED_VERSION,
-				   "qubo_model_stats.struct_size is %zu, expected %zu",
-				   st->struct_size, sizeof *st);
+	if (!m || !stats)
+		return qubo__null_arg(fn, m ? "stats" : "model");
 	for (i = 0; i < m->n; i++)
 		lin += m->h[i] != 0.0;
-	memset((char *)st + sizeof st->struct_size, 0, st->struct_size - sizeof st->struct_size);
-	st->num_variables = m->n;
-	st->num_couplers = m->nnz / 2;
-	st->max_degree = m->max_degree;
-	st->num_linear = lin;
-	st->pending_pairs = m->pending_pairs;
-	st->compiled = !m->dirty;
-	st->compiled_bytes = (m->n + 1) * sizeof *m->row + m->n * sizeof *m->upper +
-			     m->nnz * (sizeof *m->col + sizeof *m->val);
-	return QUBO_OK;
+	memset(&st, 0, sizeof st);
+	st.struct_size = sizeof st;
+	st.num_variables = m->n;
+	st.num_couplers = m->nnz / 2;
+	st.max_degree = m->max_degree;
+	st.num_linear = lin;
+	st.pending_pairs = m->pending_pairs;
+	st.compiled = !m->dirty;
+	st.compiled_bytes = (m->n + 1) * sizeof *m->row + m->n * sizeof *m->upper +
+			    m->nnz * (sizeof *m->col + sizeof *m->val);
+	return qubo__struct_write(stats, &st, sizeof st, QUBO_MODEL_STATS_SIZE_V1,
+				  "qubo_model_stats", fn);
 }
 
 double qubo_model_offset(const qubo_model *m)

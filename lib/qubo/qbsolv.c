@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model_impl.h"
@@ -791,77 +790,25 @@ int qubo_qbsolv_read(qubo_model **out, const char *data, size_t length,
 	if (!data && length)
 		return qubo__error(QUBO_ERR_MISUSE, "%s: data is NULL with length %zu", fn,
 				   length);
-	if ((rc = qubo__alloc_init(&a, allocator)) || (rc = get_c_locale(fn)))
+	if ((rc = qubo__alloc_init(&a, allocator, fn)) || (rc = get_c_locale(fn)))
 		return rc;
 	return read_buffer(out, data ? data : "", length, &a, fn, NULL);
-}
-
-static const char *errstr(int err, char *buf, size_t size)
-{
-#if defined(__GLIBC__) && defined(_GNU_SOURCE)
-	return strerror_r(err, buf, size);
-#else
-	if (strerror_r(err, buf, size))
-		snprintf(buf, size, "error %d", err);
-	return buf;
-#endif
 }
 
 int qubo_qbsolv_read_file(qubo_model **out, const char *path, const qubo_allocator *allocator)
 {
 	static const char fn[] = "qubo_qbsolv_read_file";
 	qubo_allocator a;
-	struct stat st;
-	char *buf = NULL, eb[128];
-	size_t len = 0, cap = 0;
-	ssize_t k;
-	int fd, rc, err;
+	char *buf;
+	size_t len;
+	int rc;
 
 	if (!out)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
+		return qubo__null_arg(fn, "out");
 	*out = NULL;
-	if (!path)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: path is NULL", fn);
-	if ((rc = qubo__alloc_init(&a, allocator)) || (rc = get_c_locale(fn)))
+	if ((rc = qubo__alloc_init(&a, allocator, fn)) || (rc = get_c_locale(fn)) ||
+	    (rc = qubo__read_file(&a, path, fn, &buf, &len)))
 		return rc;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = errno;
-		return qubo__error(QUBO_ERR_IO, "%s: cannot open '%s': %s", fn, path,
-				   errstr(err, eb, sizeof eb));
-	}
-	/* A regular file's size sizes the buffer; pipes grow it. */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (uintmax_t)st.st_size < SIZE_MAX)
-		cap = (size_t)st.st_size + 1;
-	else
-		cap = 65536;
-	buf = qubo__malloc(&a, cap);
-	if (!buf) {
-		close(fd);
-		return qubo__nomem("the file's contents");
-	}
-	for (;;) {
-		if (len == cap && qubo__grow(&a, (void **)&buf, &cap, len + 1, 1)) {
-			close(fd);
-			qubo__free(&a, buf);
-			return QUBO_ERR_NOMEM;
-		}
-		k = read(fd, buf + len, cap - len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			err = errno;
-			close(fd);
-			qubo__free(&a, buf);
-			return qubo__error(QUBO_ERR_IO, "%s: cannot read '%s': %s", fn, path,
-					   errstr(err, eb, sizeof eb));
-		}
-		if (k == 0)
-			break;
-		len += (size_t)k;
-	}
-	close(fd);
 	rc = read_buffer(out, buf, len, &a, fn, path);
 	qubo__free(&a, buf);
 	return rc;
@@ -1292,7 +1239,7 @@ int qubo_qbsolv_write_file(const qubo_model *model, const char *path)
 		s.err = errno;
 		qubo__free(&model->alloc, s.chunk);
 		return qubo__error(QUBO_ERR_IO, "%s: cannot open '%s' for writing: %s", fn,
-				   path, errstr(s.err, eb, sizeof eb));
+				   path, qubo__errstr(s.err, eb, sizeof eb));
 	}
 	emit_c_locale(model, &s);
 	flush_sink(&s);
@@ -1301,6 +1248,6 @@ int qubo_qbsolv_write_file(const qubo_model *model, const char *path)
 	qubo__free(&model->alloc, s.chunk);
 	if (s.err)
 		return qubo__error(QUBO_ERR_IO, "%s: cannot write '%s': %s", fn, path,
-				   errstr(s.err, eb, sizeof eb));
+				   qubo__errstr(s.err, eb, sizeof eb));
 	return QUBO_OK;
 }

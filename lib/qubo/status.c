@@ -1,10 +1,10 @@
-/* Status strings and the per-thread error state. */
+/* Status strings and the per-thread error state: the one home of the
+ * message. libqubo's own code and the helper library (lib/common, in both
+ * shared libraries) report through qubo_error_set(). */
 #include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
-
-#define QUBO__ERRMSG_SIZE 512
 
 static _Thread_local struct {
 	int code;
@@ -63,15 +63,21 @@ void qubo_error_clear(void)
 	tls_error.message[0] = '\0';
 }
 
-static int set_error(int code, size_t line, size_t column, const char *fmt, va_list ap)
-	QUBO__PRINTF(4, 0);
-
-static int set_error(int code, size_t line, size_t column, const char *fmt, va_list ap)
+int qubo_error_set(int code, size_t line, size_t column, const char *message)
 {
-	char *m = tls_error.message;
-	size_t used = 0;
+	char *m = tls_error.message, copy[QUBO__ERRMSG_SIZE];
+	size_t used = 0, len;
 	int k;
 
+	if (!message)
+		message = "";
+	if ((uintptr_t)message - (uintptr_t)m < QUBO__ERRMSG_SIZE) {
+		/* the current message, passed back (it is overwritten below) */
+		memcpy(copy, message, QUBO__ERRMSG_SIZE);
+		message = copy;
+	}
+	if (!line)
+		column = 0;
 	tls_error.code = code;
 	tls_error.line = line;
 	tls_error.column = column;
@@ -81,46 +87,13 @@ static int set_error(int code, size_t line, size_t column, const char *fmt, va_l
 		if (used >= QUBO__ERRMSG_SIZE)
 			used = QUBO__ERRMSG_SIZE - 1;
 	}
-	k = vsnprintf(m + used, QUBO__ERRMSG_SIZE - used, fmt, ap);
-	if (k > 0 && used + (size_t)k >= QUBO__ERRMSG_SIZE) {
+	len = strlen(message);
+	if (used + len < QUBO__ERRMSG_SIZE) {
+		memcpy(m + used, message, len + 1);
+	} else {
 		/* cut: drop a UTF-8 sequence left incomplete at the end */
-		size_t end = QUBO__ERRMSG_SIZE - 1, lead = end;
-		while (lead > 0 && ((unsigned char)m[lead - 1] & 0xC0) == 0x80)
-			lead--;
-		if (lead > 0 && ((unsigned char)m[lead - 1] & 0x80)) {
-			unsigned char c = (unsigned char)m[lead - 1];
-			size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-			if (end - (lead - 1) < need)
-				m[lead - 1] = '\0';
-		}
+		memcpy(m + used, message, QUBO__ERRMSG_SIZE - 1 - used);
+		qubo__utf8_cut(m, QUBO__ERRMSG_SIZE - 1);
 	}
 	return code;
-}
-
-int qubo__error(int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	set_error(code, 0, 0, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-int qubo__error_at(int code, size_t line, size_t column, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	set_error(code, line, column, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-int qubo_error_set(int code, size_t line, size_t column, const char *message)
-{
-	return qubo__error_at(code, line, line ? column : 0, "%s", message ? message : "");
-}
-
-int qubo__nomem(const char *what)
-{
-	return qubo__error(QUBO_ERR_NOMEM, "out of memory allocating %s", what);
 }

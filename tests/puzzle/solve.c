@@ -581,6 +581,20 @@ Test(puzzle_solve, input_struct_versions)
 	qubo_puzzle_free(p);
 }
 
+/* After a call that filled an output struct of `known` bytes for a caller
+ * whose struct has `size` bytes (poisoned with 0xee before): the fields a
+ * newer caller has beyond `known` are zeroed, and nothing past `size` is
+ * written. */
+static void tail_check(const unsigned char *buf, size_t cap, size_t known, size_t size)
+{
+	size_t i;
+
+	for (i = known; i < size; i++)
+		cr_assert_eq(buf[i], 0, "byte %zu of a newer caller's struct is not zeroed", i);
+	for (i = size; i < cap; i++)
+		cr_assert_eq(buf[i], 0xee, "byte %zu past the struct was written", i);
+}
+
 /* An output struct: written up to the caller's size and no further; a
  * larger size is accepted; below V1 is refused. */
 Test(puzzle_solve, output_struct_versions)
@@ -596,15 +610,13 @@ Test(puzzle_solve, output_struct_versions)
 				    sizeof(qubo_puzzle_result) + 32 };
 		for (k = 0; k < 3; k++) {
 			qubo_puzzle_result *r = (qubo_puzzle_result *)(void *)buf;
-			size_t i;
 
 			memset(buf, 0xee, sizeof buf);
 			r->struct_size = sizes[k];
 			cr_assert_eq(qubo_puzzle_solve(p, NULL, board, sizeof board, r), QUBO_OK);
 			cr_assert_eq(r->struct_size, sizes[k]);
 			cr_assert_eq(r->verdict, QUBO_PUZZLE_SOLVED);
-			for (i = sizes[k] < sizeof *r ? sizes[k] : sizeof *r; i < sizeof buf; i++)
-				cr_assert_eq(buf[i], 0xee, "byte %zu past the struct was written", i);
+			tail_check(buf, sizeof buf, sizeof *r, sizes[k]);
 		}
 	}
 	{
@@ -613,14 +625,12 @@ Test(puzzle_solve, output_struct_versions)
 				    sizeof(qubo_puzzle_count_result) + 32 };
 		for (k = 0; k < 3; k++) {
 			qubo_puzzle_count_result *r = (qubo_puzzle_count_result *)(void *)buf;
-			size_t i;
 
 			memset(buf, 0xee, sizeof buf);
 			r->struct_size = sizes[k];
 			cr_assert_eq(qubo_puzzle_count(p, NULL, r), QUBO_OK);
 			cr_assert_eq(r->count, 10);
-			for (i = sizes[k] < sizeof *r ? sizes[k] : sizeof *r; i < sizeof buf; i++)
-				cr_assert_eq(buf[i], 0xee, "byte %zu past the struct was written", i);
+			tail_check(buf, sizeof buf, sizeof *r, sizes[k]);
 		}
 	}
 	{
@@ -628,14 +638,12 @@ Test(puzzle_solve, output_struct_versions)
 				    sizeof(qubo_puzzle_cell) + 32 };
 		for (k = 0; k < 3; k++) {
 			qubo_puzzle_cell *c = (qubo_puzzle_cell *)(void *)buf;
-			size_t i;
 
 			memset(buf, 0xee, sizeof buf);
 			c->struct_size = sizes[k];
 			cr_assert_eq(qubo_puzzle_get_cell(p, 1, 2, c), QUBO_OK);
 			cr_assert_eq(c->on_board, 1);
-			for (i = sizes[k] < sizeof *c ? sizes[k] : sizeof *c; i < sizeof buf; i++)
-				cr_assert_eq(buf[i], 0xee, "byte %zu past the struct was written", i);
+			tail_check(buf, sizeof buf, sizeof *c, sizes[k]);
 		}
 	}
 	{

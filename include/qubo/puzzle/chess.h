@@ -157,6 +157,11 @@ typedef struct qubo_puzzle_chess_spec {
 	size_t num_placed;
 } qubo_puzzle_chess_spec;
 
+/** Size of the first layout of qubo_puzzle_chess_spec (through
+ *  @c num_placed), frozen: the smallest @c struct_size accepted. @since 0.1 */
+#define QUBO_PUZZLE_CHESS_SPEC_SIZE_V1 \
+	(offsetof(qubo_puzzle_chess_spec, num_placed) + sizeof(size_t))
+
 /** A spec with only @c struct_size set:
  *  `qubo_puzzle_chess_spec s = QUBO_PUZZLE_CHESS_SPEC_INIT;` */
 #define QUBO_PUZZLE_CHESS_SPEC_INIT                                                            \
@@ -224,6 +229,11 @@ typedef struct qubo_puzzle_domination_spec {
 	/** An enum qubo_domination_slack value. */
 	int32_t slack;
 } qubo_puzzle_domination_spec;
+
+/** Size of the first layout of qubo_puzzle_domination_spec (through
+ *  @c slack), frozen: the smallest @c struct_size accepted. @since 0.1 */
+#define QUBO_PUZZLE_DOMINATION_SPEC_SIZE_V1 \
+	(offsetof(qubo_puzzle_domination_spec, slack) + sizeof(int32_t))
 
 /** A spec with only @c struct_size set:
  *  `qubo_puzzle_domination_spec s = QUBO_PUZZLE_DOMINATION_SPEC_INIT;` */

@@ -153,6 +153,11 @@ typedef struct qubo_puzzle_queens_spec {
 	int32_t k_or_k1_form;
 } qubo_puzzle_queens_spec;
 
+/** Size of the first layout of qubo_puzzle_queens_spec (through
+ *  @c k_or_k1_form), frozen: the smallest @c struct_size accepted. @since 0.1 */
+#define QUBO_PUZZLE_QUEENS_SPEC_SIZE_V1 \
+	(offsetof(qubo_puzzle_queens_spec, k_or_k1_form) + sizeof(int32_t))
+
 /** A spec with only @c struct_size set:
  *  `qubo_puzzle_queens_spec s = QUBO_PUZZLE_QUEENS_SPEC_INIT;` */
 #define QUBO_PUZZLE_QUEENS_SPEC_INIT {sizeof(qubo_puzzle_queens_spec), 0, 0, NULL, NULL, NULL, \

@@ -36,8 +36,8 @@ int qubo__builtin_run(qubo_backend_ctx *ctx, const qubo_options *o, qubo__run *r
 	run->num_reads = (size_t)qubo__builtin_int(o, QUBO_PARAM_NUM_READS, DEFAULT_NUM_READS);
 	run->seed = (uint64_t)qubo__builtin_int(o, QUBO_PARAM_SEED, 0);
 	/* 0 means one per online CPU; kernels get the resolved count */
-	run->threads = (int)qubo__runner_workers_for((int)qubo__builtin_int(o, QUBO_PARAM_THREADS,
-									    0));
+	run->threads =
+		(int)qubo__pool_workers_for((int)qubo__builtin_int(o, QUBO_PARAM_THREADS, 0));
 	run->time_limit = qubo__builtin_double(o, QUBO_PARAM_TIME_LIMIT, 0.0);
 	run->has_target = qubo_options_type(o, QUBO_PARAM_TARGET_ENERGY) != QUBO_TYPE_NONE;
 	run->target = qubo__builtin_double(o, QUBO_PARAM_TARGET_ENERGY, 0.0);

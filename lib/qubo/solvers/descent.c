@@ -29,7 +29,7 @@ static int descent_unit(qubo__runner *rn, unsigned w, size_t r)
 	uint64_t flips = 0;
 	qubo__rng g;
 
-	qubo__rng_stream(&g, rn->run->seed, r);
+	qubo__rng_stream(&g, rn->seed, r);
 	qubo__ls_start(x, n, job->initial, r, &g);
 	e = qubo__ls_init(m, x, f);
 	while (n && !qubo__runner_stopped(rn)) {

@@ -15,16 +15,10 @@
 #include <stdint.h>
 
 #include "../model_impl.h"
+#include "pool.h"
 
-/* Why a run ended. */
-enum qubo__stop {
-	QUBO__STOP_DONE = 0,    /* every read finished */
-	QUBO__STOP_TARGET = 1,  /* a read reached the target energy */
-	QUBO__STOP_CANCEL = 2,  /* the progress callback asked to stop */
-	QUBO__STOP_TIME = 3     /* the time limit passed */
-};
-
-/* Run control shared by every kernel. */
+/* Run control shared by every kernel. Why a run ended (qubo__result.stop)
+ * is an enum qubo__stop of the worker pool (pool.h). */
 typedef struct qubo__run {
 	size_t num_reads;      /* >= 1 */
 	uint64_t seed;         /* read r uses a stream derived from (seed, r) only */

@@ -39,23 +39,23 @@
  * are those of single reads, without a branch per accepted flip.
  *
  * Reads: read r seeds its stream from (seed, r) only, so its result does not
- * depend on the thread that runs it. Workers take read indices (8 at a time
- * while 8 are left) from an atomic counter and check a stop flag once per
- * sweep; the calling thread
- * waits, calls the progress callback about every 100 ms and at the end, and
- * watches the time limit. A read interrupted by a stop keeps its current
- * (not its best) state; a read that reaches the target stops at once, with
- * the state that reached it. Rows of the reads that ran are compacted to the
- * front in read order; energies are recomputed with qubo_model_energy.
+ * depend on the thread that runs it. The reads run on the worker pool of
+ * every kernel (lib/common/pool.h): a unit is a group of 8 reads while 8 are
+ * left, then a single read, and workers take units in order and check the
+ * pool's stop flag once per sweep; the calling thread waits, calls the
+ * progress callback about every 100 ms and at the end (counting reads), and
+ * watches the time limit. A unit taken after a stop runs no read. A read
+ * interrupted by a stop keeps its current (not its best) state; a read that
+ * reaches the target stops at once, with the state that reached it. Rows of
+ * the reads that ran are compacted to the front in read order; energies are
+ * recomputed with qubo_model_energy.
  */
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <string.h>
-#include <time.h>
 
-#include "kernel.h"
+#include "runner.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(QUBO_SA_NO_SIMD)
 #define SA_AVX2 1
@@ -82,7 +82,6 @@
 #define SA_RESYNC 64         /* float32 fields are recomputed every this many sweeps */
 #define SA_F32_LIMIT 4096.0  /* float32 fields when β_cold · max|ΔE| <= this */
 #define SA_GROUP 8           /* reads per group: one per AVX2 lane */
-#define SA_TICK 0.1          /* seconds between progress calls */
 
 enum { SA_INT, SA_F32, SA_F64 };
 
@@ -529,17 +528,12 @@ struct sa_shared {
 	sa_sweep_fn sweep;    /* the fastest available */
 	sa_sweep_fn portable; /* for β outside the range the fast one handles */
 	void (*gsweep)(sa_worker *wk, double bu); /* grouped reads, or NULL */
+	size_t num_groups; /* units 0 .. num_groups - 1 are groups of SA_GROUP reads */
 	uint8_t *samples;
 	double *energies;
 	uint8_t *done;
-	atomic_size_t next;
-	atomic_int stop;
-	atomic_uint_fast64_t flips;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	size_t reads_done; /* under lock */
-	double best;       /* under lock */
-	int active;        /* workers still running, under lock */
+	qubo__pool *pool; /* the run's worker pool */
+	sa_worker *wk;    /* one per pool worker */
 };
 
 struct sa_worker {
@@ -561,20 +555,13 @@ struct sa_worker {
 	void *gf;
 	uint32_t *gs;
 	void *gmem;
-	pthread_t tid;
+	uint64_t flips; /* attempts made by this worker */
 	char pad1[64];
 };
 
-static void set_stop(sa_shared *sh, int why)
-{
-	int none = 0;
-
-	atomic_compare_exchange_strong(&sh->stop, &none, why);
-}
-
 static inline int stopped(sa_shared *sh)
 {
-	return atomic_load_explicit(&sh->stop, memory_order_relaxed) != 0;
+	return qubo__pool_stopped(sh->pool);
 }
 
 static double beta_at(const sa_shared *sh, size_t k)
@@ -1430,132 +1417,43 @@ static void finish_read(sa_worker *wk, size_t r, int hit)
 	sh->energies[r] = e;
 	sh->done[r] = 1;
 	if (hit)
-		set_stop(sh, QUBO__STOP_TARGET);
-	pthread_mutex_lock(&sh->lock);
-	sh->reads_done++;
-	if (e < sh->best)
-		sh->best = e;
-	pthread_mutex_unlock(&sh->lock);
+		qubo__pool_request_stop(sh->pool, QUBO__STOP_TARGET);
+	qubo__pool_report(sh->pool, 1, e);
 }
 
-/* Takes the next read index, or SA_GROUP of them when groups are used and
- * that many are left (*count). Returns num_reads when none is left. */
-static size_t claim(sa_shared *sh, size_t *count)
+/* Unit u of the pool on worker w: reads SA_GROUP u .. SA_GROUP u + 7 while
+ * u < num_groups, then one read each. This is the order in which reads were
+ * always taken (8 at a time while 8 are left), and a read's result depends on
+ * (seed, read) only. */
+static int sa_unit(qubo__pool *pl, unsigned w, size_t u)
 {
-	size_t cur = atomic_load(&sh->next);
+	sa_shared *sh = pl->arg;
+	sa_worker *wk = &sh->wk[w];
+	int hit = 0;
 
-	for (;;) {
-		size_t take;
-		if (cur >= sh->num_reads)
-			return sh->num_reads;
-		take = sh->gsweep && sh->num_reads - cur >= SA_GROUP ? SA_GROUP : 1;
-		if (atomic_compare_exchange_weak(&sh->next, &cur, cur + take)) {
-			*count = take;
-			return cur;
+	if (stopped(sh))
+		return QUBO_OK; /* taken after a stop: no read runs */
+	if (u < sh->num_groups) {
+		size_t r = u * SA_GROUP;
+		unsigned g;
+
+		wk->flips += run_group(wk, r);
+		for (g = 0; g < SA_GROUP; g++) {
+			group_get_x(wk, g);
+			finish_read(wk, r + g, 0);
 		}
+	} else {
+		size_t r = sh->num_groups * SA_GROUP + (u - sh->num_groups);
+
+		wk->flips += run_read(wk, r, &hit);
+		finish_read(wk, r, hit);
 	}
-}
-
-static void *worker_main(void *arg)
-{
-	sa_worker *wk = arg;
-	sa_shared *sh = wk->sh;
-	uint64_t flips = 0;
-
-	for (;;) {
-		size_t r, count = 0;
-		int hit = 0;
-
-		if (stopped(sh))
-			break;
-		r = claim(sh, &count);
-		if (r >= sh->num_reads || stopped(sh))
-			break;
-		if (count == 1) {
-			flips += run_read(wk, r, &hit);
-			finish_read(wk, r, hit);
-		} else {
-			unsigned g;
-			flips += run_group(wk, r);
-			for (g = 0; g < SA_GROUP; g++) {
-				group_get_x(wk, g);
-				finish_read(wk, r + g, 0);
-			}
-		}
-	}
-	atomic_fetch_add(&sh->flips, flips);
-	pthread_mutex_lock(&sh->lock);
-	if (--sh->active == 0)
-		pthread_cond_signal(&sh->cond);
-	pthread_mutex_unlock(&sh->lock);
-	return NULL;
+	return QUBO_OK;
 }
 
 /* ---------------------------------------------------------------------------
  * Driver.
  */
-
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static struct timespec to_timespec(double t)
-{
-	struct timespec ts;
-	double s = floor(t);
-
-	ts.tv_sec = (time_t)s;
-	ts.tv_nsec = (long)((t - s) * 1e9);
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
-	return ts;
-}
-
-/* Waits for the workers, calling progress and watching the time limit. */
-static void supervise(sa_shared *sh, const qubo__run *run, double start)
-{
-	double deadline = run->time_limit > 0 ? start + run->time_limit : HUGE_VAL;
-	double tick = start + SA_TICK;
-
-	pthread_mutex_lock(&sh->lock);
-	while (sh->active > 0) {
-		double now = mono_now(), wake = HUGE_VAL;
-
-		if (now >= deadline) {
-			set_stop(sh, QUBO__STOP_TIME);
-			deadline = HUGE_VAL;
-		}
-		if (run->progress && now >= tick) {
-			size_t done = sh->reads_done;
-			double best = sh->best;
-			int rc;
-			pthread_mutex_unlock(&sh->lock);
-			rc = run->progress(done, sh->num_reads, best, run->user_data);
-			pthread_mutex_lock(&sh->lock);
-			if (rc)
-				set_stop(sh, QUBO__STOP_CANCEL);
-			tick = mono_now() + SA_TICK;
-			continue;
-		}
-		if (run->progress)
-			wake = tick;
-		if (deadline < wake)
-			wake = deadline;
-		if (wake == HUGE_VAL) {
-			pthread_cond_wait(&sh->cond, &sh->lock);
-		} else {
-			struct timespec ts = to_timespec(wake);
-			pthread_cond_timedwait(&sh->cond, &sh->lock, &ts);
-		}
-	}
-	pthread_mutex_unlock(&sh->lock);
-}
 
 static int check_args(const qubo_model *m, const qubo__sa_params *p, const qubo__run *run,
 		      const uint8_t *samples, const double *energies, const qubo__result *res)
@@ -1702,11 +1600,10 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 {
 	const qubo_allocator *a;
 	sa_prep *p = NULL;
-	sa_worker *wk = NULL;
 	sa_shared sh;
-	pthread_condattr_t cattr;
-	size_t nworkers = 0, started = 0, t, r, kept;
-	double bh, bc, start;
+	qubo__runner rn;
+	size_t nworkers = 0, t, r, kept;
+	double bh, bc;
 	int rc, shift = 0;
 	int32_t maxde = 0;
 
@@ -1751,21 +1648,6 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 	if (rc)
 		goto out;
 	prep_log_tables(p);
-	nworkers = (size_t)run->threads < run->num_reads ? (size_t)run->threads : run->num_reads;
-	sh.done = qubo__calloc_array(a, run->num_reads, 1);
-	wk = qubo__calloc_array(a, nworkers, sizeof *wk);
-	if (!sh.done || !wk) {
-		rc = qubo__nomem("simulated annealing: per-read flags");
-		goto out;
-	}
-	for (t = 0; t < nworkers; t++) {
-		wk[t].sh = &sh;
-		if (!alloc_worker(a, p, &wk[t])) {
-			rc = qubo__nomem("simulated annealing: per-thread buffers");
-			goto out;
-		}
-	}
-
 	sh.m = m;
 	sh.p = p;
 	sh.num_reads = run->num_reads;
@@ -1778,60 +1660,34 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 	sh.target = run->has_target ? run->target : -HUGE_VAL;
 	pick_sweeps(p, (params->flags & QUBO__SA_PORTABLE) != 0, &sh.sweep, &sh.portable);
 	sh.gsweep = pick_gsweep(p);
+	sh.num_groups = sh.gsweep ? run->num_reads / SA_GROUP : 0;
 	sh.samples = samples;
 	sh.energies = energies;
-	sh.best = HUGE_VAL;
-	atomic_init(&sh.next, 0);
-	atomic_init(&sh.stop, 0);
-	atomic_init(&sh.flips, 0);
-	if (pthread_mutex_init(&sh.lock, NULL)) {
-		rc = qubo__nomem("simulated annealing: mutex");
-		goto out;
-	}
-	if (pthread_condattr_init(&cattr)) {
-		pthread_mutex_destroy(&sh.lock);
-		rc = qubo__nomem("simulated annealing: condition variable");
-		goto out;
-	}
-	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
-	rc = pthread_cond_init(&sh.cond, &cattr);
-	pthread_condattr_destroy(&cattr);
-	if (rc) {
-		pthread_mutex_destroy(&sh.lock);
-		rc = qubo__nomem("simulated annealing: condition variable");
-		goto out;
-	}
 
-	start = mono_now();
-	sh.active = (int)nworkers;
-	if (nworkers == 1 && run->time_limit <= 0 && !run->progress) {
-		/* nothing to watch: the one worker runs on this thread */
-		worker_main(&wk[0]);
-		goto joined;
+	/* The pool's units: the groups, then the single reads left; progress
+	 * counts reads. */
+	qubo__runner_init(&rn, run, sh.num_groups + (run->num_reads - sh.num_groups * SA_GROUP),
+			  sa_unit, &sh);
+	rn.total = run->num_reads;
+	sh.pool = &rn;
+	nworkers = rn.num_workers;
+	sh.done = qubo__calloc_array(a, run->num_reads, 1);
+	sh.wk = qubo__calloc_array(a, nworkers, sizeof *sh.wk);
+	if (!sh.done || !sh.wk) {
+		rc = qubo__nomem("simulated annealing: per-read flags");
+		goto out;
 	}
 	for (t = 0; t < nworkers; t++) {
-		if (pthread_create(&wk[t].tid, NULL, worker_main, &wk[t]))
-			break;
-		started++;
+		sh.wk[t].sh = &sh;
+		if (!alloc_worker(a, p, &sh.wk[t])) {
+			rc = qubo__nomem("simulated annealing: per-thread buffers");
+			goto out;
+		}
 	}
-	if (started < nworkers) {
-		pthread_mutex_lock(&sh.lock);
-		sh.active -= (int)(nworkers - started);
-		pthread_mutex_unlock(&sh.lock);
-	}
-	if (started == 0) {
-		pthread_cond_destroy(&sh.cond);
-		pthread_mutex_destroy(&sh.lock);
-		rc = qubo__error(QUBO_ERR_NOMEM, "simulated annealing: could not start a thread");
+
+	rc = qubo__runner_exec(&rn, res);
+	if (rc)
 		goto out;
-	}
-	supervise(&sh, run, start);
-	for (t = 0; t < started; t++)
-		pthread_join(wk[t].tid, NULL);
-joined:
-	res->seconds = mono_now() - start;
-	pthread_cond_destroy(&sh.cond);
-	pthread_mutex_destroy(&sh.lock);
 
 	/* Compact the rows of the reads that ran to the front, in read order. */
 	kept = 0;
@@ -1845,13 +1701,12 @@ joined:
 		kept++;
 	}
 	res->reads_done = kept;
-	res->stop = atomic_load(&sh.stop);
-	res->flips = (uint64_t)atomic_load(&sh.flips);
-	if (run->progress)
-		(void)run->progress(sh.reads_done, run->num_reads, sh.best, run->user_data);
+	res->flips = 0;
+	for (t = 0; t < nworkers; t++)
+		res->flips += sh.wk[t].flips;
 	rc = QUBO_OK;
 out:
-	free_workers(a, wk, nworkers);
+	free_workers(a, sh.wk, nworkers);
 	qubo__free(a, sh.done);
 	prep_free(a, p);
 	return rc;

@@ -269,7 +269,7 @@ static int gm_unit(qubo__runner *rn, unsigned w, size_t r)
 	double e, best_e;
 	qubo__rng g;
 
-	qubo__rng_stream(&g, rn->run->seed, r);
+	qubo__rng_stream(&g, rn->seed, r);
 	e = best_e = gm_start(job, x, f, cur, lsum, &g, r);
 	memcpy(best, x, n);
 	qubo__runner_found(rn, e);

@@ -168,7 +168,7 @@ int qubo_sampleset_from_samples(qubo_sampleset **out, const qubo_model *model,
 	if (length != qubo_model_num_variables(model))
 		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: length is %zu, the model has %zu "
 				   "variables", fn, length, qubo_model_num_variables(model));
-	rc = qubo__alloc_init(&a, allocator);
+	rc = qubo__alloc_init(&a, allocator, fn);
 	if (rc)
 		return rc;
 	return qubo__sampleset_build(out, &a, model, samples, NULL, num_samples, length);
@@ -302,19 +302,9 @@ int qubo_sampleset_foreach(const qubo_sampleset *set, qubo_sample_cb callback, v
 int qubo_sampleset_get_info(const qubo_sampleset *set, qubo_sample_info *info)
 {
 	static const char fn[] = "qubo_sampleset_get_info";
-	size_t size;
 
 	if (!set || !info)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: NULL %s", fn,
-				   !set ? "sample set" : "info");
-	size = info->struct_size;
-	if (size < sizeof *info)
-		return qubo__error(QUBO_ERR_UNSUPPORTED_VERSION,
-				   "%s: qubo_sample_info.struct_size is %zu, expected at least %zu",
-				   fn, size, sizeof *info);
-	/* a newer caller's fields beyond ours read as zero */
-	memset((char *)info + sizeof *info, 0, size - sizeof *info);
-	*info = set->info;
-	info->struct_size = size;
-	return QUBO_OK;
+		return qubo__null_arg(fn, !set ? "sample set" : "info");
+	return qubo__struct_write(info, &set->info, sizeof *info, QUBO_SAMPLE_INFO_SIZE_V1,
+				  "qubo_sample_info", fn);
 }

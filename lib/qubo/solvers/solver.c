@@ -21,12 +21,13 @@ static qubo__builtin *const builtins[] = {
 /* ---- creation ---- */
 
 static int new_solver(qubo_solver **out, const qubo_backend_vtable *vt, size_t copy_size,
-		      void *user_data, qubo_destroy_cb destroy, const qubo_allocator *allocator)
+		      void *user_data, qubo_destroy_cb destroy, const qubo_allocator *allocator,
+		      const char *fn)
 {
 	qubo_allocator a;
 	qubo_solver *s;
 	size_t len;
-	int rc = qubo__alloc_init(&a, allocator);
+	int rc = qubo__alloc_init(&a, allocator, fn);
 
 	if (rc)
 		return rc;
@@ -58,33 +59,33 @@ int qubo_solver_new_backend(qubo_solver **out, const qubo_backend_vtable *vtable
 			    const qubo_allocator *allocator)
 {
 	static const char fn[] = "qubo_solver_new_backend";
-	size_t size, copy, i;
+	size_t size, copy;
+	int rc;
 
 	if (!out)
 		return qubo__error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
 	*out = NULL;
 	if (!vtable)
 		return qubo__error(QUBO_ERR_MISUSE, "%s: vtable is NULL", fn);
+	/* The shared rule, except that a table may stop after its required
+	 * slot (QUBO_BACKEND_VTABLE_SIZE_MIN, below V1: the slots it lacks are
+	 * NULL), and a smaller one is misuse. */
 	size = vtable->struct_size;
 	if (size < QUBO_BACKEND_VTABLE_SIZE_MIN)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: qubo_backend_vtable.struct_size is %zu, "
-				   "expected at least %zu (through the sample slot)", fn, size,
-				   (size_t)QUBO_BACKEND_VTABLE_SIZE_MIN);
+		return qubo__struct_too_small(QUBO_ERR_MISUSE, size, QUBO_BACKEND_VTABLE_SIZE_MIN,
+					      "qubo_backend_vtable", fn);
+	rc = qubo__check_struct(vtable, size, QUBO_BACKEND_VTABLE_SIZE_MIN, sizeof *vtable,
+				"qubo_backend_vtable", fn);
+	if (rc)
+		return rc;
 	copy = size < sizeof *vtable ? size : sizeof *vtable;
-	for (i = sizeof *vtable; i < size; i++)
-		if (((const unsigned char *)vtable)[i])
-			return qubo__error(QUBO_ERR_UNSUPPORTED_VERSION,
-					   "%s: qubo_backend_vtable.struct_size is %zu and byte "
-					   "%zu is not zero: the table has slots this library "
-					   "(which knows %zu bytes) cannot call", fn, size, i,
-					   sizeof *vtable);
 	if (!vtable->name || !vtable->name[0])
 		return qubo__error(QUBO_ERR_MISUSE, "%s: qubo_backend_vtable.name is %s", fn,
 				   vtable->name ? "empty" : "NULL");
 	if (!vtable->sample)
 		return qubo__error(QUBO_ERR_MISUSE, "%s: backend \"%s\" has no sample slot, "
 				   "which is required", fn, vtable->name);
-	return new_solver(out, vtable, copy, user_data, destroy, allocator);
+	return new_solver(out, vtable, copy, user_data, destroy, allocator, fn);
 }
 
 int qubo_solver_new(qubo_solver **out, const char *name, const qubo_allocator *allocator)
@@ -100,7 +101,7 @@ int qubo_solver_new(qubo_solver **out, const char *name, const qubo_allocator *a
 	for (i = 0; i < NUM_BUILTINS; i++)
 		if (!strcmp(builtins[i]->vtable->name, name))
 			return new_solver(out, builtins[i]->vtable, sizeof *builtins[i]->vtable,
-					  builtins[i], NULL, allocator);
+					  builtins[i], NULL, allocator, fn);
 	return qubo__error(QUBO_ERR_NOT_SUPPORTED, "%s: no built-in solver is named \"%.64s\"; "
 			   "the built-in solvers are sa, exhaustive, tabu and descent", fn, name);
 }
@@ -525,17 +526,18 @@ int qubo_backend_progress(qubo_backend_ctx *ctx, uint64_t done, uint64_t total,
 int qubo_backend_report(qubo_backend_ctx *ctx, const qubo_sample_info *info)
 {
 	static const char fn[] = "qubo_backend_report";
+	qubo_sample_info in = QUBO_SAMPLE_INFO_INIT;
 	int rc = sample_phase(fn, ctx);
 
 	if (rc)
 		return rc;
 	if (!info)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: info is NULL", fn);
-	if (info->struct_size < sizeof *info)
-		return qubo__error(QUBO_ERR_UNSUPPORTED_VERSION,
-				   "%s: qubo_sample_info.struct_size is %zu, expected at least %zu",
-				   fn, info->struct_size, sizeof *info);
-	ctx->report.flip_attempts = info->flip_attempts;
-	ctx->report.num_ground_states = info->num_ground_states;
+		return qubo__null_arg(fn, "info");
+	rc = qubo__struct_read(&in, sizeof in, info, QUBO_SAMPLE_INFO_SIZE_V1, "qubo_sample_info",
+			       fn);
+	if (rc)
+		return rc;
+	ctx->report.flip_attempts = in.flip_attempts;
+	ctx->report.num_ground_states = in.num_ground_states;
 	return QUBO_OK;
 }

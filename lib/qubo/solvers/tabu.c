@@ -66,7 +66,7 @@ static int tabu_unit(qubo__runner *rn, unsigned w, size_t r)
 	double e, best_e;
 	qubo__rng g;
 
-	qubo__rng_stream(&g, rn->run->seed, r);
+	qubo__rng_stream(&g, rn->seed, r);
 	qubo__ls_start(x, n, job->initial, r, &g);
 	e = best_e = qubo__ls_init(m, x, f);
 	if (n)

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "common_impl.h"
 
 static void *std_malloc(size_t size, void *ud)
 {
@@ -22,36 +22,25 @@ static void std_free(void *ptr, void *ud)
 	free(ptr);
 }
 
-int qubo__alloc_init(qubo_allocator *dst, const qubo_allocator *src)
+int qubo__alloc_init(qubo_allocator *dst, const qubo_allocator *src, const char *fn)
 {
+	int rc;
+
+	memset(dst, 0, sizeof *dst);
+	dst->struct_size = sizeof *dst;
 	if (!src) {
-		dst->struct_size = sizeof *dst;
 		dst->malloc_fn = std_malloc;
 		dst->realloc_fn = std_realloc;
 		dst->free_fn = std_free;
-		dst->user_data = NULL;
 		return QUBO_OK;
 	}
-	if (src->struct_size < sizeof *src)
-		return qubo__error(QUBO_ERR_UNSUPPORTED_VERSION,
-				   "qubo_allocator.struct_size is %zu, expected at least %zu",
-				   src->struct_size, sizeof *src);
-	if (src->struct_size > sizeof *src) {
-		/* a newer caller: accepted only if the fields we do not know are zero */
-		const unsigned char *tail = (const unsigned char *)src + sizeof *src;
-		size_t k;
-		for (k = 0; k < src->struct_size - sizeof *src; k++)
-			if (tail[k])
-				return qubo__error(QUBO_ERR_UNSUPPORTED_VERSION,
-						   "qubo_allocator.struct_size is %zu and byte %zu "
-						   "past the %zu this library knows is not zero",
-						   src->struct_size, sizeof *src + k, sizeof *src);
-	}
-	if (!src->malloc_fn || !src->realloc_fn || !src->free_fn)
+	rc = qubo__struct_read(dst, sizeof *dst, src, QUBO_ALLOCATOR_SIZE_V1, "qubo_allocator", fn);
+	if (rc)
+		return rc;
+	if (!dst->malloc_fn || !dst->realloc_fn || !dst->free_fn)
 		return qubo__error(QUBO_ERR_INVALID_ARG,
-				   "qubo_allocator needs malloc_fn, realloc_fn and free_fn");
-	*dst = *src;
-	dst->struct_size = sizeof *dst;
+				   "%s%squbo_allocator needs malloc_fn, realloc_fn and free_fn",
+				   fn ? fn : "", fn ? ": " : "");
 	return QUBO_OK;
 }
 
@@ -83,8 +72,10 @@ void *qubo__malloc_array(const qubo_allocator *a, size_t count, size_t size)
 void *qubo__calloc_array(const qubo_allocator *a, size_t count, size_t size)
 {
 	void *p = qubo__malloc_array(a, count, size);
+	size_t bytes = count * size; /* no overflow once allocated */
+
 	if (p)
-		memset(p, 0, count * size);
+		memset(p, 0, bytes ? bytes : 1);
 	return p;
 }
 

@@ -1,0 +1,139 @@
+/*
+ * The helpers both shared libraries need (allocation through a
+ * qubo_allocator, error reporting, argument checks, the size-first struct
+ * rule, file reading, a monotonic clock), built once as the static library
+ * qubo-common and linked into libqubo and libqubo-puzzle. The worker pool is
+ * in pool.h. Never installed.
+ *
+ * Everything here is hidden (qubo__ names, -fvisibility=hidden): linking it
+ * into a shared library exports nothing new. The code uses only libqubo's
+ * public API, so that the copy inside libqubo-puzzle works against any
+ * libqubo of the same SONAME. In particular the per-thread error message has
+ * one home, libqubo's status.c: the error helpers below format a message and
+ * hand it to qubo_error_set(), and no copy of this library keeps a message
+ * of its own.
+ */
+#ifndef QUBO_COMMON_IMPL_H
+#define QUBO_COMMON_IMPL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qubo/alloc.h"
+#include "qubo/status.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define QUBO__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define QUBO__LIKELY(x) __builtin_expect(!!(x), 1)
+#define QUBO__UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define QUBO__PRINTF(f, a)
+#define QUBO__LIKELY(x) (x)
+#define QUBO__UNLIKELY(x) (x)
+#endif
+
+/* ---- allocation (alloc.c) ---- */
+
+/* Fills *dst from a caller's allocator (NULL: the C library). The caller's
+ * struct follows the size-first rule (qubo__struct_read). Returns QUBO_OK,
+ * or QUBO_ERR_INVALID_ARG / QUBO_ERR_UNSUPPORTED_VERSION with the error
+ * message set, naming fn (the public function; may be NULL). */
+int qubo__alloc_init(qubo_allocator *dst, const qubo_allocator *src, const char *fn);
+
+/* Allocation through an allocator. Sizes of 0 allocate 1 byte. They do not
+ * set the error message: callers report QUBO_ERR_NOMEM with context. */
+void *qubo__malloc(const qubo_allocator *a, size_t size);
+void *qubo__realloc(const qubo_allocator *a, void *ptr, size_t size);
+void qubo__free(const qubo_allocator *a, void *ptr);
+/* count * size with overflow check: NULL when it overflows or fails. */
+void *qubo__malloc_array(const qubo_allocator *a, size_t count, size_t size);
+/* The same, zeroed (at least the one byte a size of 0 allocates). */
+void *qubo__calloc_array(const qubo_allocator *a, size_t count, size_t size);
+void *qubo__realloc_array(const qubo_allocator *a, void *ptr, size_t count, size_t size);
+
+/* Grows *ptr (holding *cap elements of elem bytes) so that it holds at least
+ * need elements; geometric growth. QUBO_OK or QUBO_ERR_NOMEM (message set);
+ * on failure *ptr and *cap are unchanged. */
+int qubo__grow(const qubo_allocator *a, void **ptr, size_t *cap, size_t need, size_t elem);
+
+/* ---- errors (error.c) ---- */
+
+/* Size of the per-thread message buffer, terminating NUL included. */
+#define QUBO__ERRMSG_SIZE 512
+
+/* Sets this thread's error (code, message) through qubo_error_set() and
+ * returns code. */
+int qubo__error(int code, const char *fmt, ...) QUBO__PRINTF(2, 3);
+/* The same with an input position (1-based line and column). */
+int qubo__error_at(int code, size_t line, size_t column, const char *fmt, ...) QUBO__PRINTF(4, 5);
+/* The va_list form of qubo__error_at. */
+int qubo__verror_at(int code, size_t line, size_t column, const char *fmt, va_list ap)
+	QUBO__PRINTF(4, 0);
+/* Out-of-memory error naming what was being allocated. */
+int qubo__nomem(const char *what);
+
+/* Drops a UTF-8 sequence left incomplete at the end of s[0..len) (a message
+ * cut to fit a buffer) and NUL-terminates there. Returns the new length. */
+size_t qubo__utf8_cut(char *s, size_t len);
+
+/* ---- argument checks (check.c) ---- */
+
+/* QUBO_ERR_MISUSE with "<fn>: <what> is NULL". */
+int qubo__null_arg(const char *fn, const char *what);
+
+/*
+ * The size-first struct rule (doc/abi.md, "Structs that carry their size").
+ * A public struct begins with size_t struct_size; v1 is its frozen first
+ * size (the header's ..._SIZE_V1) and known the size this library was built
+ * with (sizeof). A caller's size
+ *  - below v1 is rejected (QUBO_ERR_UNSUPPORTED_VERSION);
+ *  - from v1 up to known is an older caller: the fields it lacks take their
+ *    defaults (input) or are not written (output);
+ *  - above known is a newer caller: accepted when every byte past known is
+ *    zero (input; an output struct's unknown tail is zeroed instead), else
+ *    QUBO_ERR_UNSUPPORTED_VERSION.
+ * Messages name the struct and the function, in the same words everywhere.
+ */
+
+/* The message (and code) for a size below the smallest accepted, min. Most
+ * structs use QUBO_ERR_UNSUPPORTED_VERSION; a backend table without its
+ * required slot is QUBO_ERR_MISUSE. */
+int qubo__struct_too_small(int code, size_t size, size_t min, const char *name, const char *fn);
+
+/* Checks an input struct s of `size` bytes (its struct_size) against the
+ * rule. */
+int qubo__check_struct(const void *s, size_t size, size_t v1, size_t known, const char *name,
+		       const char *fn);
+
+/* Reads an input struct: checks src against the rule, then copies its first
+ * min(src->struct_size, known) bytes over dst, which holds the defaults
+ * (known bytes). dst->struct_size becomes known. */
+int qubo__struct_read(void *dst, size_t known, const void *src, size_t v1, const char *name,
+		      const char *fn);
+
+/* Writes an output struct: checks dst->struct_size against v1, copies the
+ * fields of src (known bytes) that fit in it, zeroes dst's bytes past known
+ * (a newer caller's fields this library does not fill) and keeps
+ * dst->struct_size. Nothing past dst->struct_size is touched. */
+int qubo__struct_write(void *dst, const void *src, size_t known, size_t v1, const char *name,
+		       const char *fn);
+
+/* ---- files (file.c) ---- */
+
+/* strerror_r's text for err in buf. */
+const char *qubo__errstr(int err, char *buf, size_t size);
+
+/* Reads the whole file at path into a buffer from a (freed by the caller
+ * with qubo__free). QUBO_OK; QUBO_ERR_MISUSE (path NULL), QUBO_ERR_IO
+ * ("<fn>: cannot open/read '<path>': <reason>") or QUBO_ERR_NOMEM with the
+ * message set, *data_out NULL. */
+int qubo__read_file(const qubo_allocator *a, const char *path, const char *fn, char **data_out,
+		    size_t *length_out);
+
+/* ---- time (clock.c) ---- */
+
+/* Monotonic clock in seconds. */
+double qubo__now(void);
+
+#endif /* QUBO_COMMON_IMPL_H */
