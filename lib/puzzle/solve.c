@@ -10,8 +10,10 @@
  *    moment one reaches the ground energy, each round four times longer
  *    than the last (128 sweeps first); when the first round fails, the
  *    exact search settles the puzzle (N-Queens up to 12 × 12, where the
- *    annealer is faster on larger boards), or, without a search, the
- *    exhaustive solver settles models of up to 24 variables.
+ *    annealer is faster on larger boards; there the search takes over once
+ *    an anneal of the longest length has failed, so that the run always
+ *    ends), or, without a search, the exhaustive solver settles models of
+ *    up to 24 variables.
  * Optimisation puzzles (dominating sets, max chess pieces): branch and
  * bound proves the optimum; when a short first try does not end, one
  * annealing run gives it a good board to bound the search with, and that
@@ -66,6 +68,7 @@ struct run {
 	int found;
 	double found_e;
 	int proven_infeasible, optimum_proven;
+	int search_when_long; /* sampling gives way to the search at MAX_SWEEPS */
 	qubo_puzzle_result res;
 	int64_t sweeps_now;
 	/* the solver options set for the run */
@@ -275,6 +278,8 @@ static int sample_rounds(struct run *r, qubo_solver *s, int first_only)
 		}
 		if (r->optimisation || first_only)
 			break;
+		if (is_sa && !user_sweeps && sweeps >= MAX_SWEEPS && r->search_when_long)
+			break; /* the longest anneal failed: the exact search settles it */
 		if (is_sa && !user_sweeps && sweeps < MAX_SWEEPS)
 			sweeps *= SWEEP_GROWTH;
 	}
@@ -426,10 +431,11 @@ static int solve_feasibility(struct run *r)
 		r->res.method = "branch and reduce";
 		return search(r);
 	}
+	r->search_when_long = has_search(r);
 	rc = sample(r, after || r->n <= EXACT_FALLBACK_VARS);
 	if (rc || reached(r) || r->ctl.stopped || r->proven_infeasible)
 		return rc;
-	if (after)
+	if (has_search(r))
 		return search(r);
 	if (r->n <= EXACT_FALLBACK_VARS) {
 		r->res.method = !strcmp(r->res.method, "sa") ? "sa, then exhaustive"
