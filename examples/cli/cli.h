@@ -179,20 +179,6 @@ typedef struct cli_solve_args {
 /* Sets the options of @p a on @p s (in command-line order). */
 int cli_apply_options(qubo_solver *s, const cli_solve_args *a);
 
-/* Branch and reduce over the library's reduction, for the queens and
- * nqueens families (search.c). Returns 1 with a solution in @p board
- * (width × height bytes), 0 when the puzzle has none, -1 when stopped by
- * @p t_end (cli_now() seconds; 0: no limit) or Ctrl-C, -2 on an error
- * (message printed). Progress goes through @p prog (initialised). */
-int cli_queens_search(const qubo_puzzle *root, double t_end, uint8_t *board,
-		      cli_progress *prog, uint64_t *nodes_out);
-
-/* The same search going on past each solution: counts them all (each one
- * confirmed by the rule checker). Returns 0 when done, -1 when stopped,
- * -2 on an error. */
-int cli_queens_count(const qubo_puzzle *root, double t_end, cli_progress *prog,
-		     uint64_t *solutions_out, uint64_t *nodes_out);
-
 /* Solves a puzzle input (solve_puzzle.c). */
 int cli_solve_puzzle(const cli_solve_args *a, const cli_input *in);
 

@@ -1,15 +1,14 @@
 /*
- * `qubo count FILE`: the number of solutions of a puzzle.
+ * `qubo count FILE`: the number of solutions of a puzzle, by
+ * qubo_puzzle_count(); for an optimisation puzzle (dominating sets, max
+ * chess pieces), the number of optimal solutions.
  *
- * Exhaustive: every state of the reduced model is enumerated by the
- * exhaustive solver. The model is exact, so the solutions are its ground
- * states at the energy given by qubo_puzzle_ground_energy(); each one found
- * is decoded and confirmed by the rule checker, and distinct boards are
- * counted (a formulation with auxiliary variables could give one board
- * several ground states). Search (queens boards with regions): the branch
- * and reduce of search.c, run to the end. Either way the count is exact.
+ * Exhaustive: every state of the reduced model is enumerated; the model is
+ * exact, so the solutions are its ground states, and each one is decoded,
+ * confirmed by the rule checker and counted once per distinct board.
+ * Search: the family's exact search, run to the end. Either way the count
+ * is exact (or, with --limit, a lower bound).
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,45 +16,46 @@
 #include "cli.h"
 
 #define DEFAULT_MAX_VARIABLES 36 /* 2^36 states: about half a minute on 2 cores */
-#define AUTO_EXHAUSTIVE 24       /* auto: enumerate up to 2^24 states */
-#define MAX_STORED 65536         /* ground states decoded one by one */
 
 static void count_usage(FILE *f)
 {
 	fprintf(f, "usage: qubo count [options] PUZZLE\n"
 		"\n"
-		"Counts the solutions of a puzzle and prints the number on standard output.\n"
-		"Every solution found is confirmed by the rule checker. '-' reads standard\n"
-		"input.\n"
+		"Counts the solutions of a puzzle and prints the number on standard output;\n"
+		"for an optimisation puzzle (domination, chess max) the number of optimal\n"
+		"solutions. Every solution found is confirmed by the rule checker. '-' reads\n"
+		"standard input.\n"
 		"\n"
 		"Methods: 'exhaustive' enumerates every state of the reduced QUBO model\n"
 		"(2^n states for n variables, about 0.5 ns each on 2 cores; models of more\n"
 		"than --max-variables variables are refused with exit status 6). 'search'\n"
 		"(queens and nqueens puzzles) branches over the library's reduction and\n"
-		"visits every solution. 'auto' (the default) enumerates models of up to %d\n"
-		"variables and searches larger queens boards.\n"
+		"visits every solution. 'auto' (the default) searches where the family has a\n"
+		"search and enumerates the other puzzles.\n"
 		"\n"
 		"options:\n"
 		"  --method METHOD        auto, exhaustive or search\n"
 		"  --reduce LEVEL         none, clues or full (the default); full leaves the\n"
 		"                         fewest variables\n"
 		"  --max-variables N      refuse larger models (default %d, at most %d)\n"
-		"  --threads N            worker threads; 0 (default) means one per CPU\n"
+		"  --limit N              stop after N solutions (0, the default: no limit);\n"
+		"                         the count printed is then at least N\n"
+		"  --threads N            worker threads; 0 (the default) chooses: one for\n"
+		"                         small models, else one per CPU\n"
 		"  --time-limit SECONDS   give up after this long (exit status 1)\n"
-		"  --quiet                no progress messages\n"
+		"  --quiet                no progress messages or notes\n"
 		"  -h, --help             this help\n"
 		"\n"
 		"A count of 0 exits with status 5 (the puzzle has no solution).\n"
 		"\n%s",
-		AUTO_EXHAUSTIVE, DEFAULT_MAX_VARIABLES, QUBO_EXHAUSTIVE_MAX_VARIABLES,
-		cli_exit_help);
+		DEFAULT_MAX_VARIABLES, QUBO_EXHAUSTIVE_MAX_VARIABLES, cli_exit_help);
 }
 
 typedef struct count_args {
 	const char *path;
-	const char *method;
+	int32_t method;
 	int32_t reduce;
-	int64_t max_vars, threads;
+	int64_t max_vars, threads, limit;
 	double time_limit;
 	int quiet;
 } count_args;
@@ -67,8 +67,7 @@ static int parse_args(int argc, char **argv, count_args *a)
 
 	memset(a, 0, sizeof *a);
 	a->max_vars = DEFAULT_MAX_VARIABLES;
-	a->method = "auto";
-	a->threads = -1;
+	a->method = QUBO_PUZZLE_COUNT_AUTO;
 	for (k = 1; k < argc; k++) {
 		if (cli_is_help(argv[k]))
 			return 1;
@@ -79,11 +78,16 @@ static int parse_args(int argc, char **argv, count_args *a)
 		if ((rc = cli_flag(argc, argv, &k, "--method", &val)) != 0) {
 			if (rc < 0)
 				return -1;
-			if (strcmp(val, "auto") && strcmp(val, "exhaustive") && strcmp(val, "search")) {
+			if (!strcmp(val, "auto")) {
+				a->method = QUBO_PUZZLE_COUNT_AUTO;
+			} else if (!strcmp(val, "exhaustive")) {
+				a->method = QUBO_PUZZLE_COUNT_ENUMERATE;
+			} else if (!strcmp(val, "search")) {
+				a->method = QUBO_PUZZLE_COUNT_SEARCH;
+			} else {
 				cli_error("--method: '%s' is not auto, exhaustive or search", val);
 				return -1;
 			}
-			a->method = val;
 		} else if ((rc = cli_flag(argc, argv, &k, "--reduce", &val)) != 0) {
 			if (rc < 0)
 				return -1;
@@ -94,9 +98,16 @@ static int parse_args(int argc, char **argv, count_args *a)
 		} else if ((rc = cli_flag(argc, argv, &k, "--max-variables", &val)) != 0) {
 			if (rc < 0)
 				return -1;
-			if (cli_parse_int(val, 0, QUBO_EXHAUSTIVE_MAX_VARIABLES, &a->max_vars)) {
-				cli_error("--max-variables: '%s' is not between 0 and %d", val,
+			if (cli_parse_int(val, 1, QUBO_EXHAUSTIVE_MAX_VARIABLES, &a->max_vars)) {
+				cli_error("--max-variables: '%s' is not between 1 and %d", val,
 					  QUBO_EXHAUSTIVE_MAX_VARIABLES);
+				return -1;
+			}
+		} else if ((rc = cli_flag(argc, argv, &k, "--limit", &val)) != 0) {
+			if (rc < 0)
+				return -1;
+			if (cli_parse_int(val, 0, INT64_MAX, &a->limit)) {
+				cli_error("--limit: '%s' is not a count of solutions", val);
 				return -1;
 			}
 		} else if ((rc = cli_flag(argc, argv, &k, "--threads", &val)) != 0) {
@@ -124,171 +135,38 @@ static int parse_args(int argc, char **argv, count_args *a)
 	return 0;
 }
 
-static int cmp_boards_len;
-
-static int cmp_boards(const void *x, const void *y)
+static int progress_cb(const qubo_puzzle_progress *pr, void *user_data)
 {
-	return memcmp(x, y, (size_t)cmp_boards_len);
-}
+	cli_progress *p = user_data;
+	double now = cli_now();
 
-/* Decodes, checks and deduplicates the stored ground states; returns the
- * number of distinct valid boards, or -1 on failure (message printed). */
-static int64_t distinct_valid(const qubo_puzzle *p, const qubo_sampleset *set, size_t cells,
-			      size_t *invalid)
-{
-	size_t size = qubo_sampleset_size(set), n = qubo_sampleset_num_variables(set), i, k = 0;
-	uint8_t *boards = malloc((size ? size : 1) * (cells ? cells : 1)), dummy = 0;
-	int64_t count = 0;
-
-	*invalid = 0;
-	if (!boards) {
-		cli_error("out of memory");
-		return -1;
-	}
-	for (i = 0; i < size; i++) {
-		const uint8_t *x = qubo_sampleset_sample_data(set, i);
-		size_t violations = 0;
-		uint8_t *b = boards + k * cells;
-		if (qubo_puzzle_decode(p, n ? x : &dummy, n, b, cells) ||
-		    qubo_puzzle_check(p, b, cells, NULL, 0, &violations)) {
-			cli_error("%s", qubo_error_message());
-			free(boards);
-			return -1;
-		}
-		if (violations)
-			(*invalid)++;
-		else
-			k++;
-	}
-	if (k && cells) {
-		cmp_boards_len = (int)cells;
-		qsort(boards, k, cells, cmp_boards);
-	}
-	for (i = 0; i < k; i++)
-		count += i == 0 || memcmp(boards + (i - 1) * cells, boards + i * cells, cells);
-	free(boards);
-	return count;
-}
-
-/* Counts by enumerating the model's states; returns an exit code. */
-static int count_exhaustive(const count_args *a, const cli_input *in, qubo_puzzle *p,
-			    double ground, int64_t *count_out)
-{
-	qubo_sample_info info = QUBO_SAMPLE_INFO_INIT;
-	qubo_sampleset *set = NULL;
-	qubo_solver *s = NULL;
-	const qubo_model *m;
-	qubo_puzzle_stats st;
-	cli_progress prog;
-	double lowest = 0;
-	size_t n, invalid = 0;
-	int64_t count = 0;
-	int rc, code = CLI_OK;
-
-	memset(&st, 0, sizeof st);
-	st.struct_size = sizeof st;
-	qubo_puzzle_get_stats(p, &st);
-	qubo_puzzle_model(p, &m);
-	n = qubo_model_num_variables(m);
-	if ((int64_t)n > a->max_vars) {
-		cli_error("%s: the reduced model has %zu variables, too many to enumerate "
-			  "(2^%zu states; the limit is %lld%s)", in->name, n, n,
-			  (long long)a->max_vars,
-			  a->max_vars < QUBO_EXHAUSTIVE_MAX_VARIABLES
-				  ? ", raise it with --max-variables up to 40"
-				  : ", the exhaustive solver's");
-		return CLI_TOO_LARGE;
-	}
-	rc = qubo_solver_new(&s, "exhaustive", NULL);
-	if (!rc)
-		rc = qubo_solver_set_int(s, QUBO_PARAM_MAX_GROUND_STATES, MAX_STORED);
-	if (!rc)
-		rc = qubo_solver_set_int(s, QUBO_PARAM_THREADS,
-					 a->threads >= 0 ? a->threads : n <= 20 ? 1 : 0);
-	if (!rc && a->time_limit > 0)
-		rc = qubo_solver_set_double(s, QUBO_PARAM_TIME_LIMIT, a->time_limit);
-	if (rc) {
-		code = cli_report("exhaustive", rc);
-		goto out;
-	}
-	cli_progress_init(&prog, "blocks", a->quiet);
-	qubo_solver_set_progress(s, cli_progress_cb, &prog);
-	rc = qubo_solver_sample(&set, s, m);
-	cli_progress_done(&prog);
-	if (rc < 0) {
-		code = cli_report(in->name, rc);
-		goto out;
-	}
-	if (rc != QUBO_OK) {
-		cli_error("%s: %s before the search ended; no count", in->name,
-			  rc == QUBO_TIME_LIMIT ? "time limit reached" : "stopped");
-		code = CLI_FAILURE;
-		goto out;
-	}
-	qubo_sampleset_get_info(set, &info);
-	if (qubo_sampleset_size(set))
-		qubo_sampleset_get(set, 0, NULL, 0, &lowest, NULL);
-	if (!qubo_sampleset_size(set) || lowest > ground + 1e-9 * (1.0 + fabs(ground))) {
-		count = 0;
-	} else if (info.num_ground_states > qubo_sampleset_size(set)) {
-		/* too many to decode one by one: every ground state is a solution */
-		count = (int64_t)info.num_ground_states;
-		if (!a->quiet)
-			cli_error("%s: counted %lld ground states of the model (more than %d, so "
-				  "not decoded one by one)", in->name, (long long)count,
-				  MAX_STORED);
-	} else {
-		count = distinct_valid(p, set, st.width * st.height, &invalid);
-		if (count < 0) {
-			code = CLI_FAILURE;
-			goto out;
-		}
-		if (invalid)
-			cli_error("%s: %zu ground state%s of the model break%s a rule (an internal "
-				  "error); not counted", in->name, invalid, invalid == 1 ? "" : "s",
-				  invalid == 1 ? "s" : "");
-	}
-	*count_out = count;
-out:
-	qubo_sampleset_free(set);
-	qubo_solver_free(s);
-	return code;
-}
-
-/* Counts with the branch and reduce search; returns an exit code. */
-static int count_search(const count_args *a, const cli_input *in, const qubo_puzzle *p,
-			int64_t *count_out)
-{
-	cli_progress prog;
-	uint64_t solutions = 0, nodes = 0;
-	double t_end = a->time_limit > 0 ? cli_now() + a->time_limit : 0;
-	int rc;
-
-	cli_progress_init(&prog, "nodes", a->quiet);
-	rc = cli_queens_count(p, t_end, &prog, &solutions, &nodes);
-	cli_progress_done(&prog);
-	if (rc == -2)
-		return CLI_FAILURE;
-	if (rc < 0) {
-		cli_error("%s: %s after %llu solutions; no count", in->name,
-			  cli_interrupted() ? "stopped" : "time limit reached",
-			  (unsigned long long)solutions);
-		return CLI_FAILURE;
-	}
-	*count_out = (int64_t)solutions;
-	return CLI_OK;
+	if (cli_interrupted())
+		return 1;
+	if (p->quiet || now < 1.0 || now - p->last < 1.0)
+		return 0;
+	p->last = now;
+	if (pr->phase == QUBO_PUZZLE_PHASE_ENUMERATE)
+		fprintf(stderr, "%squbo: enumeration, %llu blocks, %.0f s%s", p->tty ? "\r" : "",
+			(unsigned long long)pr->reads, now, p->tty ? "   " : "\n");
+	else
+		fprintf(stderr, "%squbo: search, %llu nodes, %llu solutions, %.0f s%s",
+			p->tty ? "\r" : "", (unsigned long long)pr->nodes,
+			(unsigned long long)pr->solutions, now, p->tty ? "   " : "\n");
+	p->shown = 1;
+	return 0;
 }
 
 int cli_count(int argc, char **argv)
 {
+	qubo_puzzle_count_options o = QUBO_PUZZLE_COUNT_OPTIONS_INIT;
+	qubo_puzzle_count_result res;
 	qubo_puzzle *p = NULL;
 	const qubo_model *m;
+	cli_progress prog;
 	count_args a;
 	cli_input in;
-	double ground;
-	int64_t count = 0;
 	size_t n;
-	int rc, code, family, search;
+	int rc, code;
 
 	rc = parse_args(argc, argv, &a);
 	if (rc) {
@@ -312,33 +190,55 @@ int cli_count(int argc, char **argv)
 			printf("0\n");
 		goto out;
 	}
-	family = qubo_puzzle_family(p);
-	if (qubo_puzzle_ground_energy(p, &ground)) {
-		cli_error("%s: %s puzzles are optimisation problems: count counts the solutions "
-			  "of puzzles whose solutions all have one energy", in.name,
-			  cli_family_name(family));
-		code = CLI_USAGE;
-		goto out;
-	}
 	qubo_puzzle_model(p, &m);
 	n = qubo_model_num_variables(m);
-	if (!strcmp(a.method, "search") && family != QUBO_PUZZLE_QUEENS &&
-	    family != QUBO_PUZZLE_NQUEENS) {
-		cli_error("%s: --method search counts queens and nqueens puzzles only",
-			  in.name);
-		code = CLI_USAGE;
+	o.method = a.method;
+	o.threads = (int32_t)a.threads;
+	o.limit = (uint64_t)a.limit;
+	o.time_limit = a.time_limit;
+	o.max_variables = (int32_t)a.max_vars;
+	o.progress = progress_cb;
+	o.user_data = &prog;
+	memset(&res, 0, sizeof res);
+	res.struct_size = sizeof res;
+	cli_progress_init(&prog, "nodes", a.quiet);
+	rc = qubo_puzzle_count(p, &o, &res);
+	cli_progress_done(&prog);
+	if (rc == QUBO_ERR_TOO_LARGE && (int64_t)n > a.max_vars) {
+		cli_error("%s: the reduced model has %zu variables, too many to enumerate "
+			  "(2^%zu states; the limit is %lld%s)", in.name, n, n,
+			  (long long)a.max_vars,
+			  a.max_vars < QUBO_EXHAUSTIVE_MAX_VARIABLES
+				  ? ", raise it with --max-variables up to 40"
+				  : ", the exhaustive solver's");
+		code = CLI_TOO_LARGE;
 		goto out;
 	}
-	search = !strcmp(a.method, "search") ||
-		 (!strcmp(a.method, "auto") && n > AUTO_EXHAUSTIVE &&
-		  (family == QUBO_PUZZLE_QUEENS || family == QUBO_PUZZLE_NQUEENS));
-	code = search ? count_search(&a, &in, p, &count)
-		      : count_exhaustive(&a, &in, p, ground, &count);
-	if (code)
+	if (rc < 0) {
+		cli_error("%s: %s", in.name, qubo_error_message());
+		code = rc == QUBO_ERR_TOO_LARGE ? CLI_TOO_LARGE : cli_exit_code(rc);
 		goto out;
-	printf("%lld\n", (long long)count);
+	}
+	if (rc != QUBO_OK) {
+		cli_error("%s: %s after %llu solution%s; no count", in.name,
+			  rc == QUBO_TIME_LIMIT ? "time limit reached" : "stopped",
+			  (unsigned long long)res.count, res.count == 1 ? "" : "s");
+		code = CLI_FAILURE;
+		goto out;
+	}
+	printf("%llu\n", (unsigned long long)res.count);
 	code = cli_write_all(stdout, NULL, 0, "the count");
-	if (!code && count == 0)
+	if (!a.quiet && !code && !res.complete)
+		cli_error("%s: stopped at the limit of %lld solutions; there may be more", in.name,
+			  (long long)a.limit);
+	if (!a.quiet && !code && res.optimal_only && res.count) {
+		char e[40];
+
+		cli_format_energy(e, sizeof e, res.energy);
+		cli_error("%s: the optimal solutions (energy %s in the model) were counted",
+			  in.name, e);
+	}
+	if (!code && res.count == 0)
 		code = CLI_INFEASIBLE;
 out:
 	qubo_puzzle_free(p);

@@ -2,7 +2,9 @@
  * `qubo render FILE [SOLUTION]`: a puzzle as a readable board, with its
  * solution's pieces when one is given. Queens boards show one letter per
  * region, coloured by region when standard output is a terminal; other
- * families are shown in their text layout.
+ * families are shown in their text layout. What each cell is (on the board,
+ * its region, a pre-placed queen) comes from qubo_puzzle_get_cell(), never
+ * from the puzzle's text.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,49 +37,29 @@ static void render_usage(FILE *f)
 		"\n%s", cli_exit_help);
 }
 
-/* The grid lines of a puzzle's own text: the lines after its header. */
-static void grid_of(const char *text, size_t width, size_t height, char *cells)
-{
-	const char *s = strchr(text, '\n');
-	size_t r, c;
-
-	memset(cells, '.', width * height);
-	for (r = 0; s && r < height; r++) {
-		const char *line = s + 1;
-		s = strchr(line, '\n');
-		for (c = 0; c < width && line + c < (s ? s : line + strlen(line)); c++)
-			cells[r * width + c] = line[c];
-	}
-}
-
 static int render_queens(const qubo_puzzle *p, const char *text, const uint8_t *board,
 			 size_t width, size_t height, int colour)
 {
-	int family = qubo_puzzle_family(p);
-	char *cells = malloc(width * height + 1);
 	const char *nl = strchr(text, '\n');
 	size_t r, c;
 
-	if (!cells) {
-		cli_error("out of memory");
-		return CLI_FAILURE;
-	}
-	grid_of(text, width, height, cells);
 	printf("%.*s\n", nl ? (int)(nl - text) : (int)strlen(text), text);
 	for (r = 0; r < height; r++) {
 		for (c = 0; c < width; c++) {
-			size_t i = r * width + c;
-			unsigned char ch = (unsigned char)cells[i];
-			int queen = board ? board[i] != 0 : ch == 'Q' || (ch >= 'A' && ch <= 'Z');
-			int region = -1, off = ch == '#' || (family == QUBO_PUZZLE_QUEENS && ch == '.');
+			qubo_puzzle_cell cell;
+			int queen, region, off, rc;
 			char shown;
 			int bg;
 
-			if (family == QUBO_PUZZLE_QUEENS && ch >= 'a' && ch <= 'z')
-				region = ch - 'a';
-			else if (family == QUBO_PUZZLE_QUEENS && ch >= 'A' && ch <= 'Z')
-				region = ch - 'A';
-			shown = off ? '#' : queen ? 'Q' : region >= 0 ? (char)('a' + region) : '.';
+			memset(&cell, 0, sizeof cell);
+			cell.struct_size = sizeof cell;
+			rc = qubo_puzzle_get_cell(p, (uint32_t)r, (uint32_t)c, &cell);
+			if (rc)
+				return cli_report("the board", rc);
+			queen = board ? board[r * width + c] != 0 : cell.given == 1;
+			region = cell.region;
+			off = !cell.on_board;
+			shown = off ? '#' : queen ? 'Q' : region >= 0 ? (char)('a' + region % 26) : '.';
 			if (!colour) {
 				printf("%s%c", c ? " " : "", shown);
 				continue;
@@ -96,7 +78,6 @@ static int render_queens(const qubo_puzzle *p, const char *text, const uint8_t *
 		}
 		putchar('\n');
 	}
-	free(cells);
 	return cli_write_all(stdout, NULL, 0, "the board");
 }
 

@@ -282,6 +282,21 @@ rc, out, err = run("solve", "--solver", "sa", "--time-limit", "0.2", "-",
                    stdin="nqueens 8 torus\n")
 check(rc == 1 and out == "" and "no solution found" in err, f"time limit: {rc} {err!r}")
 
+# a limit: the count stops there (exit 0, a note on stderr)
+rc, out, err = run("count", "--limit", "3", "-", stdin="nqueens 8\n")
+check(rc == 0 and out == "3\n" and "limit" in err, f"count --limit 3: {rc} {out!r} {err!r}")
+check(run("count", "--limit", "-1", "-", stdin="nqueens 8\n")[0] == 2, "count --limit -1: usage")
+
+# optimisation puzzles: their optimal solutions are counted
+rc, out, err = run("count", "-", stdin="domination 4\n")
+check(rc == 0 and out == "12\n", f"count domination 4: {rc} {out!r} {err!r}")
+rc, out, err = run("count", "-", stdin="chess 3x2 max\nQN.\n..K\n")
+check(rc == 0 and out == "1\n" and "optimal solutions" in err,
+      f"count chess max (optimal solutions): {rc} {out!r} {err!r}")
+rc, out, err = run("solve", "-", stdin="chess 3x2 max\nQN.\n..K\n")
+check(rc == 0 and out == "chess 3x2 max\nQ..\n..K\n"
+      and "optimum proven by exact search" in err, f"solve chess max: {rc} {out!r} {err!r}")
+
 # too large to count: exit 6
 rc, out, err = run("count", "--method", "exhaustive", "-", stdin="nqueens 8\n")
 check(rc == 6 and out == "" and "64 variables" in err, f"count too large: {rc} {err!r}")
@@ -360,6 +375,7 @@ check(run("solve", "--reduce", "most", pz)[0] == 2, "solve --reduce most: usage"
 check(run("solve", "--reduce", "full", model)[0] == 2, "--reduce on a model: usage")
 check(run("solve", "--top", "1", pz)[0] == 2, "--top on a puzzle: usage")
 check(run("count", "--max-variables", "41", pz)[0] == 2, "count --max-variables 41: usage")
+check(run("count", "--max-variables", "0", pz)[0] == 2, "count --max-variables 0: usage")
 check(run("render", "--color", "sometimes", pz)[0] == 2, "render --color sometimes: usage")
 check(run("export", pz, "-o")[0] == 2, "export -o without a path: usage")
 check(run("count", model)[0] == 2, "count of a model: usage")

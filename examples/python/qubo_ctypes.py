@@ -1,8 +1,9 @@
 """A small ctypes binding of libqubo and libqubo-puzzle (standard library only).
 
 It covers a useful subset of the C API: models, the penalty "exactly k",
-built-in solvers, sample sets, puzzles, and solver backends written in
-Python and plugged into the library through qubo_backend_vtable.
+built-in solvers, sample sets, puzzles (with the library's own solve and
+count, and the cells of a board), and solver backends written in Python and
+plugged into the library through qubo_backend_vtable.
 
     import qubo_ctypes as q
     q.load()                      # or q.load("/path/to/lib", ...)
@@ -15,6 +16,8 @@ Python and plugged into the library through qubo_backend_vtable.
 
 Every C function used here is declared with its exact argtypes and restype,
 and the structs (qubo_sample_info, qubo_puzzle_options, qubo_puzzle_stats,
+qubo_puzzle_cell, qubo_puzzle_progress, qubo_puzzle_solve_options,
+qubo_puzzle_result, qubo_puzzle_count_options, qubo_puzzle_count_result,
 qubo_backend_vtable) mirror the headers field by field, struct_size first.
 A negative status raises QuboError, which carries qubo_status_name() and
 qubo_error_message(). Positive statuses (QUBO_CANCELLED, QUBO_TIME_LIMIT)
@@ -72,10 +75,44 @@ def lit_not(l):
 # --- Puzzle enums (qubo/puzzle.h) -------------------------------------------
 
 QUBO_PUZZLE_QUEENS = 1
+QUBO_PUZZLE_NQUEENS = 2
+QUBO_PUZZLE_GENERAL_QUEENS = 3
+QUBO_PUZZLE_CHESS_COLOURED = 4
+QUBO_PUZZLE_CHESS_MAX = 5
+QUBO_PUZZLE_DOMINATION = 6
+QUBO_PUZZLE_TENTS = 7
+QUBO_PUZZLE_TAKUZU = 8
+QUBO_PUZZLE_TANGO = 9
 QUBO_REDUCE_DEFAULT = 0
 QUBO_REDUCE_NONE = 1
 QUBO_REDUCE_CLUES = 2
 QUBO_REDUCE_FULL = 3
+
+# enum qubo_puzzle_verdict
+QUBO_PUZZLE_UNKNOWN = 0
+QUBO_PUZZLE_SOLVED = 1
+QUBO_PUZZLE_OPTIMAL = 2
+QUBO_PUZZLE_BEST_FOUND = 3
+QUBO_PUZZLE_INFEASIBLE = 4
+QUBO_PUZZLE_STOPPED = 5
+QUBO_PUZZLE_NOT_FOUND = 6
+VERDICT_NAMES = {0: "unknown", 1: "solved", 2: "optimal", 3: "best found", 4: "infeasible",
+                 5: "stopped", 6: "not found"}
+
+# enum qubo_puzzle_strategy
+QUBO_PUZZLE_STRATEGY_AUTO = 0
+QUBO_PUZZLE_STRATEGY_SAMPLE = 1
+QUBO_PUZZLE_STRATEGY_SEARCH = 2
+
+# enum qubo_puzzle_phase
+QUBO_PUZZLE_PHASE_SAMPLE = 1
+QUBO_PUZZLE_PHASE_SEARCH = 2
+QUBO_PUZZLE_PHASE_ENUMERATE = 3
+
+# enum qubo_puzzle_count_method
+QUBO_PUZZLE_COUNT_AUTO = 0
+QUBO_PUZZLE_COUNT_ENUMERATE = 1
+QUBO_PUZZLE_COUNT_SEARCH = 2
 
 # --- Opaque handles: distinct pointer types catch mix-ups -------------------
 
@@ -156,6 +193,121 @@ class PuzzleStats(Structure):
         ("cells_fixed", c_size_t),
         ("solved_by_reduction", c_int32),
     ]
+
+
+class PuzzleCell(Structure):
+    """struct qubo_puzzle_cell (qubo/puzzle.h)."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("on_board", c_int32),
+        ("region", c_int32),
+        ("given", c_int32),
+        ("piece", c_int32),
+        ("literal", c_uint32),  # qubo_lit
+    ]
+
+
+class PuzzleProgress(Structure):
+    """struct qubo_puzzle_progress (qubo/puzzle.h)."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("phase", c_int32),
+        ("rounds", c_uint32),
+        ("reads", c_uint64),
+        ("sweeps", c_int64),
+        ("nodes", c_uint64),
+        ("solutions", c_uint64),
+        ("best_energy", c_double),
+        ("has_best", c_int32),
+        ("has_target", c_int32),
+        ("target_energy", c_double),
+        ("seconds", c_double),
+    ]
+
+
+# qubo_puzzle_progress_cb and qubo_puzzle_solution_cb
+PROGRESS_FN = CFUNCTYPE(c_int, POINTER(PuzzleProgress), c_void_p)
+SOLUTION_FN = CFUNCTYPE(c_int, POINTER(c_uint8), c_size_t, c_void_p)
+
+
+class PuzzleSolveOptions(Structure):
+    """struct qubo_puzzle_solve_options (qubo/puzzle.h)."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("strategy", c_int32),
+        ("threads", c_int32),
+        ("seed", c_uint64),
+        ("time_limit", c_double),
+        ("solver", SolverP),  # borrowed; NULL for the built-in "sa"
+        ("progress", PROGRESS_FN),
+        ("user_data", c_void_p),
+    ]
+
+
+class PuzzleResult(Structure):
+    """struct qubo_puzzle_result (qubo/puzzle.h)."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("verdict", c_int32),
+        ("has_board", c_int32),
+        ("has_energy", c_int32),
+        ("reserved", c_int32),
+        ("violations", c_uint64),
+        ("energy", c_double),
+        ("method", c_char_p),  # a static string
+        ("rounds", c_uint32),
+        ("reads", c_uint64),
+        ("sweeps_first", c_int64),
+        ("sweeps_last", c_int64),
+        ("seed", c_uint64),
+        ("nodes", c_uint64),
+        ("seconds", c_double),
+    ]
+
+
+class PuzzleCountOptions(Structure):
+    """struct qubo_puzzle_count_options (qubo/puzzle.h)."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("method", c_int32),
+        ("threads", c_int32),
+        ("limit", c_uint64),
+        ("time_limit", c_double),
+        ("max_variables", c_int32),
+        ("reserved", c_int32),
+        ("on_solution", SOLUTION_FN),
+        ("progress", PROGRESS_FN),
+        ("user_data", c_void_p),
+    ]
+
+
+class PuzzleCountResult(Structure):
+    """struct qubo_puzzle_count_result (qubo/puzzle.h)."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("complete", c_int32),
+        ("optimal_only", c_int32),
+        ("count", c_uint64),
+        ("energy", c_double),
+        ("method", c_char_p),  # a static string
+        ("nodes", c_uint64),
+        ("seconds", c_double),
+    ]
+
+
+def size_v1(struct, last_field):
+    """The first layout's size of a versioned struct, as the headers' _SIZE_V1
+    macros compute it: the offset of its last field plus that field's size."""
+    field = getattr(struct, last_field)
+    return field.offset + field.size
+
+
+# The _SIZE_V1 macros of qubo/puzzle.h, from the Python layouts.
+PUZZLE_CELL_SIZE_V1 = size_v1(PuzzleCell, "literal")
+PUZZLE_SOLVE_OPTIONS_SIZE_V1 = size_v1(PuzzleSolveOptions, "user_data")
+PUZZLE_RESULT_SIZE_V1 = size_v1(PuzzleResult, "seconds")
+PUZZLE_COUNT_OPTIONS_SIZE_V1 = size_v1(PuzzleCountOptions, "user_data")
+PUZZLE_COUNT_RESULT_SIZE_V1 = size_v1(PuzzleCountResult, "seconds")
 
 
 # The slots of struct qubo_backend_vtable (qubo/backend.h).
@@ -241,6 +393,11 @@ _PUZZLE_PROTOTYPES = {
     "qubo_puzzle_check": (c_int, [PuzzleP, _U8P, c_size_t, ctypes.c_char_p, c_size_t, _SZP]),
     "qubo_puzzle_format_solution": (c_int, [PuzzleP, _U8P, c_size_t, ctypes.c_char_p,
                                             c_size_t, _SZP]),
+    "qubo_puzzle_get_cell": (c_int, [PuzzleP, c_uint32, c_uint32, POINTER(PuzzleCell)]),
+    "qubo_puzzle_solve": (c_int, [PuzzleP, POINTER(PuzzleSolveOptions), _U8P, c_size_t,
+                                  POINTER(PuzzleResult)]),
+    "qubo_puzzle_count": (c_int, [PuzzleP, POINTER(PuzzleCountOptions),
+                                  POINTER(PuzzleCountResult)]),
 }
 
 
@@ -492,6 +649,10 @@ class Solver(_Owned):
         self._h = SolverP()
         self._keep = None
 
+    @property
+    def handle(self):
+        return self._h
+
 
     @property
     def name(self):
@@ -637,6 +798,50 @@ class Backend:
 # --- Puzzles ----------------------------------------------------------------
 
 
+class _Callbacks:
+    """Python functions behind the C callbacks of one solve or count. An
+    exception cannot cross the library's C frames: one raised in a callback
+    (KeyboardInterrupt included) stops the run, as a nonzero return does, and
+    is raised again once the C call has returned."""
+
+    def __init__(self):
+        self.error = None
+
+    def wrap(self, fn):
+        def call(*args):
+            if self.error is not None:
+                return 1
+            try:
+                return 1 if fn(*args) else 0
+            except BaseException as e:  # noqa: BLE001 - raised again by reraise()
+                self.error = e
+                return 1
+        return call
+
+    def reraise(self):
+        if self.error is not None:
+            error, self.error = self.error, None
+            raise error
+
+
+def _as_dict(obj, known=None):
+    """The fields of a ctypes struct as a dict, without struct_size; only
+    those within known bytes when given (a struct the library filled)."""
+    out = {}
+    for name, _ in obj._fields_:
+        field = getattr(type(obj), name)
+        if name == "struct_size" or (known is not None and field.offset + field.size > known):
+            continue
+        value = getattr(obj, name)
+        out[name] = value.decode() if isinstance(value, bytes) else value
+    return out
+
+
+def _progress_dict(pointer):
+    progress = pointer.contents
+    return _as_dict(progress, progress.struct_size)
+
+
 class Puzzle(_Owned):
     """A puzzle parsed from text (doc/formats.md) with its exact model."""
 
@@ -652,6 +857,10 @@ class Puzzle(_Owned):
             _puzzle.qubo_puzzle_free(self._h)
         self._h = PuzzleP()
 
+
+    @property
+    def handle(self):
+        return self._h
 
     @property
     def family(self):
@@ -694,6 +903,75 @@ class Puzzle(_Owned):
         check(_puzzle.qubo_puzzle_check(self._h, arr, n, report, len(report),
                                         byref(violations)))
         return violations.value, report.value.decode()
+
+    def cell(self, row, column):
+        """What cell (row, column) is (qubo_puzzle_get_cell): a dict of
+        on_board, region (-1: none), given (-1: none), piece and literal."""
+        c = PuzzleCell(struct_size=ctypes.sizeof(PuzzleCell))
+        check(_puzzle.qubo_puzzle_get_cell(self._h, row, column, byref(c)))
+        return _as_dict(c)
+
+    def solve(self, strategy=QUBO_PUZZLE_STRATEGY_AUTO, seed=0, time_limit=0.0, threads=0,
+              solver=None, progress=None):
+        """qubo_puzzle_solve(): the library's strategy for the puzzle.
+
+        solver: a Solver to sample with (borrowed for the call), or None for
+        the built-in "sa". progress: called with a dict of the run's figures
+        (qubo_puzzle_progress) about every 100 ms; a true return stops the
+        run. Returns a dict: status (QUBO_OK, or QUBO_CANCELLED /
+        QUBO_TIME_LIMIT when stopped), the fields of qubo_puzzle_result
+        (verdict, has_board, has_energy, violations, energy, method, rounds,
+        reads, sweeps_first, sweeps_last, seed, nodes, seconds), and board:
+        width x height bytes, or None when has_board is 0."""
+        cells = self._cells()
+        board = (c_uint8 * max(cells, 1))()
+        callbacks = _Callbacks()
+        opts = PuzzleSolveOptions(struct_size=ctypes.sizeof(PuzzleSolveOptions),
+                                  strategy=strategy, threads=threads, seed=seed,
+                                  time_limit=time_limit)
+        if solver is not None:
+            opts.solver = solver.handle
+        if progress is not None:
+            # held in a local until the call returns
+            progress_fn = PROGRESS_FN(callbacks.wrap(lambda p, _: progress(_progress_dict(p))))
+            opts.progress = progress_fn
+        res = PuzzleResult(struct_size=ctypes.sizeof(PuzzleResult))
+        status = _puzzle.qubo_puzzle_solve(self._h, byref(opts), board, cells, byref(res))
+        callbacks.reraise()
+        check(status)
+        out = _as_dict(res)
+        del out["reserved"]
+        out["status"] = status
+        out["board"] = bytes(board[:cells]) if res.has_board else None
+        return out
+
+    def count(self, method=QUBO_PUZZLE_COUNT_AUTO, limit=0, time_limit=0.0, threads=0,
+              max_variables=0, on_solution=None, progress=None):
+        """qubo_puzzle_count(): the distinct solutions (the optimal ones of an
+        optimisation puzzle), each confirmed by the rule checker.
+
+        on_solution: called with each solution's board (bytes); a true return
+        stops the count. progress: as for solve(). Returns a dict: status
+        (QUBO_OK; QUBO_CANCELLED or QUBO_TIME_LIMIT when stopped) and the
+        fields of qubo_puzzle_count_result (complete, optimal_only, count,
+        energy, method, nodes, seconds)."""
+        callbacks = _Callbacks()
+        opts = PuzzleCountOptions(struct_size=ctypes.sizeof(PuzzleCountOptions), method=method,
+                                  threads=threads, limit=limit, time_limit=time_limit,
+                                  max_variables=max_variables)
+        if on_solution is not None:
+            solution_fn = SOLUTION_FN(callbacks.wrap(lambda b, n, _: on_solution(bytes(b[:n]))))
+            opts.on_solution = solution_fn
+        if progress is not None:
+            progress_fn = PROGRESS_FN(callbacks.wrap(lambda p, _: progress(_progress_dict(p))))
+            opts.progress = progress_fn
+        res = PuzzleCountResult(struct_size=ctypes.sizeof(PuzzleCountResult))
+        status = _puzzle.qubo_puzzle_count(self._h, byref(opts), byref(res))
+        callbacks.reraise()
+        check(status)
+        out = _as_dict(res)
+        out["status"] = status
+        return out
 
     def format_solution(self, board):
         arr, n = _bytes_arg(board)

@@ -1,21 +1,31 @@
 #!/usr/bin/env python3
 """Tests the ctypes binding (qubo_ctypes.py) against the shared libraries:
 models and energies, a penalty, the built-in solvers, a puzzle round trip, a
-solver backend written in Python, and error reporting. Python recomputes
-every figure it can (energies, brute-force minima, the puzzle's solution).
+solver backend written in Python, error reporting, and the puzzle layer's
+solve, count and cells (the struct layouts against the C compiler's, every
+queens puzzle of the shared collection, known counts, limits, stops from
+Python callbacks). Python recomputes every figure it can (energies,
+brute-force minima, the puzzle's solution, regions read from the text).
 
-usage: test_ctypes.py LIBQUBO LIBQUBO_PUZZLE [QUBO_CLI]
+usage: test_ctypes.py LIBQUBO LIBQUBO_PUZZLE [QUBO_CLI [STRUCT_LAYOUT]]
   LIBQUBO, LIBQUBO_PUZZLE: the shared libraries (files or their directories)
   QUBO_CLI: optional; the qubo program, to cross-check `qubo info`
+  STRUCT_LAYOUT: optional; examples/python/struct_layout.c built, which
+    prints the C layout of the versioned puzzle structs
+The shared puzzle collection is read from $QUBO_PUZZLES_DIR (skipped with a
+message when absent).
 Exit status: 0 passed, 1 failed, 77 skipped (ASan-instrumented libraries
 without the ASan runtime in LD_PRELOAD, which Python needs to load them).
 """
+import ctypes
+import glob
 import itertools
 import math
 import os
 import random
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import qubo_ctypes as q  # noqa: E402
@@ -387,6 +397,283 @@ def test_puzzle(cli):
           "parse error names line 3, column 4: %s" % e)
 
 
+# --- Solving, counting and cells (qubo_puzzle_solve, _count, _get_cell) ----
+
+LAYOUTS = {
+    "qubo_puzzle_cell": q.PuzzleCell,
+    "qubo_puzzle_progress": q.PuzzleProgress,
+    "qubo_puzzle_solve_options": q.PuzzleSolveOptions,
+    "qubo_puzzle_result": q.PuzzleResult,
+    "qubo_puzzle_count_options": q.PuzzleCountOptions,
+    "qubo_puzzle_count_result": q.PuzzleCountResult,
+}
+V1 = {
+    "qubo_puzzle_cell": q.PUZZLE_CELL_SIZE_V1,
+    "qubo_puzzle_solve_options": q.PUZZLE_SOLVE_OPTIONS_SIZE_V1,
+    "qubo_puzzle_result": q.PUZZLE_RESULT_SIZE_V1,
+    "qubo_puzzle_count_options": q.PUZZLE_COUNT_OPTIONS_SIZE_V1,
+    "qubo_puzzle_count_result": q.PUZZLE_COUNT_RESULT_SIZE_V1,
+}
+
+
+def test_struct_layouts(layout_program):
+    """Every field's offset and size, each struct's size and its _SIZE_V1
+    macro, as the C compiler computes them, against the ctypes layouts."""
+    if not layout_program:
+        print("skip: no struct layout program given (4th argument)")
+        return
+    text = subprocess.run([layout_program], capture_output=True, text=True, timeout=60,
+                          check=True).stdout
+    structs, current = {}, None
+    for line in text.splitlines():
+        kind, name, a, b = line.split()
+        if kind == "struct":
+            current = structs[name] = {"size": int(a), "v1": int(b), "fields": []}
+        else:
+            current["fields"].append((name, int(a), int(b)))
+    check(sorted(structs) == sorted(LAYOUTS), "layouts printed for %s" % ", ".join(structs))
+    for name, cls in LAYOUTS.items():
+        c = structs.get(name)
+        if not c:
+            continue
+        py_fields = [(f, getattr(cls, f).offset, getattr(cls, f).size) for f, _ in cls._fields_]
+        check(py_fields == c["fields"],
+              "%s: ctypes fields, offsets and sizes equal C's (%d fields)"
+              % (name, len(c["fields"])))
+        check(ctypes.sizeof(cls) == c["size"],
+              "%s: sizeof %d in ctypes, %d in C" % (name, ctypes.sizeof(cls), c["size"]))
+        if name in V1:
+            check(V1[name] == c["v1"], "%s: _SIZE_V1 %d from the ctypes offsets, %d in C"
+                  % (name, V1[name], c["v1"]))
+
+
+def test_struct_versions():
+    """The library accepts the first layouts' sizes and refuses smaller ones."""
+    with q.Puzzle("nqueens 6\n") as p:
+        cells = 36
+        board = (ctypes.c_uint8 * cells)()
+        opts = q.PuzzleSolveOptions(struct_size=q.PUZZLE_SOLVE_OPTIONS_SIZE_V1, seed=3)
+        res = q.PuzzleResult(struct_size=q.PUZZLE_RESULT_SIZE_V1)
+        rc = q._puzzle.qubo_puzzle_solve(p.handle, ctypes.byref(opts), board, cells,
+                                         ctypes.byref(res))
+        check(rc == q.QUBO_OK and res.verdict == q.QUBO_PUZZLE_SOLVED
+              and res.struct_size == q.PUZZLE_RESULT_SIZE_V1,
+              "solve with V1-sized options and result: status %d, verdict %d"
+              % (rc, res.verdict))
+        res = q.PuzzleResult(struct_size=q.PUZZLE_RESULT_SIZE_V1 - 1)
+        rc = q._puzzle.qubo_puzzle_solve(p.handle, None, board, cells, ctypes.byref(res))
+        check(rc == q.QUBO_ERR_UNSUPPORTED_VERSION,
+              "a result one byte short of V1: QUBO_ERR_UNSUPPORTED_VERSION (%d)" % rc)
+        copts = q.PuzzleCountOptions(struct_size=q.PUZZLE_COUNT_OPTIONS_SIZE_V1)
+        cres = q.PuzzleCountResult(struct_size=q.PUZZLE_COUNT_RESULT_SIZE_V1)
+        rc = q._puzzle.qubo_puzzle_count(p.handle, ctypes.byref(copts), ctypes.byref(cres))
+        check(rc == q.QUBO_OK and cres.count == 4 and cres.complete == 1,
+              "count with V1-sized options and result: %d solutions" % cres.count)
+        cell = q.PuzzleCell(struct_size=q.PUZZLE_CELL_SIZE_V1)
+        rc = q._puzzle.qubo_puzzle_get_cell(p.handle, 0, 0, ctypes.byref(cell))
+        check(rc == q.QUBO_OK and cell.on_board == 1, "get_cell with a V1-sized cell")
+
+
+def strip_comments(text):
+    return "".join(line for line in text.splitlines(True) if not line.startswith("#"))
+
+
+def test_solve_collection():
+    """Every queens-family puzzle of the shared collection, solved through the
+    binding with the default strategy; each board confirmed by
+    qubo_puzzle_check and, for the unique ones, equal to the published
+    solution."""
+    root = os.environ.get("QUBO_PUZZLES_DIR", "")
+    paths = sorted(glob.glob(os.path.join(root, "queens", "*.txt"))) if root else []
+    if not paths:
+        print("skip: the shared puzzle collection is absent (QUBO_PUZZLES_DIR=%r)" % root)
+        return
+    t0 = time.perf_counter()
+    bad, published, methods = [], 0, {}
+    for path in paths:
+        name = os.path.basename(path)
+        with open(path) as f:
+            text = f.read()
+        with q.Puzzle(text) as p:
+            r = p.solve(seed=1)
+            if r["status"] != q.QUBO_OK or r["verdict"] != q.QUBO_PUZZLE_SOLVED \
+                    or r["board"] is None:
+                bad.append("%s: status %d, verdict %s" % (name, r["status"],
+                                                          q.VERDICT_NAMES[r["verdict"]]))
+                continue
+            violations, report = p.check(r["board"])
+            if violations or r["violations"]:
+                bad.append("%s: the board breaks %d rules: %s" % (name, violations, report))
+                continue
+            methods[r["method"]] = methods.get(r["method"], 0) + 1
+            sol = path[:-4] + ".solution"
+            if "# solutions: 1 " in text and os.path.exists(sol):
+                with open(sol) as f:
+                    want = strip_comments(f.read())
+                published += 1
+                if p.format_solution(r["board"]) != want:
+                    bad.append("%s: the board differs from %s" % (name, os.path.basename(sol)))
+    for b in bad[:10]:
+        print("  " + b)
+    check(not bad, "%d queens puzzles solved through the binding and confirmed by "
+          "qubo_puzzle_check, %d equal to their published solution (%s; %.1f s)"
+          % (len(paths) - len(bad), published,
+             ", ".join("%s: %d" % kv for kv in sorted(methods.items())),
+             time.perf_counter() - t0))
+
+
+def test_solve_options():
+    """A caller's solver, the strategies, a Python solver backend."""
+    with q.Puzzle("nqueens 8\n") as p, q.Solver("sa") as s:
+        s.set_int("num_reads", 3)
+        r = p.solve(strategy=q.QUBO_PUZZLE_STRATEGY_SAMPLE, seed=5, solver=s)
+        ok = r["verdict"] == q.QUBO_PUZZLE_SOLVED and p.check(r["board"])[0] == 0
+        # each round draws at most 3 reads (fewer when one reaches the target)
+        check(ok and r["method"] == "sa" and r["seed"] == 5
+              and r["rounds"] <= r["reads"] <= 3 * r["rounds"],
+              "sample with a caller's sa (num_reads 3): %s, %d reads, %d rounds"
+              % (q.VERDICT_NAMES[r["verdict"]], r["reads"], r["rounds"]))
+        again = p.solve(strategy=q.QUBO_PUZZLE_STRATEGY_SAMPLE, seed=5, solver=s, threads=2)
+        check(again["board"] == r["board"], "the same seed gives the same board on 2 threads")
+        r = p.solve(strategy=q.QUBO_PUZZLE_STRATEGY_SEARCH)
+        check(r["verdict"] == q.QUBO_PUZZLE_SOLVED and r["method"] == "branch and reduce"
+              and r["nodes"] > 0 and r["rounds"] == 0 and p.check(r["board"])[0] == 0,
+              "search strategy: %s in %d nodes" % (q.VERDICT_NAMES[r["verdict"]], r["nodes"]))
+    with q.Puzzle("nqueens 8 torus\n") as p:
+        r = p.solve()
+        check(r["status"] == q.QUBO_OK and r["verdict"] == q.QUBO_PUZZLE_INFEASIBLE
+              and r["board"] is None, "nqueens 8 torus: proven infeasible (%s, %s)"
+              % (q.VERDICT_NAMES[r["verdict"]], r["method"]))
+    with q.Puzzle(PUZZLE, reduce=q.QUBO_REDUCE_NONE) as p:
+        backend = RestartDescent()
+        s = q.Solver.from_backend(backend)
+        s.set_int("num_reads", 8)
+        r = p.solve(strategy=q.QUBO_PUZZLE_STRATEGY_SAMPLE, seed=2, solver=s, time_limit=30)
+        check(r["verdict"] == q.QUBO_PUZZLE_SOLVED and r["board"] == queens_solutions(PUZZLE)[0]
+              and backend.calls == r["rounds"] and r["method"] == "a caller's solver",
+              "a Python backend solves the puzzle through qubo_puzzle_solve: %d round(s), "
+              "method %r" % (r["rounds"], r["method"]))
+        s.close()
+    with q.Puzzle("domination 8\n") as p:
+        r = p.solve()
+        check(r["verdict"] == q.QUBO_PUZZLE_OPTIMAL and r["energy"] == 5
+              and sum(r["board"]) == 5, "domination 8: 5 queens (%s)"
+              % q.VERDICT_NAMES[r["verdict"]])
+    with q.Puzzle("nqueens 6\n") as p:
+        e = expect_error(q.QUBO_ERR_INVALID_ARG, p.solve, 7)
+        check(e is not None and "strategy" in e.message, "strategy 7: %s" % e)
+
+
+def test_count():
+    with q.Puzzle("nqueens 8\n") as p:
+        r = p.count()
+        check(r["status"] == q.QUBO_OK and r["count"] == 92 and r["complete"] == 1,
+              "nqueens 8: %d solutions by %s, complete %d"
+              % (r["count"], r["method"], r["complete"]))
+        boards = []
+        r = p.count(limit=10, on_solution=boards.append)
+        check(r["status"] == q.QUBO_OK and r["count"] == 10 and r["complete"] == 0
+              and len(set(boards)) == 10 and all(p.check(b)[0] == 0 for b in boards),
+              "limit 10: 10 distinct valid boards through on_solution, complete 0")
+        seen = []
+        r = p.count(on_solution=lambda b: seen.append(b) or len(seen) == 5)
+        check(r["status"] == q.QUBO_CANCELLED and r["count"] == 5 and r["complete"] == 0,
+              "on_solution returning true at the 5th: QUBO_CANCELLED, count %d" % r["count"])
+    with q.Puzzle("nqueens 5\n") as p:
+        r = p.count(method=q.QUBO_PUZZLE_COUNT_ENUMERATE)
+        check(r["count"] == 10 and r["method"] == "enumeration",
+              "nqueens 5 by enumeration: %d" % r["count"])
+    with q.Puzzle("nqueens 8\n") as p:
+        e = expect_error(q.QUBO_ERR_TOO_LARGE, p.count, q.QUBO_PUZZLE_COUNT_ENUMERATE)
+        check(e is not None and "64 variables" in e.message, "enumerating 64 variables: %s" % e)
+    with q.Puzzle("domination 4\n") as p:
+        r = p.count()
+        check(r["count"] == 12 and r["complete"] == 1, "domination 4: %d dominating sets"
+              % r["count"])
+
+
+def test_stop_from_python():
+    """A progress callback stops a solve and a count; an exception raised in
+    one stops the run and reaches the caller."""
+    calls = []
+
+    def stop_soon(progress):
+        calls.append(progress)
+        return progress["seconds"] > 0.2
+
+    with q.Puzzle("nqueens 8 torus\n") as p:
+        # sampling only: the rounds would go on to the time limit
+        r = p.solve(strategy=q.QUBO_PUZZLE_STRATEGY_SAMPLE, time_limit=60, progress=stop_soon)
+        stopped = r["verdict"] == q.QUBO_PUZZLE_STOPPED or (
+            r["board"] is not None and p.check(r["board"])[0] == r["violations"])
+        check(r["status"] == q.QUBO_CANCELLED and stopped and r["seconds"] < 30,
+              "solve stopped by the Python progress callback: QUBO_CANCELLED, verdict %s, "
+              "%d calls, %.2f s" % (q.VERDICT_NAMES[r["verdict"]], len(calls), r["seconds"]))
+        check(all(c["phase"] == q.QUBO_PUZZLE_PHASE_SAMPLE for c in calls)
+              and calls[-1]["has_target"] == 1 and calls[-1]["reads"] >= 1,
+              "progress figures: phase sample, target set, %d reads" % calls[-1]["reads"])
+        r = p.solve(strategy=q.QUBO_PUZZLE_STRATEGY_SAMPLE, time_limit=0.3)
+        check(r["status"] == q.QUBO_TIME_LIMIT and r["verdict"] == q.QUBO_PUZZLE_STOPPED,
+              "a time limit of 0.3 s: QUBO_TIME_LIMIT, verdict %s"
+              % q.VERDICT_NAMES[r["verdict"]])
+
+        def broken(progress):
+            raise ValueError("the progress callback broke on purpose")
+        try:
+            p.solve(strategy=q.QUBO_PUZZLE_STRATEGY_SAMPLE, time_limit=60, progress=broken)
+            check(False, "an exception in the progress callback reaches the caller")
+        except ValueError as e:
+            check("on purpose" in str(e), "an exception in the progress callback stops the "
+                  "run and reaches the caller")
+    with q.Puzzle("nqueens 14\n") as p:
+        del calls[:]
+        r = p.count(progress=stop_soon)
+        check(r["status"] == q.QUBO_CANCELLED and r["complete"] == 0
+              and 0 < r["count"] < 365596 and calls[-1]["phase"] == q.QUBO_PUZZLE_PHASE_SEARCH,
+              "count of nqueens 14 stopped by the progress callback after %d solutions"
+              % r["count"])
+
+
+def check_cells(p, text, what):
+    """get_cell of every cell against the queens text: a letter is its region
+    (a = 0), uppercase a pre-placed queen, '.' a cell off the board."""
+    rows = [line for line in strip_comments(text).splitlines() if line.strip()][1:]
+    n = len(rows)
+    bad = []
+    for r in range(n):
+        for c in range(n):
+            ch, cell = rows[r][c], p.cell(r, c)
+            want = {"on_board": 0 if ch == "." else 1,
+                    "region": -1 if ch == "." else ord(ch.lower()) - ord("a"),
+                    "given": 1 if ch.isupper() else -1, "piece": -1}
+            if any(cell[k] != v for k, v in want.items()):
+                bad.append("(%d, %d) %r: %s" % (r, c, ch, cell))
+    for b in bad[:5]:
+        print("  " + b)
+    check(not bad, "get_cell: the %d cells of %s match the regions, givens and holes of its "
+          "text" % (n * n, what))
+    e = expect_error(q.QUBO_ERR_OUT_OF_RANGE, p.cell, n, 0)
+    check(e is not None, "get_cell past the last row of %s: QUBO_ERR_OUT_OF_RANGE" % what)
+
+
+def test_cells():
+    root = os.environ.get("QUBO_PUZZLES_DIR", "")
+    path = os.path.join(root, "queens", "samimsu-linkedin-001.txt") if root else ""
+    if path and os.path.exists(path):
+        with open(path) as f:
+            text = f.read()
+        with q.Puzzle(text) as p:
+            check_cells(p, text, os.path.basename(path))
+    else:
+        print("skip: the shared puzzle collection is absent (QUBO_PUZZLES_DIR=%r); no "
+              "LinkedIn board for get_cell" % root)
+    with q.Puzzle(PUZZLE, reduce=q.QUBO_REDUCE_NONE) as p:
+        check_cells(p, PUZZLE, "the 4 x 4 test puzzle")
+        check(all(p.cell(r, c)["literal"] == q.lit(4 * r + c)
+                  for r in range(4) for c in range(4) if (r, c) != (3, 3)),
+              "get_cell: without reduction, cell (r, c) is variable 4r + c")
+
+
 def asan_instrumented(paths):
     """True when the libraries need the ASan runtime and it is not preloaded."""
     if "libasan" in os.environ.get("LD_PRELOAD", ""):
@@ -406,13 +693,17 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     libs, cli = sys.argv[1:3], (sys.argv[3] if len(sys.argv) > 3 else None)
+    layout = sys.argv[4] if len(sys.argv) > 4 else None
     if asan_instrumented(libs):
         print("skip: the libraries are ASan-instrumented; Python would need the ASan "
               "runtime preloaded (LD_PRELOAD) to load them")
         return 77
     q.load(*libs)
     for test in (test_model_and_energy, test_penalty, test_exhaustive, test_sa,
-                 test_python_backend, test_errors, lambda: test_puzzle(cli)):
+                 test_python_backend, test_errors, lambda: test_puzzle(cli),
+                 lambda: test_struct_layouts(layout), test_struct_versions,
+                 test_solve_collection, test_solve_options, test_count,
+                 test_stop_from_python, test_cells):
         try:
             test()
         except Exception as e:  # an unexpected failure: report it, go on

@@ -436,7 +436,8 @@ typedef struct qubo_puzzle_progress {
 	int32_t has_best;
 	/** 1 when @c target_energy is valid. */
 	int32_t has_target;
-	/** The energy the run stops at (a solution's energy). */
+	/** The energy of a solution (or the caller's target energy), which
+	 *  sampling stops at. */
 	double target_energy;
 	/** Seconds since the call began. */
 	double seconds;
@@ -474,10 +475,14 @@ typedef struct qubo_puzzle_solve_options {
 	uint64_t seed;
 	/** Seconds the solve may take; 0 means no limit. */
 	double time_limit;
-	/** The solver to sample with, borrowed; NULL for a built-in "sa". Its
-	 *  own options are kept; the options a round needs and the caller did
-	 *  not set (seed, time limit, target energy, and for "sa" reads and
-	 *  sweeps) are set for the call and unset again before it returns. */
+	/** The solver to sample with, borrowed; NULL for a built-in "sa".
+	 *  Each round sets its seed (@c seed + round) and, with a time limit,
+	 *  its time limit; the target energy (a solution's energy), the threads
+	 *  and for "sa" the reads and sweeps are set only where the caller did
+	 *  not set them. Every option the call set is put back as the caller
+	 *  had it (or unset) before it returns, and its progress callback is
+	 *  cleared. A target energy set by the caller makes the run sample
+	 *  only, stopping at that energy. */
 	qubo_solver *solver;
 	/** Optional progress callback; it can stop the run. */
 	qubo_puzzle_progress_cb progress;
@@ -521,7 +526,7 @@ typedef struct qubo_puzzle_result {
 	/** Reads (samples) drawn over all rounds. */
 	uint64_t reads;
 	/** Sweeps per read of the first and the last annealing round (0 when
-	 *  the solver is not "sa"). */
+	 *  the solver is not "sa"; the caller's value when it set them). */
 	int64_t sweeps_first;
 	/** See @c sweeps_first. */
 	int64_t sweeps_last;
@@ -567,8 +572,8 @@ QUBO_API int qubo_puzzle_solve(const qubo_puzzle *puzzle, const qubo_puzzle_solv
 
 /** How qubo_puzzle_count() counts (qubo_puzzle_count_options.method). */
 enum qubo_puzzle_count_method {
-	/** The default: the exact search where the family has one and the
-	 *  model is larger than 24 variables, else enumeration. */
+	/** The default: the family's exact search where it has one (every
+	 *  family does today), else enumeration. */
 	QUBO_PUZZLE_COUNT_AUTO = 0,
 	/** Every state of the reduced model (up to @c max_variables). */
 	QUBO_PUZZLE_COUNT_ENUMERATE = 1,

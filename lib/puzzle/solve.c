@@ -156,7 +156,7 @@ static int sample_progress(const qubo_progress *progress, void *user_data)
 	if (progress->has_best && (!r->have_best || progress->best_energy < r->best_e))
 		pr->best_energy = progress->best_energy;
 	pr->has_target = r->has_target;
-	pr->target_energy = r->target;
+	pr->target_energy = r->target_given ? r->target : r->ground;
 	pr->seconds = qubo__now() - r->ctl.t0;
 	r->ctl.last = qubo__now();
 	return r->ctl.progress(pr, r->ctl.user_data) != 0;
@@ -248,6 +248,16 @@ static int sample_rounds(struct run *r, qubo_solver *s, int first_only)
 			     r->optimisation ? OPT_READS : DEFAULT_READS);
 	if (!rc && r->ctl.progress)
 		qubo_solver_set_progress(s, sample_progress, r);
+	if (is_sa && user_sweeps) {
+		const qubo_options *opts = NULL;
+
+		qubo_solver_options(s, &opts);
+		qubo_options_get_int(opts, QUBO_PARAM_NUM_SWEEPS, 0, &sweeps);
+		r->sweeps_now = sweeps;
+		if (!r->res.sweeps_first)
+			r->res.sweeps_first = sweeps;
+		r->res.sweeps_last = sweeps;
+	}
 	for (round = 0; !rc && !r->ctl.stopped; round++) {
 		rc = set_int(r, s, QUBO_PARAM_SEED, (int64_t)(r->o.seed + round));
 		if (!rc && is_sa && !user_sweeps) {
@@ -460,7 +470,7 @@ static int solve_optimisation(struct run *r)
 		return rc;
 	}
 	if (!has_optimum(r)) {
-		if (r->n > EXACT_FALLBACK_VARS || r->o.solver)
+		if (r->n > EXACT_FALLBACK_VARS)
 			return sample(r, 0);
 		r->res.method = "exhaustive";
 		return sample_with(r, "exhaustive", 0);

@@ -9,8 +9,15 @@ each answer: the published NAME.solution where the output equals it, else
 with the worst puzzle's name, separately for LinkedIn Queens, 1-star and
 2-star Star Battle, and the cost of an empty process for comparison.
 
-usage: bench_cli_puzzles.py QUBO_BINARY [--repeat R] [PUZZLES_DIR]
-  R runs per puzzle (default 1), the median of them counts.
+Given several programs (an old and a new build), it runs them side by side:
+each puzzle's runs alternate between the programs, the first of them taking
+turns, so that a change of machine load falls on all alike; then it prints
+each program's figures and a table of the medians per set, relative to the
+first program.
+
+usage: bench_cli_puzzles.py QUBO_BINARY [QUBO_BINARY ...] [--repeat R] [PUZZLES_DIR]
+  R runs per puzzle and program (default 1), the median of them counts.
+  PUZZLES_DIR (a directory) defaults to $QUBO_PUZZLES_DIR.
 """
 import glob
 import os
@@ -40,69 +47,104 @@ def pct(sorted_values, q):
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
 
+KINDS = ("LinkedIn Queens", "Star Battle, 1 star", "Star Battle, 2 stars")
+
+
 def main():
     args = sys.argv[1:]
-    if not args:
+    if not args or args[0] in ("-h", "--help"):
         print(__doc__)
-        return 2
-    qubo = args.pop(0)
-    repeat = 1
-    if args[:1] == ["--repeat"]:
-        repeat = int(args[1])
-        args = args[2:]
-    root = args[0] if args else os.environ.get("QUBO_PUZZLES_DIR", "")
+        return 0 if args else 2
+    programs, root, repeat = [], os.environ.get("QUBO_PUZZLES_DIR", ""), 1
+    while args:
+        arg = args.pop(0)
+        if arg == "--repeat":
+            repeat = int(args.pop(0))
+        elif os.path.isdir(arg):
+            root = arg
+        else:
+            programs.append(arg)
     paths = sorted(glob.glob(os.path.join(root, "queens", "*.txt")))
     if not paths:
         print(f"SKIP: no queens/*.txt under {root!r} (set QUBO_PUZZLES_DIR)")
         return 77
 
     load0 = os.getloadavg()
-    floor = sorted(timed([qubo, "--version"])[0] for _ in range(50))
-    sets = {}
-    wrong = []
+    floors = {q: sorted(timed([q, "--version"])[0] for _ in range(50)) for q in programs}
+    sets = {q: {} for q in programs}
+    wrong = {q: [] for q in programs}
     for path in paths:
         name = os.path.basename(path)
         with open(path) as f:
             header = next(line for line in f if line.strip() and not line.startswith("#"))
         kind = ("Star Battle, 2 stars" if " stars 2" in header else
                 "Star Battle, 1 star" if "starbattle" in name else "LinkedIn Queens")
-        runs = [timed([qubo, "solve", path]) for _ in range(repeat)]
-        wall = statistics.median(r[0] for r in runs)
-        cpu = statistics.median(r[1] for r in runs)
-        for _, _, rc, out in runs:
-            ok = rc == 0
-            if ok:
-                sol = path[:-4] + ".solution"
-                same = os.path.exists(sol) and out == strip_comments(open(sol).read())
-                if not same:
-                    v = subprocess.run([qubo, "verify", path, "-"], input=out,
-                                       capture_output=True, text=True)
-                    ok = v.returncode == 0
-            if not ok:
-                wrong.append(name)
-        sets.setdefault(kind, []).append((wall, cpu, name))
+        runs = {q: [] for q in programs}
+        for r in range(repeat):
+            turn = programs[r % len(programs):] + programs[:r % len(programs)]
+            for q in turn:
+                runs[q].append(timed([q, "solve", path]))
+        for q in programs:
+            wall = statistics.median(r[0] for r in runs[q])
+            cpu = statistics.median(r[1] for r in runs[q])
+            for _, _, rc, out in runs[q]:
+                ok = rc == 0
+                if ok:
+                    sol = path[:-4] + ".solution"
+                    same = os.path.exists(sol) and out == strip_comments(open(sol).read())
+                    if not same:
+                        v = subprocess.run([q, "verify", path, "-"], input=out,
+                                           capture_output=True, text=True)
+                        ok = v.returncode == 0
+                if not ok:
+                    wrong[q].append(name)
+            sets[q].setdefault(kind, []).append((wall, cpu, name))
     load1 = os.getloadavg()
 
     print(f"qubo solve PUZZLE, default settings, one process at a time, {repeat} run(s) "
-          f"per puzzle; {os.cpu_count()} CPUs; load average {load0[0]:.2f} before, "
-          f"{load1[0]:.2f} after")
-    print(f"empty process (qubo --version): median {statistics.median(floor) * 1e3:.2f} ms")
-    for kind in ("LinkedIn Queens", "Star Battle, 1 star", "Star Battle, 2 stars"):
-        rows = sets.get(kind)
-        if not rows:
-            continue
-        walls = sorted(r[0] for r in rows)
-        cpus = sorted(r[1] for r in rows)
-        worst = max(rows)
-        print(f"{kind} ({len(rows)} puzzles): wall median {statistics.median(walls) * 1e3:.2f} "
-              f"ms, p90 {pct(walls, 0.9) * 1e3:.2f} ms, worst {worst[0] * 1e3:.2f} ms "
-              f"({worst[2]}); CPU median {statistics.median(cpus) * 1e3:.2f} ms, "
-              f"worst {cpus[-1] * 1e3:.2f} ms")
-    if wrong:
-        print(f"WRONG ANSWER or failure on {len(wrong)} puzzle(s): {', '.join(wrong[:10])}")
-        return 1
-    print(f"all {len(paths)} answers verified")
-    return 0
+          f"per puzzle{' and program, alternating' if len(programs) > 1 else ''}; "
+          f"{os.cpu_count()} CPUs; load average {load0[0]:.2f} before, {load1[0]:.2f} after")
+    medians = {}
+    for q in programs:
+        if len(programs) > 1:
+            print(f"\n{q}:")
+        print(f"empty process (qubo --version): median "
+              f"{statistics.median(floors[q]) * 1e3:.2f} ms")
+        for kind in KINDS:
+            rows = sets[q].get(kind)
+            if not rows:
+                continue
+            walls = sorted(r[0] for r in rows)
+            cpus = sorted(r[1] for r in rows)
+            worst = max(rows)
+            medians[q, kind] = statistics.median(walls)
+            print(f"{kind} ({len(rows)} puzzles): wall median "
+                  f"{statistics.median(walls) * 1e3:.2f} ms, p90 {pct(walls, 0.9) * 1e3:.2f} ms, "
+                  f"worst {worst[0] * 1e3:.2f} ms ({worst[2]}); CPU median "
+                  f"{statistics.median(cpus) * 1e3:.2f} ms, worst {cpus[-1] * 1e3:.2f} ms")
+    if len(programs) > 1:
+        base = programs[0]
+        print("\nwall median per set (ms), relative to the first program:")
+        print("| set | " + " | ".join(programs) + " |")
+        print("|---|" + "---|" * len(programs))
+        for kind in KINDS:
+            if (base, kind) not in medians:
+                continue
+            cells = [f"{medians[base, kind] * 1e3:.3f}"]
+            for q in programs[1:]:
+                ratio = medians[q, kind] / medians[base, kind]
+                cells.append(f"{medians[q, kind] * 1e3:.3f} ({(ratio - 1) * 100:+.1f}%)")
+            print(f"| {kind} | " + " | ".join(cells) + " |")
+    status = 0
+    for q in programs:
+        if wrong[q]:
+            print(f"WRONG ANSWER or failure on {len(wrong[q])} puzzle(s) with {q}: "
+                  f"{', '.join(wrong[q][:10])}")
+            status = 1
+    if not status:
+        print(f"all {len(paths)} answers verified"
+              f"{' for every program' if len(programs) > 1 else ''}")
+    return status
 
 
 sys.exit(main())
