@@ -105,6 +105,9 @@ int cli_read_model(const char *path, qubo_model **out);
  * position) and returns the exit code (CLI_PARSE, CLI_INFEASIBLE, ...). */
 int cli_input_puzzle(const cli_input *in, int32_t reduce, qubo_puzzle **out);
 
+/* Fills *st with the puzzle's statistics and returns its number of cells. */
+size_t cli_puzzle_stats(const qubo_puzzle *p, qubo_puzzle_stats *st);
+
 /* --reduce none|clues|full (or default). Returns 0 or -1. */
 int cli_parse_reduce(const char *s, int32_t *out);
 const char *cli_reduce_name(int32_t reduce);

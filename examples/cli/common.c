@@ -474,3 +474,11 @@ void cli_progress_done(cli_progress *p)
 	if (interrupted)
 		cli_error("interrupted; printing what was found so far");
 }
+
+size_t cli_puzzle_stats(const qubo_puzzle *p, qubo_puzzle_stats *st)
+{
+	memset(st, 0, sizeof *st);
+	st->struct_size = sizeof *st;
+	qubo_puzzle_get_stats(p, st);
+	return st->width * st->height;
+}

@@ -33,9 +33,7 @@ static int puzzle_info(const cli_input *in, int32_t reduce)
 
 	if (code)
 		return code;
-	memset(&st, 0, sizeof st);
-	st.struct_size = sizeof st;
-	qubo_puzzle_get_stats(p, &st);
+	cli_puzzle_stats(p, &st);
 	cli_input_header(in, header, sizeof header);
 	printf("family: %s\n", cli_family_name(qubo_puzzle_family(p)));
 	printf("header: %s\n", header);

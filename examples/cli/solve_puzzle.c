@@ -246,10 +246,7 @@ int cli_solve_puzzle(const cli_solve_args *a, const cli_input *in)
 	code = cli_input_puzzle(in, a->reduce, &p);
 	if (code)
 		goto out;
-	memset(&st, 0, sizeof st);
-	st.struct_size = sizeof st;
-	qubo_puzzle_get_stats(p, &st);
-	cells = st.width * st.height;
+	cells = cli_puzzle_stats(p, &st);
 	board = malloc(cells ? cells : 1);
 	if (!board) {
 		cli_error("out of memory");

@@ -66,10 +66,7 @@ int cli_verify(int argc, char **argv)
 	code = cli_input_puzzle(&pin, QUBO_REDUCE_NONE, &p);
 	if (code)
 		goto out;
-	memset(&st, 0, sizeof st);
-	st.struct_size = sizeof st;
-	qubo_puzzle_get_stats(p, &st);
-	cells = st.width * st.height;
+	cells = cli_puzzle_stats(p, &st);
 	board = malloc(cells ? cells : 1);
 	report = malloc(REPORT_SIZE);
 	if (!board || !report) {
