@@ -243,6 +243,30 @@ static const struct {
 #define MAX_HEADER_TOKENS 8
 
 static int parse_text(qubo_puzzle **out, const char *text, size_t length,
+		      const struct qubo__pz_opts *opts);
+
+/* A game ID on its own line (comments and blank lines around it): its
+ * translation into the family's text format is parsed instead. */
+static int parse_gameid(qubo_puzzle **out, struct qubo__pz_reader *r,
+			const struct qubo__pz_line *line, const struct qubo__pz_opts *opts)
+{
+	qubo_allocator a;
+	char *text = NULL;
+	size_t len = 0;
+	int rc = qubo__pz_expect_end(r, 1, "after the game ID");
+
+	if (!rc)
+		rc = qubo__pz_alloc_init(&a, opts->allocator);
+	if (!rc)
+		rc = qubo__pz_gameid_text(&a, line, &text, &len);
+	if (!rc)
+		rc = parse_text(out, text, len, opts);
+	if (text)
+		qubo__pz_free(&a, text);
+	return rc;
+}
+
+static int parse_text(qubo_puzzle **out, const char *text, size_t length,
 		      const struct qubo__pz_opts *opts)
 {
 	struct qubo__pz_reader r;
@@ -258,6 +282,8 @@ static int parse_text(qubo_puzzle **out, const char *text, size_t length,
 		return qubo__pz_error_eof(&r, "no puzzle: the input has no header line (e.g. "
 					      "\"queens 8\")");
 	ntoks = qubo__pz_tokens(&header, toks, MAX_HEADER_TOKENS);
+	if (qubo__pz_is_gameid(toks[0].s, header.len - (size_t)(toks[0].s - header.s)))
+		return parse_gameid(out, &r, &header, opts);
 	if (ntoks > MAX_HEADER_TOKENS)
 		return qubo__pz_error_at(QUBO_ERR_PARSE, header.no, 1,
 					 "the header line has %zu words, at most %d are known",

@@ -404,6 +404,16 @@ void qubo__pz_model_sizes(qubo_puzzle *p, const qubo_model *before);
  * and nothing done otherwise. */
 int qubo__pz_confirm_solved(qubo_puzzle *p, const char *fn);
 
+/* Game IDs of Simon Tatham's collection (gameid.c). Nonzero when the line
+ * (from its first non-blank character, `len` bytes) has the form of a
+ * Tents or Unruly game ID. */
+int qubo__pz_is_gameid(const char *s, size_t len);
+/* Translates the game ID on `line` into the text of the family's format
+ * (allocated with a; the caller frees it). QUBO_ERR_PARSE with the ID's
+ * line and column, QUBO_ERR_TOO_LARGE, QUBO_ERR_NOMEM. */
+int qubo__pz_gameid_text(const qubo_allocator *a, const struct qubo__pz_line *line,
+			 char **text_out, size_t *len_out);
+
 /* Family parsers: the header line has been read and split. */
 int qubo__pz_queens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 			  const struct qubo__pz_line *header, const struct qubo__pz_token *toks,
