@@ -119,6 +119,22 @@ int cli_input_read(cli_input *in, const char *path)
 	}
 	in->name = path;
 	f = fopen(path, "rb");
+	if (!f && errno == ENOENT && strchr(path, ':')) {
+		/* no such file, but a game ID (8x8:...): the library parses it */
+		size_t len = strlen(path);
+
+		in->name = "(game ID)";
+		in->text = malloc(len + 2);
+		if (!in->text) {
+			cli_error("out of memory");
+			return CLI_IO;
+		}
+		memcpy(in->text, path, len);
+		in->text[len] = '\n';
+		in->text[len + 1] = '\0';
+		in->length = len + 1;
+		return CLI_OK;
+	}
 	if (!f) {
 		cli_error("%s: %s", path, strerror(errno));
 		return CLI_IO;
