@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""Whole-process `qubo solve` time per LinkedIn Queens / Star Battle puzzle.
+"""Whole-process `qubo solve` time per puzzle of the shared collection.
 
 Runs `qubo solve PUZZLE` with default settings, one process at a time, on
-every queens/*.txt of the shared collection, times each process from spawn
+every FOLDER/*.txt of the shared collection (queens by default), times each process from spawn
 to exit (time.perf_counter around it; its CPU time from wait4), and checks
 each answer: the published NAME.solution where the output equals it, else
 `qubo verify` (outside the timing). Prints median, p90 and worst wall time
-with the worst puzzle's name, separately for LinkedIn Queens, 1-star and
-2-star Star Battle, and the cost of an empty process for comparison.
+with the worst puzzle's name, separately for each set (LinkedIn Queens, 1-star
+and 2-star Star Battle; LinkedIn Tango; janko Binairo, binarypuzzle.com
+Takuzu, Tatham's Unruly; Tatham's and janko's Tents), and the cost of an empty
+process for comparison.
 
 Given several programs (an old and a new build), it runs them side by side:
 each puzzle's runs alternate between the programs, the first of them taking
@@ -15,8 +17,10 @@ turns, so that a change of machine load falls on all alike; then it prints
 each program's figures and a table of the medians per set, relative to the
 first program.
 
-usage: bench_cli_puzzles.py QUBO_BINARY [QUBO_BINARY ...] [--repeat R] [PUZZLES_DIR]
+usage: bench_cli_puzzles.py QUBO_BINARY [QUBO_BINARY ...] [--repeat R]
+                            [--folder F ...] [PUZZLES_DIR]
   R runs per puzzle and program (default 1), the median of them counts.
+  F: queens (the default), tango, takuzu or tents; may be given several times.
   PUZZLES_DIR (a directory) defaults to $QUBO_PUZZLES_DIR.
 """
 import glob
@@ -47,7 +51,18 @@ def pct(sorted_values, q):
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
 
-KINDS = ("LinkedIn Queens", "Star Battle, 1 star", "Star Battle, 2 stars")
+def kind_of(folder, name, header):
+    """The set a puzzle file belongs to."""
+    if folder == "queens":
+        return ("Star Battle, 2 stars" if " stars 2" in header else
+                "Star Battle, 1 star" if "starbattle" in name else "LinkedIn Queens")
+    for prefix, kind in (("janko-binairo", "Binairo (janko)"),
+                         ("binarypuzzle", "Takuzu (binarypuzzle.com)"),
+                         ("sgt-unruly", "Unruly (Tatham)"), ("sgt-tents", "Tents (Tatham)"),
+                         ("janko-tents", "Tents (janko)"), ("rntango", "LinkedIn Tango")):
+        if name.startswith(prefix):
+            return kind
+    return folder
 
 
 def main():
@@ -56,29 +71,36 @@ def main():
         print(__doc__)
         return 0 if args else 2
     programs, root, repeat = [], os.environ.get("QUBO_PUZZLES_DIR", ""), 1
+    folders = []
     while args:
         arg = args.pop(0)
         if arg == "--repeat":
             repeat = int(args.pop(0))
+        elif arg == "--folder":
+            folders.append(args.pop(0))
         elif os.path.isdir(arg):
             root = arg
         else:
             programs.append(arg)
-    paths = sorted(glob.glob(os.path.join(root, "queens", "*.txt")))
+    folders = folders or ["queens"]
+    paths = [(folder, path) for folder in folders
+             for path in sorted(glob.glob(os.path.join(root, folder, "*.txt")))]
     if not paths:
-        print(f"SKIP: no queens/*.txt under {root!r} (set QUBO_PUZZLES_DIR)")
+        print(f"SKIP: no {'/, '.join(folders)}/*.txt under {root!r} (set QUBO_PUZZLES_DIR)")
         return 77
+    kinds = []
 
     load0 = os.getloadavg()
     floors = {q: sorted(timed([q, "--version"])[0] for _ in range(50)) for q in programs}
     sets = {q: {} for q in programs}
     wrong = {q: [] for q in programs}
-    for path in paths:
+    for folder, path in paths:
         name = os.path.basename(path)
         with open(path) as f:
             header = next(line for line in f if line.strip() and not line.startswith("#"))
-        kind = ("Star Battle, 2 stars" if " stars 2" in header else
-                "Star Battle, 1 star" if "starbattle" in name else "LinkedIn Queens")
+        kind = kind_of(folder, name, header)
+        if kind not in kinds:
+            kinds.append(kind)
         runs = {q: [] for q in programs}
         for r in range(repeat):
             turn = programs[r % len(programs):] + programs[:r % len(programs)]
@@ -110,7 +132,7 @@ def main():
             print(f"\n{q}:")
         print(f"empty process (qubo --version): median "
               f"{statistics.median(floors[q]) * 1e3:.2f} ms")
-        for kind in KINDS:
+        for kind in kinds:
             rows = sets[q].get(kind)
             if not rows:
                 continue
@@ -127,7 +149,7 @@ def main():
         print("\nwall median per set (ms), relative to the first program:")
         print("| set | " + " | ".join(programs) + " |")
         print("|---|" + "---|" * len(programs))
-        for kind in KINDS:
+        for kind in kinds:
             if (base, kind) not in medians:
                 continue
             cells = [f"{medians[base, kind] * 1e3:.3f}"]
