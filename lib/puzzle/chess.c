@@ -790,6 +790,8 @@ const struct qubo__pz_family qubo__pz_chess_coloured_family = {
 	cz_cell,
 	cz_on_board,
 	&qubo__pz_chess_coloured_search,
+	NULL,
+	NULL,
 };
 
 const struct qubo__pz_family qubo__pz_chess_max_family = {
@@ -807,4 +809,6 @@ const struct qubo__pz_family qubo__pz_chess_max_family = {
 	cz_cell,
 	cz_on_board,
 	&qubo__pz_chess_max_search,
+	NULL,
+	NULL,
 };

@@ -465,6 +465,8 @@ static const struct qubo__pz_family domination_family = {
 	dz_cell,
 	dz_on_board,
 	&qubo__pz_domination_search,
+	NULL,
+	NULL,
 };
 
 /* ---- the object ---- */

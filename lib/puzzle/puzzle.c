@@ -534,7 +534,9 @@ int qubo_puzzle_format_solution(const qubo_puzzle *puzzle, const uint8_t *board,
 	o.len = 0;
 	if (puzzle->fam->solution_header)
 		puzzle->fam->solution_header(puzzle, &o);
-	for (r = 0; r < puzzle->height; r++) {
+	if (puzzle->fam->solution_grid)
+		puzzle->fam->solution_grid(puzzle, board, &o);
+	for (r = 0; r < puzzle->height && !puzzle->fam->solution_grid; r++) {
 		for (c = 0; c < puzzle->width; c++) {
 			size_t i = r * puzzle->width + c;
 			qubo__pz_putc(&o, puzzle->fam->solution_char(puzzle, i, board[i]));
@@ -634,7 +636,8 @@ int qubo_puzzle_parse_solution(const qubo_puzzle *puzzle, const char *text, size
 	g.pad = 0;
 	g.cell = sol_cell;
 	g.ctx = &ctx;
-	rc = qubo__pz_read_grid(&r, &line, &g);
+	rc = puzzle->fam->solution_read ? puzzle->fam->solution_read(puzzle, &r, &line, board)
+					: qubo__pz_read_grid(&r, &line, &g);
 	if (!rc)
 		rc = qubo__pz_expect_end(&r, 1, "after the solution grid");
 	return rc;

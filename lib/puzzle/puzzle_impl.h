@@ -328,6 +328,15 @@ struct qubo__pz_family {
 	int (*on_board)(const qubo_puzzle *p, size_t i);
 	/* The exact search; NULL where the family has none. */
 	const struct qubo__pz_search_ops *search;
+	/* Optional, for solution layouts that are not one character per cell
+	 * (Tango's signs between the cells, the count lines of Tents); NULL:
+	 * rows of solution_char and solution_value. solution_grid writes what
+	 * follows the solution header; solution_read reads it from its first
+	 * line `first` on into board (all zero on entry), with parse errors
+	 * naming the line and column. */
+	void (*solution_grid)(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz_out *o);
+	int (*solution_read)(const qubo_puzzle *p, struct qubo__pz_reader *r,
+			     const struct qubo__pz_line *first, uint8_t *board);
 };
 
 struct qubo_puzzle {

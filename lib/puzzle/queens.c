@@ -1106,6 +1106,8 @@ const struct qubo__pz_family qubo__pz_queens_family = {
 	qz_cell,
 	qz_on_board,
 	&qz_search_ops,
+	NULL,
+	NULL,
 };
 
 const struct qubo__pz_family qubo__pz_nqueens_family = {
@@ -1123,6 +1125,8 @@ const struct qubo__pz_family qubo__pz_nqueens_family = {
 	qz_cell,
 	qz_on_board,
 	&qz_search_ops,
+	NULL,
+	NULL,
 };
 
 const struct qubo__pz_family qubo__pz_general_queens_family = {
@@ -1140,4 +1144,6 @@ const struct qubo__pz_family qubo__pz_general_queens_family = {
 	qz_cell,
 	qz_on_board,
 	&qz_search_ops,
+	NULL,
+	NULL,
 };
