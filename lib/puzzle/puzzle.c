@@ -236,6 +236,8 @@ static const struct {
 } families[] = {
 	{ "queens", qubo__pz_queens_parse },
 	{ "nqueens", qubo__pz_nqueens_parse },
+	{ "takuzu", qubo__pz_takuzu_parse },
+	{ "tango", qubo__pz_tango_parse },
 	{ "chess", qubo__pz_chess_parse },
 	{ "domination", qubo__pz_domination_parse },
 };
@@ -302,7 +304,7 @@ static int parse_text(qubo_puzzle **out, const char *text, size_t length,
 	word[i] = '\0';
 	return qubo__pz_error_at(QUBO_ERR_PARSE, header.no, toks[0].column,
 				 "unknown puzzle family '%s' (known: queens, nqueens, chess, "
-				 "domination)",
+				 "domination, takuzu, tango)",
 				 word);
 }
 

@@ -424,6 +424,12 @@ int qubo__pz_gameid_text(const qubo_allocator *a, const struct qubo__pz_line *li
 			 char **text_out, size_t *len_out);
 
 /* Family parsers: the header line has been read and split. */
+int qubo__pz_takuzu_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
+			  const struct qubo__pz_line *header, const struct qubo__pz_token *toks,
+			  size_t ntoks, const struct qubo__pz_opts *opts);
+int qubo__pz_tango_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
+			 const struct qubo__pz_line *header, const struct qubo__pz_token *toks,
+			 size_t ntoks, const struct qubo__pz_opts *opts);
 int qubo__pz_queens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 			  const struct qubo__pz_line *header, const struct qubo__pz_token *toks,
 			  size_t ntoks, const struct qubo__pz_opts *opts);
