@@ -38,8 +38,10 @@ void qubo__pz_bn_line_name(const struct bn *b, size_t k, char *buf, size_t cap)
 {
 	if (k < b->h)
 		snprintf(buf, cap, "row %zu", k + 1);
-	else
+	else if (k < (size_t)b->h + b->w)
 		snprintf(buf, cap, "column %zu", k - b->h + 1);
+	else
+		snprintf(buf, cap, "region %zu", k - b->h - b->w);
 }
 
 void qubo__pz_bn_cell_name(const struct bn *b, size_t c, char *buf, size_t cap)
@@ -74,6 +76,9 @@ static void bn_destroy(const qubo_allocator *a, void *data)
 
 	qubo__pz_free(a, b->clue);
 	qubo__pz_free(a, b->need);
+	qubo__pz_free(a, b->region);
+	qubo__pz_free(a, b->rstart);
+	qubo__pz_free(a, b->rmemb);
 	qubo__pz_free(a, b->win);
 	qubo__pz_free(a, b->rel);
 	qubo__pz_free(a, b->hsign);
@@ -163,6 +168,30 @@ static int copy_spec(struct bn *b, const qubo_allocator *a, const struct bn_spec
 
 	b->nwin = s->windows ? s->num_windows : standard_windows(b->w, b->h, NULL);
 	b->nrel = s->num_rels;
+	b->nreg = s->regions ? s->num_regions : 0;
+	b->region = qubo__pz_alloc(a, b->n, sizeof *b->region);
+	b->rstart = qubo__pz_zalloc(a, b->nreg + 1, sizeof *b->rstart);
+	b->rmemb = qubo__pz_alloc(a, b->n, sizeof *b->rmemb);
+	if (!b->region || !b->rstart || !b->rmemb)
+		return qubo__pz_nomem("the puzzle's regions");
+	/* the cells of each region, row-major */
+	for (i = 0; i < b->n; i++) {
+		b->region[i] = s->regions ? s->regions[i] : -1;
+		if (b->region[i] >= 0)
+			b->rstart[b->region[i] + 1]++;
+	}
+	for (k = 0; k < b->nreg; k++)
+		b->rstart[k + 1] += b->rstart[k];
+	for (i = 0; i < b->n; i++)
+		if (b->region[i] >= 0)
+			b->rmemb[b->rstart[b->region[i]]++] = (uint32_t)i;
+	for (k = b->nreg; k > 0; k--)
+		b->rstart[k] = b->rstart[k - 1];
+	b->rstart[0] = 0;
+	b->maxlen = b->w > b->h ? b->w : b->h;
+	for (k = 0; k < b->nreg; k++)
+		if (bn_line_len(b, (size_t)b->h + b->w + k) > b->maxlen)
+			b->maxlen = bn_line_len(b, (size_t)b->h + b->w + k);
 	b->clue = qubo__pz_alloc(a, b->n, 1);
 	b->need = qubo__pz_alloc(a, bn_nlines(b), sizeof *b->need);
 	b->win = qubo__pz_alloc(a, 3 * b->nwin, sizeof *b->win);
@@ -180,12 +209,14 @@ static int copy_spec(struct bn *b, const qubo_allocator *a, const struct bn_spec
 		return qubo__pz_nomem("the puzzle's instance");
 	for (i = 0; i < b->n; i++)
 		b->clue[i] = s->clues ? s->clues[i] : -1;
-	for (k = 0; k < bn_nlines(b); k++) {
+	for (k = 0; k < (size_t)b->h + b->w; k++) {
 		const int32_t *given = k < b->h ? s->row_ones : s->col_ones;
 		size_t at = k < b->h ? k : k - b->h;
 
 		b->need[k] = given ? given[at] : (int32_t)bn_line_len(b, k) / 2;
 	}
+	for (k = 0; k < b->nreg; k++)
+		b->need[(size_t)b->h + b->w + k] = s->region_ones ? s->region_ones[k] : -1;
 	if (s->windows)
 		memcpy(b->win, s->windows, 3 * b->nwin * sizeof *b->win);
 	else
@@ -380,7 +411,7 @@ static int line_possible(const struct bn *b, size_t k, const qubo_lit *lits, int
 static int check_lines(const struct bn *b, const qubo_allocator *a, const qubo_lit *lits,
 		       size_t nv)
 {
-	size_t k, maxlen = b->w > b->h ? b->w : b->h;
+	size_t k, maxlen = b->maxlen;
 	int32_t *pos = qubo__pz_zalloc(a, nv, sizeof *pos);
 	int32_t *neg = qubo__pz_zalloc(a, nv, sizeof *neg);
 	uint32_t *vars = qubo__pz_alloc(a, maxlen, sizeof *vars);
@@ -511,7 +542,7 @@ static int build_model(const struct bn *b, const qubo_allocator *a, double P, co
 		       size_t nv, qubo_model **out)
 {
 	qubo_model *m = NULL;
-	size_t k, maxlen = b->w > b->h ? b->w : b->h;
+	size_t k, maxlen = b->maxlen;
 	qubo_lit *buf;
 	uint32_t j;
 	int rc;
@@ -611,8 +642,8 @@ static void bn_check(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz
 				   r->differ ? "equal" : "different", sign_char(r),
 				   r->differ ? "different" : "equal");
 	}
-	for (k = 0; b->distinct && k < bn_nlines(b); k++) {
-		size_t last = k < b->h ? b->h : bn_nlines(b);
+	for (k = 0; b->distinct && k < (size_t)b->h + b->w; k++) {
+		size_t last = k < b->h ? b->h : (size_t)b->h + b->w;
 
 		for (k2 = k + 1; k2 < last; k2++) {
 			for (j = 0; j < bn_line_len(b, k); j++)

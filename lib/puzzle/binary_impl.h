@@ -22,7 +22,8 @@
 /* Where the instance came from (and so how it is written back). */
 enum {
 	BN_TAKUZU = 0, /* a `takuzu` file */
-	BN_TANGO = 1   /* a `tango` file */
+	BN_TANGO = 1,  /* a `tango` file */
+	BN_SPEC = 2    /* qubo_puzzle_binary_new(): no text form */
 };
 
 /* x_a = x_b (differ 0) or x_a ≠ x_b (differ 1), a < b. */
@@ -53,6 +54,11 @@ struct bn_spec {
 	size_t num_windows;
 	const struct bn_rel *rels;
 	size_t num_rels;
+	/* regions with counts: width × height region numbers (-1: none) and
+	 * num_regions counts (-1: none); NULL / 0: no regions */
+	const int32_t *regions;
+	const int32_t *region_ones;
+	size_t num_regions;
 	/* Tango's text form: the sign right of each cell and below it (' ',
 	 * '=' or 'x'); NULL for Takuzu */
 	const uint8_t *hsign, *vsign;
@@ -64,7 +70,13 @@ struct bn {
 	int32_t kind;
 	int32_t distinct;
 	int8_t *clue; /* n: -1, 0 or 1 */
-	int32_t *need; /* h + w lines, rows first: ones needed, or -1 */
+	/* Lines: the rows, the columns, then the regions. */
+	int32_t *need; /* per line: ones needed, or -1 */
+	size_t nreg;
+	int32_t *region; /* n: each cell's region, or -1 */
+	size_t *rstart;	 /* nreg + 1, into rmemb: the cells of each region */
+	uint32_t *rmemb;
+	uint32_t maxlen; /* the longest line */
 	size_t nwin;
 	uint32_t *win; /* 3 nwin cells */
 	size_t nrel;
@@ -80,21 +92,27 @@ struct bn {
 	size_t rule_fixes[BN_NUM_RULES];
 };
 
-/* Lines: rows 0 … h − 1, then columns. */
+/* Lines: rows 0 … h − 1, then the columns, then the regions. */
 static inline size_t bn_nlines(const struct bn *b)
 {
-	return (size_t)b->h + b->w;
+	return (size_t)b->h + b->w + b->nreg;
 }
 
 static inline uint32_t bn_line_len(const struct bn *b, size_t k)
 {
-	return k < b->h ? b->w : b->h;
+	size_t g = k - b->h - b->w;
+
+	return k < b->h ? b->w
+	       : k < (size_t)b->h + b->w ? b->h
+					: (uint32_t)(b->rstart[g + 1] - b->rstart[g]);
 }
 
 /* The j-th cell of line k. */
 static inline size_t bn_line_cell(const struct bn *b, size_t k, uint32_t j)
 {
-	return k < b->h ? k * b->w + j : (size_t)j * b->w + (k - b->h);
+	return k < b->h		       ? k * b->w + j
+	       : k < (size_t)b->h + b->w ? (size_t)j * b->w + (k - b->h)
+					: b->rmemb[b->rstart[k - b->h - b->w] + j];
 }
 
 /* "row 3" or "column 2" (1-based). */

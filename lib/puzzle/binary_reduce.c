@@ -101,8 +101,13 @@ static int line_full(const struct qubo__pz_bn_ws *ws, size_t k, int v)
 	for (j = 0; j < len && used < sizeof list - 16; j++) {
 		if (ws->val[bn_line_cell(b, k, j)] != v)
 			continue;
-		used += (size_t)snprintf(list + used, sizeof list - used, "%s%u",
-					 shown ? ", " : "", (unsigned)j + 1);
+		if (k < (size_t)b->h + b->w)
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s%u",
+						 shown ? ", " : "", (unsigned)j + 1);
+		else /* a region's cells as (row, column) */
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s(%zu, %zu)",
+						 shown ? ", " : "", bn_line_cell(b, k, j) / b->w + 1,
+						 bn_line_cell(b, k, j) % b->w + 1);
 		shown++;
 	}
 	if (j < len)
@@ -147,6 +152,7 @@ static int fix(struct qubo__pz_bn_ws *ws, size_t c, int v, int rule)
 {
 	const struct bn *b = ws->b;
 	size_t row = c / b->w, col = b->h + c % b->w;
+	size_t reg = b->region[c] < 0 ? 0 : (size_t)b->h + b->w + (size_t)b->region[c];
 
 	if (ws->val[c] == v)
 		return QUBO_OK;
@@ -156,9 +162,11 @@ static int fix(struct qubo__pz_bn_ws *ws, size_t c, int v, int rule)
 	if (v) {
 		ws->ones[row]++;
 		ws->ones[col]++;
+		ws->ones[reg] += reg != 0;
 	} else {
 		ws->zeros[row]++;
 		ws->zeros[col]++;
+		ws->zeros[reg] += reg != 0;
 	}
 	ws->queue[ws->qtail++] = (uint32_t)c;
 	if (ws->counts)
@@ -237,6 +245,8 @@ static int drain(struct qubo__pz_bn_ws *ws)
 				return rc;
 		if ((rc = line_rule(ws, c / b->w)) != QUBO_OK ||
 		    (rc = line_rule(ws, b->h + c % b->w)) != QUBO_OK ||
+		    (b->region[c] >= 0 &&
+		     (rc = line_rule(ws, (size_t)b->h + b->w + (size_t)b->region[c])) != QUBO_OK) ||
 		    (rc = window_rule(ws, c)) != QUBO_OK)
 			return rc;
 	}

@@ -400,6 +400,10 @@ int qubo__pz_bn_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 {
 	const struct bn *b = p->data;
 
+	if (b->kind == BN_SPEC)
+		return qubo__pz_error(QUBO_ERR_NOT_SUPPORTED,
+				      "qubo_puzzle_format: a binary puzzle built from a spec has no "
+				      "text form");
 	header_line(b, o);
 	put_grid(b, NULL, o);
 	return QUBO_OK;
@@ -407,7 +411,10 @@ int qubo__pz_bn_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 
 void qubo__pz_bn_solution_header(const qubo_puzzle *p, struct qubo__pz_out *o)
 {
-	header_line(p->data, o);
+	const struct bn *b = p->data;
+
+	if (b->kind != BN_SPEC)
+		header_line(b, o);
 }
 
 int qubo__pz_bn_solution_header_check(const qubo_puzzle *p, const struct qubo__pz_line *line)
@@ -420,6 +427,10 @@ int qubo__pz_bn_solution_header_check(const qubo_puzzle *p, const struct qubo__p
 	int32_t distinct = 0;
 	int rc;
 
+	if (b->kind == BN_SPEC)
+		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[0].column,
+					 "a puzzle built from a spec has no header: its solution "
+					 "is the grid alone");
 	if ((rc = read_size(line, toks, nt, word, &w, &h)))
 		return rc;
 	if (w != b->w || h != b->h)
