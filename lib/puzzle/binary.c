@@ -486,6 +486,10 @@ static int add_witnesses(const struct bn *b, qubo_model *m, const qubo_lit *lits
 	for (k = first; k < first + count && !rc; k++) {
 		for (k2 = k + 1; k2 < first + count && !rc; k2++) {
 			uint32_t w0 = 0, nw = 0;
+			/* Two lines with the same count that differ have a column
+			 * where the first holds 1 and the second 0, and one the other
+			 * way round: the witnesses of the first kind suffice. */
+			int one_kind = b->need[k] >= 0 && b->need[k] == b->need[k2];
 
 			for (j = 0; j < len; j++) {
 				qubo_lit x = lits[bn_line_cell(b, k, j)];
@@ -496,7 +500,7 @@ static int add_witnesses(const struct bn *b, qubo_model *m, const qubo_lit *lits
 				if (x == y)
 					continue; /* never differ here: no witness */
 				nw += x != QUBO_LIT_FALSE && y != QUBO_LIT_TRUE;
-				nw += x != QUBO_LIT_TRUE && y != QUBO_LIT_FALSE;
+				nw += !one_kind && x != QUBO_LIT_TRUE && y != QUBO_LIT_FALSE;
 			}
 			if (j < len)
 				continue;
@@ -518,7 +522,7 @@ static int add_witnesses(const struct bn *b, qubo_model *m, const qubo_lit *lits
 					if (!rc)
 						rc = qubo_model_add_lit_product(m, a, y, P);
 				}
-				if (!rc && x != QUBO_LIT_TRUE && y != QUBO_LIT_FALSE) {
+				if (!rc && !one_kind && x != QUBO_LIT_TRUE && y != QUBO_LIT_FALSE) {
 					/* b: x = 0, y = 1 */
 					qubo_lit w = QUBO_LIT(w0 + nw);
 
@@ -531,6 +535,10 @@ static int add_witnesses(const struct bn *b, qubo_model *m, const qubo_lit *lits
 			}
 			if (!rc)
 				rc = qubo_penalty_exactly(m, wbuf, nw, 1, P);
+			/* a hint for annealers: given the board, the pair's best
+			 * witnesses are chosen jointly (group moves) */
+			if (!rc && nw <= QUBO_MAX_GROUP_SIZE)
+				rc = qubo_model_add_group(m, w0, nw);
 		}
 	}
 	return rc;

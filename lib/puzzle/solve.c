@@ -434,7 +434,8 @@ static int solve_feasibility(struct run *r)
 	if (r->o.strategy == QUBO_PUZZLE_STRATEGY_SAMPLE || r->target_given)
 		return sample(r, 0);
 	first = has_search(r) &&
-		(family == QUBO_PUZZLE_QUEENS || family == QUBO_PUZZLE_CHESS_COLOURED);
+		(family == QUBO_PUZZLE_QUEENS || family == QUBO_PUZZLE_CHESS_COLOURED ||
+		 family == QUBO_PUZZLE_TAKUZU || family == QUBO_PUZZLE_TANGO);
 	after = has_search(r) && !first &&
 		(family != QUBO_PUZZLE_NQUEENS || r->cells <= NQUEENS_SEARCH_CELLS);
 	if (first) {

@@ -18,9 +18,15 @@ each program's figures and a table of the medians per set, relative to the
 first program.
 
 usage: bench_cli_puzzles.py QUBO_BINARY [QUBO_BINARY ...] [--repeat R]
-                            [--folder F ...] [PUZZLES_DIR]
+                            [--folder F ...] [--arg A ...] [--max-side N]
+                            [--by-size] [PUZZLES_DIR]
   R runs per puzzle and program (default 1), the median of them counts.
   F: queens (the default), tango, takuzu or tents; may be given several times.
+  A: an argument added to `qubo solve` (e.g. --arg --solver --arg sa for the
+     annealer alone); may be given several times.
+  N: only puzzles whose sides are at most N.
+  --by-size: sets per board size too; each set's line gives its success
+     rate (answers verified out of runs).
   PUZZLES_DIR (a directory) defaults to $QUBO_PUZZLES_DIR.
 """
 import glob
@@ -71,11 +77,17 @@ def main():
         print(__doc__)
         return 0 if args else 2
     programs, root, repeat = [], os.environ.get("QUBO_PUZZLES_DIR", ""), 1
-    folders = []
+    folders, extra, max_side, by_size = [], [], 0, False
     while args:
         arg = args.pop(0)
         if arg == "--repeat":
             repeat = int(args.pop(0))
+        elif arg == "--arg":
+            extra.append(args.pop(0))
+        elif arg == "--max-side":
+            max_side = int(args.pop(0))
+        elif arg == "--by-size":
+            by_size = True
         elif arg == "--folder":
             folders.append(args.pop(0))
         elif os.path.isdir(arg):
@@ -94,18 +106,25 @@ def main():
     floors = {q: sorted(timed([q, "--version"])[0] for _ in range(50)) for q in programs}
     sets = {q: {} for q in programs}
     wrong = {q: [] for q in programs}
+    good = {}
     for folder, path in paths:
         name = os.path.basename(path)
         with open(path) as f:
             header = next(line for line in f if line.strip() and not line.startswith("#"))
+        size = header.split()[1]
+        sides = [int(v) for v in size.split("x")]
+        if max_side and max(sides) > max_side:
+            continue
         kind = kind_of(folder, name, header)
+        if by_size:
+            kind += f" {size if 'x' in size else size + 'x' + size}"
         if kind not in kinds:
             kinds.append(kind)
         runs = {q: [] for q in programs}
         for r in range(repeat):
             turn = programs[r % len(programs):] + programs[:r % len(programs)]
             for q in turn:
-                runs[q].append(timed([q, "solve", path]))
+                runs[q].append(timed([q, "solve"] + extra + [path]))
         for q in programs:
             wall = statistics.median(r[0] for r in runs[q])
             cpu = statistics.median(r[1] for r in runs[q])
@@ -120,10 +139,11 @@ def main():
                         ok = v.returncode == 0
                 if not ok:
                     wrong[q].append(name)
+                good[q, kind] = good.get((q, kind), 0) + ok
             sets[q].setdefault(kind, []).append((wall, cpu, name))
     load1 = os.getloadavg()
 
-    print(f"qubo solve PUZZLE, default settings, one process at a time, {repeat} run(s) "
+    print(f"qubo solve {' '.join(extra) + ' ' if extra else ''}PUZZLE, default settings, one process at a time, {repeat} run(s) "
           f"per puzzle{' and program, alternating' if len(programs) > 1 else ''}; "
           f"{os.cpu_count()} CPUs; load average {load0[0]:.2f} before, {load1[0]:.2f} after")
     medians = {}
@@ -140,7 +160,8 @@ def main():
             cpus = sorted(r[1] for r in rows)
             worst = max(rows)
             medians[q, kind] = statistics.median(walls)
-            print(f"{kind} ({len(rows)} puzzles): wall median "
+            print(f"{kind} ({len(rows)} puzzles, {good.get((q, kind), 0)}/{len(rows) * repeat} "
+                  f"verified): wall median "
                   f"{statistics.median(walls) * 1e3:.2f} ms, p90 {pct(walls, 0.9) * 1e3:.2f} ms, "
                   f"worst {worst[0] * 1e3:.2f} ms ({worst[2]}); CPU median "
                   f"{statistics.median(cpus) * 1e3:.2f} ms, worst {cpus[-1] * 1e3:.2f} ms")
