@@ -274,6 +274,28 @@ rc, out, err = run("count", "-", stdin="nqueens 8 torus\n")
 check(rc == 5 and out == "0\n", f"count nqueens 8 torus: {rc} {out!r}")
 rc, out, err = run("count", "-", stdin="nqueens 8\n")
 check(rc == 0 and out == "92\n", f"count nqueens 8: {rc} {out!r}")
+# Takuzu and Tango: contradictions are proven infeasible (exit 5), not parse errors
+cycle = "tango 4\n.=. . .\n= x    \n.=. . .\n       \n. . . .\n       \n. . . .\n"
+for verb in ("solve", "info", "count"):
+    rc, out, err = run(verb, "-", stdin=cycle)
+    check(rc == 5 and "no solution" in err and "cycle" in err and "row 2, column 2" in err,
+          f"{verb}, tango sign cycle: {rc} {out!r} {err!r}")
+full = "takuzu 6 nounique\n1.1.11\n1.....\n......\n......\n......\n......\n"
+rc, out, err = run("solve", "-", stdin=full)
+check(rc == 5 and out == "" and "row 1" in err and "no solution" in err,
+      f"takuzu over-full row: {rc} {err!r}")
+rc, out, err = run("count", "-", stdin=full)
+check(rc == 5 and out == "0\n", f"count, takuzu over-full row: {rc} {out!r}")
+rc, out, err = run("count", "-", stdin="takuzu 4 nounique\n....\n....\n....\n....\n")
+check(rc == 0 and out == "90\n", f"count takuzu 4 nounique: {rc} {out!r}")
+rc, out, err = run("count", "-", stdin="takuzu 4\n....\n....\n....\n....\n")
+check(rc == 0 and out == "72\n", f"count takuzu 4: {rc} {out!r}")
+rc, out, err = run("solve", "--quiet", "6x6:cCCBcBgCBbBCb")
+check(rc == 0 and out.startswith("takuzu 6 nounique\n") and len(out.splitlines()) == 7,
+      f"unruly game ID: {rc} {out!r} {err!r}")
+if rc == 0:
+    vrc, vout, verr = run("verify", "6x6:cCCBcBgCBbBCb", "-", stdin=out)
+    check(vrc == 0 and vout == "valid\n", f"verify unruly game ID: {vrc} {vout!r} {verr!r}")
 rc, out, err = run("count", "--method", "exhaustive", "-", stdin="nqueens 5\n")
 check(rc == 0 and out == "10\n", f"count nqueens 5, exhaustive: {rc} {out!r}")
 

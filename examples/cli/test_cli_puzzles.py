@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Every LinkedIn Queens and Star Battle puzzle of the shared collection,
-solved by `qubo solve` with default settings and accepted by the checker.
+"""Every puzzle of the shared collection (LinkedIn Queens and Star Battle,
+LinkedIn Tango, Takuzu, Binairo and Unruly, Tents), solved by `qubo solve`
+with default settings and accepted by the checker.
 
-For each queens/*.txt in $QUBO_PUZZLES_DIR: `qubo solve FILE` must exit 0
+For each queens/, tango/, takuzu/ and tents/*.txt in $QUBO_PUZZLES_DIR: `qubo solve FILE` must exit 0
 and print a solution file; `qubo verify FILE -` must accept that output; and
 where the puzzle is unique (its '# solutions: 1' comment, or `qubo count`
 says 1) the output must be the published NAME.solution. Puzzles run on a
@@ -61,13 +62,29 @@ def one(path):
     return problems
 
 
+FOLDERS = ("queens", "tango", "takuzu", "tents")
+
+
+def set_of(path):
+    b = os.path.basename(path)
+    for prefix, key in (("samimsu", "LinkedIn Queens"), ("janko-starbattle2", "Star Battle, 2 stars"),
+                        ("janko-starbattle", "Star Battle, 1 star"), ("rntango", "LinkedIn Tango"),
+                        ("janko-binairo", "Binairo"), ("binarypuzzle", "Takuzu"),
+                        ("sgt-unruly", "Unruly"), ("sgt-tents", "Tents (Tatham)"),
+                        ("janko-tents", "Tents (janko)")):
+        if b.startswith(prefix):
+            return key
+    return os.path.basename(os.path.dirname(path))
+
+
 def main():
-    if not DIR or not os.path.isdir(os.path.join(DIR, "queens")):
+    if not DIR or not os.path.isdir(DIR):
         print(f"SKIP: the puzzle collection is absent (QUBO_PUZZLES_DIR={DIR!r})")
         return 77
-    paths = sorted(glob.glob(os.path.join(DIR, "queens", "*.txt")))
+    paths = sorted(p for folder in FOLDERS
+                   for p in glob.glob(os.path.join(DIR, folder, "*.txt")))
     if not paths:
-        print(f"SKIP: no queens/*.txt in {DIR}")
+        print(f"SKIP: no puzzles in {DIR}")
         return 77
     t0 = time.perf_counter()
     workers = max(2, min(8, (os.cpu_count() or 2) * 2))
@@ -76,12 +93,9 @@ def main():
     failures = [p for r in results for p in r]
     for f in failures:
         print("FAIL:", f, file=sys.stderr)
-    sets = {"LinkedIn Queens": 0, "Star Battle, 1 star": 0, "Star Battle, 2 stars": 0}
+    sets = {}
     for p in paths:
-        b = os.path.basename(p)
-        key = ("Star Battle, 2 stars" if "starbattle2" in b else
-               "Star Battle, 1 star" if "starbattle" in b else "LinkedIn Queens")
-        sets[key] += 1
+        sets[set_of(p)] = sets.get(set_of(p), 0) + 1
     print(", ".join(f"{k}: {v}" for k, v in sets.items()),
           f"({time.perf_counter() - t0:.1f} s on {workers} processes)")
     bad = sum(1 for r in results if r)
