@@ -446,7 +446,7 @@ int qubo_model_add_clique(qubo_model *m, const qubo_lit *lits, size_t count, dou
 	}
 	/* Σ_{a<b} w ℓ_a ℓ_b = w·C(t,2) + w·t·Σ_free ℓ + w·Σ_{free a<b} ℓ_a ℓ_b. */
 	m->offset += w * (double)t * (double)(t - (t > 0)) / 2.0;
-	mem = m->members + m->num_members;
+	mem = reserved ? m->members + m->num_members : NULL;
 	for (k = 0, nf = 0; k < count; k++) {
 		qubo_lit l = lits[k];
 		if (QUBO_LIT_IS_CONST(l))

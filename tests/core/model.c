@@ -436,3 +436,25 @@ Test(model, groups)
 	qubo_model_free(c);
 	qubo_model_free(m);
 }
+
+/* A clique of constants and one free literal, added before any clique has
+ * storage: only its offset and linear parts remain (a UBSan finding: no
+ * pointer arithmetic on the empty member list). */
+Test(model, clique_of_constants_first)
+{
+	qubo_model *m = NULL;
+	qubo_lit l[3] = { QUBO_LIT_TRUE, QUBO_LIT_FALSE, QUBO_LIT(0) };
+	uint8_t x[1] = { 1 };
+	double e = 0.0;
+
+	cr_assert_eq(qubo_model_new(&m, 1, NULL), QUBO_OK);
+	cr_assert_eq(qubo_model_add_clique(m, l, 3, 2.0), QUBO_OK);
+	cr_assert_eq(qubo_model_add_clique(m, l, 2, 1.0), QUBO_OK);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	cr_assert_eq(qubo_model_energy(m, x, 1, &e), QUBO_OK);
+	cr_assert_eq(e, 2.0); /* 2 · (TRUE·x0) with x0 = 1; the second clique is 0 */
+	x[0] = 0;
+	cr_assert_eq(qubo_model_energy(m, x, 1, &e), QUBO_OK);
+	cr_assert_eq(e, 0.0);
+	qubo_model_free(m);
+}
