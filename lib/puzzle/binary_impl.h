@@ -39,7 +39,8 @@ enum {
 	BN_RULE_COUNT = 2,    /* a row or column with all its ones or zeros */
 	BN_RULE_WINDOW = 3,   /* two equal cells of a window force the third */
 	BN_RULE_DISTINCT = 4, /* a line that would equal a complete one */
-	BN_NUM_RULES = 5
+	BN_RULE_LINE = 5,     /* the same value in every completion of a line */
+	BN_NUM_RULES = 6
 };
 
 /* What an instance is made from (the text parsers fill one). */

@@ -13,6 +13,10 @@
  *             that: no solution;
  *   WINDOW    two cells of a window with the same value force the third
  *             to the other value; three equal: no solution;
+ *   LINE      a row or column (of at most BN_LINE_MAX cells) whose every
+ *             completion that keeps its own count, its windows and the
+ *             signs between its cells gives a cell the same value fixes
+ *             that cell; no completion: no solution;
  *   DISTINCT  (rows and columns pairwise distinct) two complete lines of
  *             one direction that are equal: no solution; a line with two
  *             free cells that need one 1 between them, whose fixed cells
@@ -23,12 +27,32 @@
  * search's nodes are cheap.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "binary_impl.h"
 
+/* Longest line the LINE rule completes. */
+#define BN_LINE_MAX 64
+
+/* A rule inside one line, at positions of the line: a window (kind 0) or
+ * two cells of one parity class, equal (1) or different (2). Each line's
+ * rules are sorted by their last position. */
+struct bn_lrule {
+	uint16_t p[3];
+	uint8_t kind;
+};
+
 struct qubo__pz_bn_ws {
 	const struct bn *b;
+	/* the LINE rule: per row and column, rules at [lstart[k], lstart[k+1])
+	 * and per position j the first rule ending at j or later,
+	 * lpos[lpos_start[k] + j] */
+	size_t *lstart, *lpos_start, *lpos;
+	struct bn_lrule *lr;
+	int8_t lval[BN_LINE_MAX];
+	uint8_t seen[BN_LINE_MAX]; /* bit v: a completion has value v there */
+	uint32_t lfree, lboth;	   /* free positions; those seen with both */
 	int8_t *val;	 /* the vector being propagated (the caller's) */
 	int8_t *dec;	 /* n: a copy of the caller's decisions */
 	int32_t *ones;	 /* per line: cells fixed to 1 */
@@ -38,6 +62,118 @@ struct qubo__pz_bn_ws {
 	int quiet;
 	size_t *counts;
 };
+
+/* Position of cell c in line k (rows and columns only). */
+static uint32_t line_pos(const struct bn *b, size_t k, size_t c)
+{
+	return (uint32_t)(k < b->h ? c % b->w : c / b->w);
+}
+
+/* Whether the three cells lie in line k. */
+static int in_line(const struct bn *b, size_t k, size_t c)
+{
+	return k < b->h ? c / b->w == k : c % b->w == k - b->h;
+}
+
+static int cmp_lrule(const void *x, const void *y)
+{
+	const struct bn_lrule *a = x, *b = y;
+	unsigned ma = a->p[a->kind ? 1 : 2], mb = b->p[b->kind ? 1 : 2];
+
+	return (ma > mb) - (ma < mb);
+}
+
+/* Collects (count = 1) or fills (0) line k's rules from r on; returns the
+ * number. Windows of three cells of the line; for the signs, each cell and
+ * the next cell of its class in the line. */
+static size_t collect(const struct bn *b, size_t k, struct bn_lrule *r, int count)
+{
+	uint32_t len = bn_line_len(b, k), j;
+	size_t m = 0, w;
+
+	for (j = 0; j < len; j++) {
+		size_t c = bn_line_cell(b, k, j), x;
+
+		for (w = b->wstart[c]; w < b->wstart[c + 1]; w++) {
+			const uint32_t *t = &b->win[3 * (size_t)b->wmemb[w]];
+			uint32_t q0, q1, q2, lo;
+
+			if (!in_line(b, k, t[0]) || !in_line(b, k, t[1]) || !in_line(b, k, t[2]))
+				continue;
+			q0 = line_pos(b, k, t[0]);
+			q1 = line_pos(b, k, t[1]);
+			q2 = line_pos(b, k, t[2]);
+			lo = q0 < q1 ? (q0 < q2 ? q0 : q2) : (q1 < q2 ? q1 : q2);
+			if (lo != j) /* each window once, from its first position */
+				continue;
+			if (!count) {
+				uint32_t hi = q0 > q1 ? (q0 > q2 ? q0 : q2) : (q1 > q2 ? q1 : q2);
+
+				r[m].p[0] = (uint16_t)lo;
+				r[m].p[1] = (uint16_t)(q0 + q1 + q2 - lo - hi);
+				r[m].p[2] = (uint16_t)hi;
+				r[m].kind = 0;
+			}
+			m++;
+		}
+		/* the next cell of c's class in the line, after c */
+		for (x = b->next[c]; x != c; x = b->next[x]) {
+			if (!in_line(b, k, x) || line_pos(b, k, x) <= j)
+				continue;
+			if (!count) {
+				r[m].p[0] = (uint16_t)j;
+				r[m].p[1] = (uint16_t)line_pos(b, k, x);
+				r[m].p[2] = 0;
+				r[m].kind = (uint8_t)(1 + (b->flip[c] != b->flip[x]));
+			}
+			m++;
+			break;
+		}
+	}
+	return m;
+}
+
+/* The LINE rule's tables (lines longer than BN_LINE_MAX get none). */
+static int line_rules(struct qubo__pz_bn_ws *ws, const qubo_allocator *a)
+{
+	const struct bn *b = ws->b;
+	size_t nl = (size_t)b->h + b->w, k, total = 0, tpos = 0;
+
+	ws->lstart = qubo__pz_alloc(a, nl + 1, sizeof *ws->lstart);
+	ws->lpos_start = qubo__pz_alloc(a, nl + 1, sizeof *ws->lpos_start);
+	if (!ws->lstart || !ws->lpos_start)
+		return 1;
+	for (k = 0; k < nl; k++) {
+		ws->lstart[k] = total;
+		ws->lpos_start[k] = tpos;
+		if (bn_line_len(b, k) <= BN_LINE_MAX) {
+			total += collect(b, k, NULL, 1);
+			tpos += bn_line_len(b, k) + 1;
+		}
+	}
+	ws->lstart[nl] = total;
+	ws->lpos_start[nl] = tpos;
+	ws->lr = qubo__pz_alloc(a, total, sizeof *ws->lr);
+	ws->lpos = qubo__pz_alloc(a, tpos, sizeof *ws->lpos);
+	if (!ws->lr || !ws->lpos)
+		return 1;
+	for (k = 0; k < nl; k++) {
+		struct bn_lrule *r = ws->lr + ws->lstart[k];
+		size_t m = ws->lstart[k + 1] - ws->lstart[k], i = 0;
+		uint32_t j, len = bn_line_len(b, k);
+
+		if (len > BN_LINE_MAX)
+			continue;
+		collect(b, k, r, 0);
+		qsort(r, m, sizeof *r, cmp_lrule);
+		for (j = 0; j <= len; j++) {
+			while (i < m && r[i].p[r[i].kind ? 1 : 2] < j)
+				i++;
+			ws->lpos[ws->lpos_start[k] + j] = ws->lstart[k] + i;
+		}
+	}
+	return 0;
+}
 
 int qubo__pz_bn_ws_new(const struct bn *b, const qubo_allocator *a, struct qubo__pz_bn_ws **out)
 {
@@ -51,7 +187,7 @@ int qubo__pz_bn_ws_new(const struct bn *b, const qubo_allocator *a, struct qubo_
 	ws->ones = qubo__pz_alloc(a, bn_nlines(b), sizeof *ws->ones);
 	ws->zeros = qubo__pz_alloc(a, bn_nlines(b), sizeof *ws->zeros);
 	ws->queue = qubo__pz_alloc(a, b->n, sizeof *ws->queue);
-	if (!ws->dec || !ws->ones || !ws->zeros || !ws->queue) {
+	if (!ws->dec || !ws->ones || !ws->zeros || !ws->queue || line_rules(ws, a)) {
 		qubo__pz_bn_ws_free(a, ws);
 		return qubo__pz_nomem("the propagation's work space");
 	}
@@ -67,6 +203,10 @@ void qubo__pz_bn_ws_free(const qubo_allocator *a, struct qubo__pz_bn_ws *ws)
 	qubo__pz_free(a, ws->ones);
 	qubo__pz_free(a, ws->zeros);
 	qubo__pz_free(a, ws->queue);
+	qubo__pz_free(a, ws->lstart);
+	qubo__pz_free(a, ws->lpos_start);
+	qubo__pz_free(a, ws->lpos);
+	qubo__pz_free(a, ws->lr);
 	qubo__pz_free(a, ws);
 }
 
@@ -253,6 +393,110 @@ static int drain(struct qubo__pz_bn_ws *ws)
 	return QUBO_OK;
 }
 
+/* Completions of line k from position j on, with `ones` ones so far;
+ * returns 1 to stop (every free position seen with both values). */
+static int complete_from(struct qubo__pz_bn_ws *ws, size_t k, uint32_t j, int32_t ones,
+			 int32_t left)
+{
+	const struct bn *b = ws->b;
+	uint32_t len = bn_line_len(b, k);
+	int32_t need = b->need[k];
+	int v;
+
+	if (need >= 0 && (ones > need || ones + left < need))
+		return 0;
+	if (j == len) {
+		uint32_t i;
+
+		for (i = 0; i < len; i++) {
+			uint8_t bit = (uint8_t)(1u << ws->lval[i]);
+
+			if (ws->seen[i] != 3 && (ws->seen[i] |= bit) == 3 &&
+			    ws->val[bn_line_cell(b, k, i)] < 0)
+				ws->lboth++;
+		}
+		return ws->lboth == ws->lfree;
+	}
+	for (v = 0; v <= 1; v++) {
+		int8_t fixed = ws->val[bn_line_cell(b, k, j)];
+		size_t r, end = ws->lpos[ws->lpos_start[k] + j + 1];
+		int ok = 1;
+
+		if (fixed >= 0 && fixed != v)
+			continue;
+		ws->lval[j] = (int8_t)v;
+		for (r = ws->lpos[ws->lpos_start[k] + j]; r < end && ok; r++) {
+			const struct bn_lrule *q = &ws->lr[r];
+
+			if (q->kind == 0)
+				ok = !(ws->lval[q->p[0]] == v && ws->lval[q->p[1]] == v);
+			else
+				ok = (ws->lval[q->p[0]] != v) == (q->kind == 2);
+		}
+		if (ok && complete_from(ws, k, j + 1, ones + v, left - 1))
+			return 1;
+	}
+	return 0;
+}
+
+/* LINE on line k (not complete). *changed is set when a cell was fixed. */
+static int line_complete_rule(struct qubo__pz_bn_ws *ws, size_t k, int *changed)
+{
+	const struct bn *b = ws->b;
+	uint32_t len = bn_line_len(b, k), j;
+	int rc;
+
+	ws->lfree = 0;
+	ws->lboth = 0;
+	for (j = 0; j < len; j++) {
+		ws->seen[j] = 0;
+		ws->lfree += ws->val[bn_line_cell(b, k, j)] < 0;
+	}
+	if (complete_from(ws, k, 0, 0, (int32_t)len))
+		return QUBO_OK;
+	for (j = 0; j < len; j++) {
+		size_t c = bn_line_cell(b, k, j);
+
+		if (ws->seen[j] == 0) {
+			char name[32];
+
+			if (ws->quiet)
+				return QUBO_ERR_INFEASIBLE;
+			qubo__pz_bn_line_name(b, k, name, sizeof name);
+			return qubo__pz_error(QUBO_ERR_INFEASIBLE,
+					      "the puzzle has no solution: %s cannot be completed "
+					      "(its count, its windows and its signs exclude every "
+					      "filling)",
+					      name);
+		}
+		if (ws->val[c] < 0 && ws->seen[j] != 3) {
+			if ((rc = fix(ws, c, ws->seen[j] == 2, BN_RULE_LINE)))
+				return rc;
+			*changed = 1;
+		}
+	}
+	return QUBO_OK;
+}
+
+/* LINE on every row and column that is neither complete nor too long. */
+static int line_complete_all(struct qubo__pz_bn_ws *ws, int *changed)
+{
+	const struct bn *b = ws->b;
+	size_t k;
+	int rc;
+
+	for (k = 0; k < (size_t)b->h + b->w; k++) {
+		if (bn_line_len(b, k) > BN_LINE_MAX ||
+		    ws->ones[k] + ws->zeros[k] == (int32_t)bn_line_len(b, k))
+			continue;
+		if ((rc = line_complete_rule(ws, k, changed)))
+			return rc;
+		if (*changed && (rc = drain(ws)))
+			return rc;
+	}
+	return QUBO_OK;
+}
+
 static int complete(const struct qubo__pz_bn_ws *ws, size_t k)
 {
 	return ws->ones[k] + ws->zeros[k] == (int32_t)bn_line_len(ws->b, k);
@@ -342,6 +586,8 @@ int qubo__pz_bn_propagate(struct qubo__pz_bn_ws *ws, int8_t *val, int quiet,
 		changed = 0;
 		if (!rc)
 			rc = drain(ws);
+		if (!rc)
+			rc = line_complete_all(ws, &changed);
 		if (!rc && b->distinct)
 			rc = distinct_rule(ws, 0, b->h, &changed);
 		if (!rc && b->distinct)
