@@ -3,9 +3,10 @@
  *
  * Feasibility puzzles (every solution has the ground energy):
  *  - a reduction that decided every cell has solved the puzzle;
- *  - boards with regions (queens, coloured chess pieces) are searched by
- *    branch and reduce at once: a queen on such a board decides many cells,
- *    so the search ends in a handful of nodes;
+ *  - boards with regions (queens, coloured chess pieces) and binary grids
+ *    (Takuzu, Tango) are searched by branch and reduce at once: a decision
+ *    on such a board fixes many cells through the family's propagation, so
+ *    the search ends in a handful of nodes;
  *  - other boards are annealed in rounds of a few reads that stop the
  *    moment one reaches the ground energy, each round four times longer
  *    than the last (128 sweeps first); when the first round fails, the
