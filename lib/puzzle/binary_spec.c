@@ -144,14 +144,14 @@ static int cmp_triple(const void *x, const void *y)
 			      : (a[2] > b[2]) - (a[2] < b[2]);
 }
 
-/* The cell k steps from (r, c) along (dr, dc), or UINT32_MAX off the board
- * (a wrapped side of 3 or fewer cells is treated as not wrapped: its
- * windows would repeat the plain ones). */
+/* The cell k steps from (r, c) along (dr, dc), or UINT32_MAX off the board.
+ * On a wrapped side of fewer than 3 cells a window may meet a cell twice
+ * (make_windows drops it) or repeat another (kept once). */
 static uint32_t step(const qubo_puzzle_binary_spec *s, uint32_t r, uint32_t c, int dr, int dc,
 		     int k)
 {
-	int hw = s->wrap >= QUBO_PUZZLE_WRAP_CYLINDER && s->width > 3;
-	int vw = s->wrap == QUBO_PUZZLE_WRAP_TORUS && s->height > 3;
+	int hw = s->wrap >= QUBO_PUZZLE_WRAP_CYLINDER;
+	int vw = s->wrap == QUBO_PUZZLE_WRAP_TORUS;
 	int64_t rr = (int64_t)r + (int64_t)dr * k, cc = (int64_t)c + (int64_t)dc * k;
 
 	if (hw)
@@ -187,7 +187,8 @@ static size_t make_windows(const qubo_puzzle_binary_spec *s, uint32_t *win)
 				t[0] = step(s, r, c, dirs[d][0], dirs[d][1], 0);
 				t[1] = step(s, r, c, dirs[d][0], dirs[d][1], 1);
 				t[2] = step(s, r, c, dirs[d][0], dirs[d][1], 2);
-				if (t[1] == UINT32_MAX || t[2] == UINT32_MAX || t[0] == t[2])
+				if (t[1] == UINT32_MAX || t[2] == UINT32_MAX || t[0] == t[1] ||
+				    t[1] == t[2] || t[0] == t[2])
 					continue;
 				memcpy(&win[3 * m++], t, sizeof t);
 			}
