@@ -5,7 +5,9 @@
  *  - a reduction that decided every cell has solved the puzzle;
  *  - boards with regions (queens, coloured chess pieces) are searched by
  *    branch and reduce at once: a queen on such a board decides many cells,
- *    so the search ends in a handful of nodes;
+ *    so the search ends in a handful of nodes; so are puzzles whose model
+ *    is only a relaxation (relaxed Tents), whose ground states need not be
+ *    solutions;
  *  - other boards are annealed in rounds of a few reads that stop the
  *    moment one reaches the ground energy, each round four times longer
  *    than the last (128 sweeps first); when the first round fails, the
@@ -435,6 +437,8 @@ static int solve_feasibility(struct run *r)
 		return sample(r, 0);
 	first = has_search(r) &&
 		(family == QUBO_PUZZLE_QUEENS || family == QUBO_PUZZLE_CHESS_COLOURED);
+	/* a relaxed model's ground states need not be solutions */
+	first = first || (has_search(r) && r->p->relaxed);
 	after = has_search(r) && !first &&
 		(family != QUBO_PUZZLE_NQUEENS || r->cells <= NQUEENS_SEARCH_CELLS);
 	if (first) {
@@ -531,9 +535,9 @@ static int conclude(struct run *r, uint8_t *board)
 						   QUBO_PUZZLE_BEST_FOUND;
 		return QUBO_OK;
 	}
-	if (reached(r) && !r->target_given)
+	if (reached(r) && !r->target_given && !r->p->relaxed)
 		/* a sample at a solution's energy that breaks a rule: the model
-		 * and the checker disagree */
+		 * and the checker disagree (a relaxed model may do that) */
 		return qubo__pz_error(QUBO_ERR_INTERNAL,
 				      "qubo_puzzle_solve: a sample at the energy of a solution "
 				      "decodes to a %s board that breaks %zu rules",
