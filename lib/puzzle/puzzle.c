@@ -238,6 +238,7 @@ static const struct {
 	{ "nqueens", qubo__pz_nqueens_parse },
 	{ "chess", qubo__pz_chess_parse },
 	{ "domination", qubo__pz_domination_parse },
+	{ "tents", qubo__pz_tents_parse },
 };
 
 #define MAX_HEADER_TOKENS 8
@@ -302,7 +303,7 @@ static int parse_text(qubo_puzzle **out, const char *text, size_t length,
 	word[i] = '\0';
 	return qubo__pz_error_at(QUBO_ERR_PARSE, header.no, toks[0].column,
 				 "unknown puzzle family '%s' (known: queens, nqueens, chess, "
-				 "domination)",
+				 "domination, tents)",
 				 word);
 }
 

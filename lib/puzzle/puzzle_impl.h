@@ -434,5 +434,8 @@ int qubo__pz_queens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 int qubo__pz_nqueens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 			   const struct qubo__pz_line *header, const struct qubo__pz_token *toks,
 			   size_t ntoks, const struct qubo__pz_opts *opts);
+int qubo__pz_tents_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
+			 const struct qubo__pz_line *header, const struct qubo__pz_token *toks,
+			 size_t ntoks, const struct qubo__pz_opts *opts);
 
 #endif /* QUBO_PUZZLE_IMPL_H */
