@@ -10,6 +10,7 @@
 #include <qubo/puzzle/tents.h>
 
 #include "puzzle/tents_oracle.h"
+#include "structs.h"
 #include "tents_impl.h"
 
 static int valgrind_run(void)
@@ -712,6 +713,38 @@ Test(tents, bad_specs)
 	s.struct_size = QUBO_PUZZLE_TENTS_SPEC_SIZE_V1;
 	cr_assert_eq(qubo_puzzle_tents_new(&p, &s, NULL), QUBO_OK);
 	qubo_puzzle_free(p);
+}
+
+/* The spec's size follows the rule of doc/abi.md, with its messages; its
+ * first layout is pinned. */
+static int use_tents(void *ctx, const void *in)
+{
+	qubo_puzzle *p = NULL;
+	int rc = qubo_puzzle_tents_new(&p, in, NULL);
+
+	(void)ctx;
+	qubo_puzzle_free(p);
+	return rc;
+}
+
+Test(tents, spec_struct_versions)
+{
+	static const uint32_t trees[1] = { 0 };
+	static const int32_t rows[2] = { 1, 0 }, cols[3] = { 0, 1, 0 };
+	qubo_puzzle_tents_spec s = QUBO_PUZZLE_TENTS_SPEC_INIT;
+
+	cr_assert_leq(QUBO_PUZZLE_TENTS_SPEC_SIZE_V1, sizeof(qubo_puzzle_tents_spec));
+	if (sizeof(void *) == 8 && sizeof(size_t) == 8)
+		cr_assert_eq(QUBO_PUZZLE_TENTS_SPEC_SIZE_V1, 52);
+	s.width = 3;
+	s.height = 2;
+	s.trees = trees;
+	s.num_trees = 1;
+	s.row_counts = rows;
+	s.col_counts = cols;
+	cr_assert_eq(use_tents(NULL, &s), QUBO_OK, "%s", qubo_error_message());
+	ts_input_rule(use_tents, NULL, &s, sizeof s, QUBO_PUZZLE_TENTS_SPEC_SIZE_V1,
+		      "qubo_puzzle_tents_spec", "qubo_puzzle_tents_new");
 }
 
 /* ---- the rule checker ---- */
