@@ -982,39 +982,15 @@ Test(tents, propagation_keeps_solutions)
 
 /* ---- out of memory ---- */
 
-/* Out of memory at each allocation in turn: NOMEM (or success), nothing
- * leaked. */
+static int build_tents(qubo_puzzle **out, const void *spec, const qubo_puzzle_options *o)
+{
+	return qubo_puzzle_tents_new(out, spec, o);
+}
+
+/* Out of memory at each allocation in turn (ph_oom_sweep). */
 static size_t oom_sweep(const char *text, const qubo_puzzle_tents_spec *spec, int32_t reduce)
 {
-	size_t k, fails = 0;
-
-	for (k = 1; k < 100000; k++) {
-		tu_failalloc fa;
-		qubo_puzzle_options o = tt_opts(reduce, 0);
-		qubo_puzzle *p = (qubo_puzzle *)&fa;
-		int rc;
-
-		tu_failalloc_init(&fa, k);
-		o.allocator = &fa.a;
-		rc = text ? qubo_puzzle_parse(&p, text, strlen(text), &o) :
-			    qubo_puzzle_tents_new(&p, spec, &o);
-		if (!fa.failed) {
-			cr_assert_eq(rc, QUBO_OK, "%s", qubo_error_message());
-			qubo_puzzle_free(p);
-			cr_assert_eq(fa.live, 0, "leak after success");
-			break;
-		}
-		if (rc == QUBO_OK) {
-			qubo_puzzle_free(p);
-			cr_assert_eq(fa.live, 0, "allocation %zu: leak after success", k);
-			continue;
-		}
-		cr_assert_eq(rc, QUBO_ERR_NOMEM, "allocation %zu: %s", k, qubo_error_message());
-		cr_assert_null(p);
-		cr_assert_eq(fa.live, 0, "allocation %zu: %zu blocks leaked", k, fa.live);
-		fails++;
-	}
-	return fails;
+	return ph_oom_sweep(text, build_tents, spec, reduce);
 }
 
 Test(tents, out_of_memory_building)

@@ -8,7 +8,6 @@
  * order qubo/puzzle/tents.h documents) and agrees with every cell the
  * reduction fixed. Under valgrind every 8th puzzle is read, with the same
  * checks. PH_DEBUG=1 prints the figures (solve times, variables). */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,32 +18,6 @@
 #include "util.h"
 
 #define MAX_CELLS 1024
-
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	cr_assert_geq(n, 0);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	cr_assert(buf);
-	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	buf[n] = '\0';
-	*len = (size_t)n;
-	return buf;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -160,10 +133,8 @@ Test(puzzle_tents_data, shared_tents_collection)
 	const char *root = getenv("QUBO_PUZZLES_DIR"), *vg = getenv("QUBO_TEST_VALGRIND");
 	size_t stride = vg && *vg == '1' ? 8 : 1;
 	char dir[1024], path[1200];
-	DIR *d;
-	struct dirent *ent;
-	char **names = NULL;
-	size_t nnames = 0, cap = 0, i, done = 0, unique = 0, reduced = 0, searched = 0, nopen = 0;
+	char **names;
+	size_t nnames = 0, i, done = 0, unique = 0, reduced = 0, searched = 0, nopen = 0;
 	size_t *before, *after;
 	double *secs, *open_secs;
 	qubo_puzzle_options none, clues;
@@ -171,27 +142,9 @@ Test(puzzle_tents_data, shared_tents_collection)
 	if (!root || !*root)
 		cr_skip_test("QUBO_PUZZLES_DIR is not set: no shared puzzles to read");
 	snprintf(dir, sizeof dir, "%s/tents", root);
-	d = opendir(dir);
-	if (!d)
+	names = tu_list_files(dir, ".txt", &nnames);
+	if (!names)
 		cr_skip_test("no shared tents puzzles at %s (the collection is optional)", dir);
-	while ((ent = readdir(d))) {
-		size_t n = strlen(ent->d_name);
-
-		if (n < 5 || strcmp(ent->d_name + n - 4, ".txt") != 0)
-			continue;
-		if (nnames == cap) {
-			cap = cap ? 2 * cap : 256;
-			names = realloc(names, cap * sizeof *names);
-			cr_assert(names);
-		}
-		names[nnames] = malloc(n + 1);
-		cr_assert(names[nnames]);
-		memcpy(names[nnames++], ent->d_name, n + 1);
-	}
-	closedir(d);
-	if (nnames == 0)
-		cr_skip_test("the folder %s holds no .txt puzzles", dir);
-	qsort(names, nnames, sizeof *names, cmp_str);
 	before = calloc(nnames, sizeof *before);
 	after = calloc(nnames, sizeof *after);
 	secs = calloc(nnames, sizeof *secs);
@@ -215,7 +168,7 @@ Test(puzzle_tents_data, shared_tents_collection)
 		size_t len, slen, cells, c, viol = 1;
 
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-		text = read_all(path, &len);
+		text = tu_read_file(path, &len);
 		cr_assert(text, "%s: cannot read", path);
 		cr_assert_eq(qubo_puzzle_parse(&full, text, len, NULL), QUBO_OK, "%s: %s", names[i],
 			     qubo_error_message());
@@ -262,7 +215,7 @@ Test(puzzle_tents_data, shared_tents_collection)
 
 		/* the published solution */
 		memcpy(path + strlen(path) - 4, ".solution", 10);
-		sol = read_all(path, &slen);
+		sol = tu_read_file(path, &slen);
 		if (sol) {
 			cr_assert_eq(qubo_puzzle_parse_solution(full, sol, slen, published, cells),
 				     QUBO_OK, "%s: %s", path, qubo_error_message());
@@ -312,8 +265,7 @@ Test(puzzle_tents_data, shared_tents_collection)
 		free(text);
 		done++;
 	}
-	for (i = 0; i < nnames; i++)
-		free(names[i]);
+	tu_free_names(names, nnames);
 	qsort(before, done, sizeof *before, cmp_size);
 	qsort(after, done, sizeof *after, cmp_size);
 	qsort(secs, done, sizeof *secs, cmp_double);
@@ -332,5 +284,4 @@ Test(puzzle_tents_data, shared_tents_collection)
 	free(after);
 	free(secs);
 	free(open_secs);
-	free(names);
 }
