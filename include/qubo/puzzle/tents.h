@@ -97,7 +97,10 @@ typedef struct qubo_puzzle_tents_spec {
  * is well formed but has no solution that the reduction can see gives
  * #QUBO_ERR_INFEASIBLE with a message naming the row, column or tree
  * (1-based): row or column counts that do not add up to the number of trees,
- * a count larger than its line can hold, a tree with no free cell beside it,
+ * a count more than its row or column can hold once the trees and the rule
+ * that tents never stand side by side are taken into account (a count
+ * beyond the line's length is a malformed spec), a tree with no free cell
+ * beside it,
  * or a contradiction the full reduction finds (whatever the reduction level:
  * the level decides only which fixed cells become constants). Other
  * instances without solutions still build; their model's minimum is then
@@ -107,8 +110,9 @@ typedef struct qubo_puzzle_tents_spec {
  * variable; #QUBO_REDUCE_CLUES fixes to 0 the cells next to no tree and the
  * cells of rows and columns that need no tent; #QUBO_REDUCE_FULL (the
  * default) runs the rules of doc/formulations.md to a fixpoint (saturated
- * rows and columns, cells next to a tent, a tree with one possible cell,
- * lines whose free cells are all needed, the tent–tree matching), each of
+ * rows and columns, lines whose free cells are all needed, cells next to a
+ * tent, a tree with one possible cell, cells no tree can take, cells that
+ * touch every cell a tree may take, the tent–tree matching), each of
  * which keeps exactly the solutions, and fixes the assignment variables the
  * fixed cells decide. The option @c drop_region is ignored.
  *
