@@ -384,7 +384,7 @@ static const struct {
 	{ "tents 5000\n", QUBO_ERR_PARSE, 1, 7, "between 1 and 4096" },
 	{ "tents 2x3x\n", QUBO_ERR_PARSE, 1, 10, "must be a number" },
 	{ "tents 3x3 big\n", QUBO_ERR_PARSE, 1, 11, "unexpected word" },
-	{ "tent 2x2\n", QUBO_ERR_PARSE, 1, 1, "domination, tents)" },
+	{ "tent 2x2\n", QUBO_ERR_PARSE, 1, 1, "unknown puzzle family 'tent' (known: " },
 	{ "tents 2x2\n", QUBO_ERR_PARSE, 2, 1, "ends before its 'cols' line" },
 	{ "tents 2x2\nrows 1 1\n", QUBO_ERR_PARSE, 2, 1, "expected the 'cols' line" },
 	{ "tents 2x2\ncols 1\n", QUBO_ERR_PARSE, 2, 7, "has 1 count, the board has 2" },
@@ -456,6 +456,15 @@ Test(tents, bad_inputs)
 				     "case %zu: column %zu: %s", i, qubo_error_column(),
 				     qubo_error_message());
 		}
+	}
+	{
+		/* the message lists the family among the known ones */
+		qubo_puzzle *p = NULL;
+		const char *known;
+
+		cr_assert_eq(qubo_puzzle_parse(&p, "tent 2x2\n", 9, NULL), QUBO_ERR_PARSE);
+		known = strstr(qubo_error_message(), "(known: ");
+		cr_assert(known && strstr(known, " tents"), "%s", qubo_error_message());
 	}
 	{
 		/* a NUL byte, named where it is */
