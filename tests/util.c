@@ -1,6 +1,9 @@
 #include "util.h"
 
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 uint64_t tu_next(tu_rng *r)
 {
@@ -73,4 +76,78 @@ void tu_failalloc_init(tu_failalloc *f, size_t fail_at)
 	f->fail_at = fail_at;
 	f->live = 0;
 	f->failed = 0;
+}
+
+char *tu_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (buf = malloc((size_t)n + 1)) != NULL) {
+		if (fread(buf, 1, (size_t)n, f) == (size_t)n) {
+			buf[n] = '\0';
+			*len = (size_t)n;
+		} else {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void tu_free_names(char **names, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+}
+
+char **tu_list_files(const char *dir, const char *suffix, size_t *count)
+{
+	DIR *d = opendir(dir);
+	struct dirent *ent;
+	char **names = NULL, **grown;
+	size_t n = 0, cap = 0, sl = strlen(suffix);
+
+	*count = 0;
+	if (!d)
+		return NULL;
+	while ((ent = readdir(d))) {
+		size_t len = strlen(ent->d_name);
+
+		if (len <= sl || strcmp(ent->d_name + len - sl, suffix) != 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			grown = realloc(names, cap * sizeof *names);
+			if (!grown)
+				break;
+			names = grown;
+		}
+		names[n] = malloc(len + 1);
+		if (!names[n])
+			break;
+		memcpy(names[n++], ent->d_name, len + 1);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof *names, cmp_name);
+	else {
+		free(names);
+		names = NULL;
+	}
+	*count = n;
+	return names;
 }

@@ -33,4 +33,14 @@ typedef struct tu_failalloc {
 
 void tu_failalloc_init(tu_failalloc *f, size_t fail_at);
 
+/* The whole file, NUL-terminated, its length in *len; the caller frees it
+ * with free(). NULL when it cannot be read. */
+char *tu_read_file(const char *path, size_t *len);
+
+/* The names of the files in dir ending in suffix, sorted (strcmp), each and
+ * the array allocated with malloc(); *count receives how many. NULL (and 0)
+ * when dir cannot be read or holds none. tu_free_names frees them. */
+char **tu_list_files(const char *dir, const char *suffix, size_t *count);
+void tu_free_names(char **names, size_t count);
+
 #endif

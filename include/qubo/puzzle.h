@@ -268,8 +268,9 @@ QUBO_API int qubo_puzzle_check(const qubo_puzzle *puzzle, const uint8_t *board, 
 
 /**
  * Formats a board as a solution file (doc/formats.md): the puzzle's header
- * line and the filled grid (the grid alone for a puzzle built from a spec,
- * which has no header). Call with @p capacity 0 to learn the size.
+ * line (for Tents & Trees also its `cols` and `rows` lines) and the filled
+ * grid (the grid alone for a puzzle built from a spec, which has no header).
+ * Call with @p capacity 0 to learn the size.
  * @param[in] puzzle the puzzle.
  * @param[in] board width × height bytes.
  * @param[in] length must equal width × height.
@@ -330,7 +331,8 @@ typedef struct qubo_puzzle_cell {
 	 *  when the family has no regions or the cell is in none. */
 	int32_t region;
 	/** The value the puzzle gives for the cell (a pre-placed queen or
-	 *  piece: 1; a Takuzu clue: its digit), or -1 when it gives none. */
+	 *  piece: 1; a Takuzu clue: its digit; a tree of Tents & Trees: 0, no
+	 *  tent stands there), or -1 when it gives none. */
 	int32_t given;
 	/** Chess pieces and dominating sets: the piece that may stand on the
 	 *  cell, an enum qubo_chess_piece value of qubo/puzzle/chess.h

@@ -240,6 +240,7 @@ static const struct {
 	{ "tango", qubo__pz_tango_parse },
 	{ "chess", qubo__pz_chess_parse },
 	{ "domination", qubo__pz_domination_parse },
+	{ "tents", qubo__pz_tents_parse },
 };
 
 #define MAX_HEADER_TOKENS 8
@@ -304,7 +305,7 @@ static int parse_text(qubo_puzzle **out, const char *text, size_t length,
 	word[i] = '\0';
 	return qubo__pz_error_at(QUBO_ERR_PARSE, header.no, toks[0].column,
 				 "unknown puzzle family '%s' (known: queens, nqueens, chess, "
-				 "domination, takuzu, tango)",
+				 "domination, takuzu, tango, tents)",
 				 word);
 }
 

@@ -350,6 +350,10 @@ struct qubo_puzzle {
 	double ground_energy;
 	int has_ground_energy;
 	qubo_puzzle_stats stats;
+	/* 1 when the model is only a relaxation (the relaxed Tents model):
+	 * some of its ground states break a rule, so solve and count check
+	 * them and pass over those, rather than report a disagreement */
+	int relaxed;
 };
 
 /* The options a builder works with, checked and with defaults applied. */
@@ -436,5 +440,8 @@ int qubo__pz_queens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 int qubo__pz_nqueens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 			   const struct qubo__pz_line *header, const struct qubo__pz_token *toks,
 			   size_t ntoks, const struct qubo__pz_opts *opts);
+int qubo__pz_tents_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
+			 const struct qubo__pz_line *header, const struct qubo__pz_token *toks,
+			 size_t ntoks, const struct qubo__pz_opts *opts);
 
 #endif /* QUBO_PUZZLE_IMPL_H */

@@ -3,10 +3,13 @@
  *
  * Feasibility puzzles (every solution has the ground energy):
  *  - a reduction that decided every cell has solved the puzzle;
- *  - boards with regions (queens, coloured chess pieces) and binary grids
- *    (Takuzu, Tango) are searched by branch and reduce at once: a decision
- *    on such a board fixes many cells through the family's propagation, so
- *    the search ends in a handful of nodes;
+ *  - boards with regions (queens, coloured chess pieces), binary grids
+ *    (Takuzu, Tango) and Tents & Trees are searched by branch and reduce at
+ *    once: a decision on such a board fixes many cells through the family's
+ *    propagation, so the search ends in a handful of nodes (the full
+ *    reduction alone solves most Takuzu and Tents); so are puzzles whose
+ *    model is only a relaxation (relaxed Tents), whose ground states need not
+ *    be solutions;
  *  - other boards are annealed in rounds of a few reads that stop the
  *    moment one reaches the ground energy, each round four times longer
  *    than the last (128 sweeps first); when the first round fails, the
@@ -436,7 +439,10 @@ static int solve_feasibility(struct run *r)
 		return sample(r, 0);
 	first = has_search(r) &&
 		(family == QUBO_PUZZLE_QUEENS || family == QUBO_PUZZLE_CHESS_COLOURED ||
-		 family == QUBO_PUZZLE_TAKUZU || family == QUBO_PUZZLE_TANGO);
+		 family == QUBO_PUZZLE_TAKUZU || family == QUBO_PUZZLE_TANGO ||
+		 family == QUBO_PUZZLE_TENTS);
+	/* a relaxed model's ground states need not be solutions */
+	first = first || (has_search(r) && r->p->relaxed);
 	after = has_search(r) && !first &&
 		(family != QUBO_PUZZLE_NQUEENS || r->cells <= NQUEENS_SEARCH_CELLS);
 	if (first) {
@@ -533,9 +539,9 @@ static int conclude(struct run *r, uint8_t *board)
 						   QUBO_PUZZLE_BEST_FOUND;
 		return QUBO_OK;
 	}
-	if (reached(r) && !r->target_given)
+	if (reached(r) && !r->target_given && !r->p->relaxed)
 		/* a sample at a solution's energy that breaks a rule: the model
-		 * and the checker disagree */
+		 * and the checker disagree (a relaxed model may do that) */
 		return qubo__pz_error(QUBO_ERR_INTERNAL,
 				      "qubo_puzzle_solve: a sample at the energy of a solution "
 				      "decodes to a %s board that breaks %zu rules",

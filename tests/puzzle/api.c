@@ -190,40 +190,14 @@ Test(puzzle_api, stats_cells_and_decode)
 
 /* Out of memory at each allocation in turn: a clean NOMEM (or success),
  * nothing leaked, the next attempt works. */
+static int build_queens(qubo_puzzle **out, const void *spec, const qubo_puzzle_options *o)
+{
+	return qubo_puzzle_queens_build(out, spec, o);
+}
+
 static void oom_sweep(const char *text, const qubo_puzzle_queens_spec *spec, int32_t reduce)
 {
-	size_t k, fails = 0;
-
-	for (k = 1; k < 100000; k++) {
-		tu_failalloc fa;
-		qubo_puzzle_options o = opts(reduce);
-		qubo_puzzle *p = (qubo_puzzle *)&fa;
-		int rc;
-
-		tu_failalloc_init(&fa, k);
-		o.allocator = &fa.a;
-		rc = text ? qubo_puzzle_parse(&p, text, strlen(text), &o) :
-			    qubo_puzzle_queens_build(&p, spec, &o);
-		if (!fa.failed) {
-			cr_assert_eq(rc, QUBO_OK, "%s", qubo_error_message());
-			cr_assert_gt(fa.live, 0);
-			qubo_puzzle_free(p);
-			cr_assert_eq(fa.live, 0, "leak after success");
-			break;
-		}
-		if (rc == QUBO_OK) {
-			/* a failure the library can live with (a shrinking realloc) */
-			qubo_puzzle_free(p);
-			cr_assert_eq(fa.live, 0, "allocation %zu: leak after success", k);
-			continue;
-		}
-		cr_assert_eq(rc, QUBO_ERR_NOMEM, "allocation %zu: %s %s", k, qubo_status_name(rc),
-			     qubo_error_message());
-		cr_assert_null(p);
-		cr_assert_eq(fa.live, 0, "allocation %zu: %zu blocks leaked", k, fa.live);
-		fails++;
-	}
-	cr_assert_gt(fails, 10);
+	cr_assert_gt(ph_oom_sweep(text, build_queens, spec, reduce), 10);
 }
 
 Test(puzzle_api, out_of_memory_everywhere)

@@ -782,4 +782,51 @@ static inline size_t ph_queens_text(const ph_inst *I, int32_t k, char *buf, size
 	return len;
 }
 
+/* A spec builder of the public API, through a const void * spec (each suite
+ * wraps its family's builder). */
+typedef int (*ph_spec_fn)(qubo_puzzle **out, const void *spec, const qubo_puzzle_options *o);
+
+/* Out of memory at each allocation in turn while the puzzle is built at the
+ * given level, from text or (text NULL) by build(spec): a clean NOMEM with
+ * out NULL (or success, for a failure the library lives with, such as a
+ * shrinking realloc), nothing leaked, until a run meets no failure. Returns
+ * how many runs failed with NOMEM. */
+static inline size_t ph_oom_sweep(const char *text, ph_spec_fn build, const void *spec,
+				  int32_t reduce)
+{
+	size_t k, fails = 0;
+
+	for (k = 1; k < 100000; k++) {
+		tu_failalloc fa;
+		qubo_puzzle_options o;
+		qubo_puzzle *p = (qubo_puzzle *)&fa;
+		int rc;
+
+		memset(&o, 0, sizeof o);
+		o.struct_size = sizeof o;
+		o.reduce = reduce;
+		tu_failalloc_init(&fa, k);
+		o.allocator = &fa.a;
+		rc = text ? qubo_puzzle_parse(&p, text, strlen(text), &o) : build(&p, spec, &o);
+		if (!fa.failed) {
+			cr_assert_eq(rc, QUBO_OK, "%s", qubo_error_message());
+			cr_assert_gt(fa.live, 0);
+			qubo_puzzle_free(p);
+			cr_assert_eq(fa.live, 0, "leak after success");
+			break;
+		}
+		if (rc == QUBO_OK) {
+			qubo_puzzle_free(p);
+			cr_assert_eq(fa.live, 0, "allocation %zu: leak after success", k);
+			continue;
+		}
+		cr_assert_eq(rc, QUBO_ERR_NOMEM, "allocation %zu: %s %s", k, qubo_status_name(rc),
+			     qubo_error_message());
+		cr_assert_null(p);
+		cr_assert_eq(fa.live, 0, "allocation %zu: %zu blocks leaked", k, fa.live);
+		fails++;
+	}
+	return fails;
+}
+
 #endif
