@@ -592,6 +592,32 @@ def test_count():
               % r["count"])
 
 
+def test_binary_and_tents():
+    """Takuzu, Tango and Tents through the same calls as every family."""
+    cases = (
+        ("takuzu 4\n....\n....\n....\n....\n", q.QUBO_PUZZLE_TAKUZU, 72),
+        ("takuzu 4 nounique\n....\n....\n....\n....\n", q.QUBO_PUZZLE_TAKUZU, 90),
+        ("tango 4\n0=. . .\n       \n. . .x.\n       \n. . . .\n       \n. . . .\n",
+         q.QUBO_PUZZLE_TANGO, None),
+        ("tents 4x4\ncols 1 0 0 1\nrows 1 0 0 1\n.T..\n....\n....\n..T.\n",
+         q.QUBO_PUZZLE_TENTS, 1),
+        ("6x6:cCCBcBgCBbBCb", q.QUBO_PUZZLE_TAKUZU, 1),
+    )
+    for text, family, want in cases:
+        with q.Puzzle(text) as p:
+            check(p.family == family, "%r: family %d" % (text[:12], p.family))
+            r = p.solve()
+            check(r["status"] == q.QUBO_OK and r["verdict"] == q.QUBO_PUZZLE_SOLVED
+                  and p.check(r["board"])[0] == 0,
+                  "%r: solved and valid (%s)" % (text[:12], r["verdict"]))
+            c = p.count()
+            check(c["complete"] == 1 and c["count"] >= 1 and (want is None or c["count"] == want),
+                  "%r: %d solutions, want %s" % (text[:12], c["count"], want))
+    e = expect_error(q.QUBO_ERR_INFEASIBLE, q.Puzzle,
+                     "tango 4\n.=. . .\n= x    \n.=. . .\n       \n. . . .\n       \n. . . .\n")
+    check(e is not None and "cycle" in e.message, "a sign cycle: %s" % e)
+
+
 def test_stop_from_python():
     """A progress callback stops a solve and a count; an exception raised in
     one stops the run and reaches the caller."""
@@ -703,7 +729,7 @@ def main():
                  test_python_backend, test_errors, lambda: test_puzzle(cli),
                  lambda: test_struct_layouts(layout), test_struct_versions,
                  test_solve_collection, test_solve_options, test_count,
-                 test_stop_from_python, test_cells):
+                 test_stop_from_python, test_cells, test_binary_and_tents):
         try:
             test()
         except Exception as e:  # an unexpected failure: report it, go on
