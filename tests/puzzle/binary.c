@@ -1399,3 +1399,374 @@ Test(binary, infeasible_spec_is_named_at_every_level)
 	bo_spec(&I, &s);
 	expect_infeasible(&s, "row 1, column 1", "row 4, column 4", "clue against sign");
 }
+
+/* ---- spec validation ---- */
+
+/* A valid 4 x 4 spec with every array set, to spoil one field at a time. */
+typedef struct spec_store {
+	int8_t clues[16];
+	int32_t rows[4], cols[4], regions[16], region_ones[2], groups[16];
+	qubo_puzzle_binary_sign signs[2];
+	uint32_t pairs[2];
+	qubo_puzzle_binary_spec s;
+} spec_store;
+
+static void store_init(spec_store *st)
+{
+	qubo_puzzle_binary_spec z = QUBO_PUZZLE_BINARY_SPEC_INIT;
+	size_t i;
+
+	memset(st, 0, sizeof *st);
+	for (i = 0; i < 16; i++) {
+		st->clues[i] = -1;
+		st->regions[i] = i < 8 ? 0 : 1;
+		st->groups[i] = -1;
+	}
+	st->clues[0] = 1;
+	for (i = 0; i < 4; i++)
+		st->rows[i] = st->cols[i] = 2;
+	st->region_ones[0] = st->region_ones[1] = 4;
+	st->groups[0] = 0;
+	st->groups[5] = 0;
+	st->groups[3] = 1;
+	st->signs[0].a = 1;
+	st->signs[0].b = 2;
+	st->signs[0].differ = 1;
+	st->signs[1].a = 14;
+	st->signs[1].b = 9;
+	st->signs[1].differ = 0;
+	st->pairs[0] = 0;
+	st->pairs[1] = 1;
+	st->s = z;
+	st->s.width = st->s.height = 4;
+	st->s.clues = st->clues;
+	st->s.row_ones = st->rows;
+	st->s.col_ones = st->cols;
+	st->s.signs = st->signs;
+	st->s.num_signs = 2;
+	st->s.regions = st->regions;
+	st->s.region_ones = st->region_ones;
+	st->s.num_regions = 2;
+	st->s.equal_groups = st->groups;
+	st->s.num_equal_groups = 2;
+	st->s.differ_pairs = st->pairs;
+	st->s.num_differ_pairs = 1;
+}
+
+/* The spec is refused with status, the message naming what it should. */
+static void expect_bad(const qubo_puzzle_binary_spec *s, int status, const char *n1,
+		       const char *n2, const char *what)
+{
+	qubo_puzzle *p = (qubo_puzzle *)&p;
+	int rc = qubo_puzzle_binary_new(&p, s, NULL);
+
+	cr_expect_eq(rc, status, "%s: %s (%s), expected %s", what, qubo_status_name(rc),
+		     qubo_error_message(), qubo_status_name(status));
+	if (rc == QUBO_OK) {
+		qubo_puzzle_free(p);
+		return;
+	}
+	cr_expect_null(p, "%s: out not cleared", what);
+	cr_expect_eq(qubo_error_code(), status, "%s", what);
+	cr_expect(strstr(qubo_error_message(), "qubo_puzzle_binary_new"), "%s: %s", what,
+		  qubo_error_message());
+	cr_expect(strstr(qubo_error_message(), n1), "%s: '%s' lacks '%s'", what,
+		  qubo_error_message(), n1);
+	if (n2)
+		cr_expect(strstr(qubo_error_message(), n2), "%s: '%s' lacks '%s'", what,
+			  qubo_error_message(), n2);
+}
+
+Test(binary, spec_validation)
+{
+	spec_store st;
+	qubo_puzzle *p = NULL;
+	qubo_puzzle_options o = QUBO_PUZZLE_OPTIONS_INIT;
+
+	/* the base spec is valid */
+	store_init(&st);
+	cr_assert_eq(qubo_puzzle_binary_new(&p, &st.s, NULL), QUBO_OK, "%s", qubo_error_message());
+	qubo_puzzle_free(p);
+
+	cr_expect_eq(qubo_puzzle_binary_new(NULL, &st.s, NULL), QUBO_ERR_MISUSE);
+	cr_expect(strstr(qubo_error_message(), "out is NULL"), "%s", qubo_error_message());
+	p = (qubo_puzzle *)&p;
+	cr_expect_eq(qubo_puzzle_binary_new(&p, NULL, NULL), QUBO_ERR_MISUSE);
+	cr_expect_null(p);
+	cr_expect(strstr(qubo_error_message(), "spec is NULL"), "%s", qubo_error_message());
+
+	store_init(&st);
+	st.s.struct_size = 8;
+	expect_bad(&st.s, QUBO_ERR_UNSUPPORTED_VERSION, "qubo_puzzle_binary_spec.struct_size is 8",
+		   "below the smallest size accepted", "struct_size 8");
+	store_init(&st);
+	st.s.width = 0;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "0 x 4", "at least 1", "width 0");
+	store_init(&st);
+	st.s.height = 0;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "4 x 0", "at least 1", "height 0");
+
+	store_init(&st);
+	st.clues[5] = 2;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.clues[5] is 2", "-1, 0 or 1", "clue 2");
+	store_init(&st);
+	st.clues[15] = -2;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.clues[15] is -2", NULL, "clue -2");
+
+	store_init(&st);
+	st.s.width = 3;
+	st.s.row_ones = NULL;
+	st.s.clues = NULL;
+	st.s.regions = NULL;
+	st.s.num_regions = 0;
+	st.s.equal_groups = NULL;
+	st.s.num_equal_groups = 0;
+	st.s.num_differ_pairs = 0;
+	st.s.num_signs = 0;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.row_ones is NULL", "width 3",
+		   "odd width, balanced");
+	st.s.width = 4;
+	st.s.height = 5;
+	st.s.row_ones = NULL;
+	st.s.col_ones = NULL;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.col_ones is NULL", "height 5",
+		   "odd height, balanced");
+
+	store_init(&st);
+	st.rows[2] = 5;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.row_ones[2] is 5", "0 to 4", "row count 5");
+	store_init(&st);
+	st.rows[0] = -2;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.row_ones[0] is -2", NULL, "row count -2");
+	store_init(&st);
+	st.cols[3] = 7;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.col_ones[3] is 7", "0 to 4",
+		   "column count 7");
+	store_init(&st);
+	st.cols[1] = INT32_MIN;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.col_ones[1]", NULL, "column count min");
+
+	store_init(&st);
+	st.s.windows = 8;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.windows is 8", NULL, "windows 8");
+	st.s.windows = -1;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.windows is -1", NULL, "windows -1");
+	store_init(&st);
+	st.s.wrap = 3;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.wrap is 3", NULL, "wrap 3");
+	st.s.wrap = -1;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.wrap is -1", NULL, "wrap -1");
+	store_init(&st);
+	st.s.distinct = 2;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.distinct is 2", NULL, "distinct 2");
+	st.s.distinct = -1;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.distinct is -1", NULL, "distinct -1");
+
+	store_init(&st);
+	st.signs[1].a = st.signs[1].b = 9;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.signs[1] is (9, 9, 0)", NULL, "sign a == b");
+	store_init(&st);
+	st.signs[0].b = 16;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.signs[0] is (1, 16, 1)", "below 16",
+		   "sign out of range");
+	store_init(&st);
+	st.signs[1].a = UINT32_MAX;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.signs[1]", NULL, "sign far out");
+	store_init(&st);
+	st.signs[1].differ = 2;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.signs[1] is (14, 9, 2)", "differ 0 or 1",
+		   "sign differ 2");
+	store_init(&st);
+	st.s.signs = NULL;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.signs is NULL", "num_signs",
+		   "signs NULL");
+
+	store_init(&st);
+	st.regions[3] = 2;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.regions[3] is 2", "num_regions",
+		   "region id = num_regions");
+	store_init(&st);
+	st.regions[0] = -2;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.regions[0] is -2", NULL, "region id -2");
+	store_init(&st);
+	st.s.regions = NULL;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.regions is NULL", "num_regions",
+		   "regions NULL");
+	store_init(&st);
+	st.region_ones[1] = -2;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.region_ones[1] is -2", NULL,
+		   "region count -2");
+
+	store_init(&st);
+	st.groups[7] = 2;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.equal_groups[7] is 2", "num_equal_groups",
+		   "group id out of range");
+	store_init(&st);
+	st.groups[9] = -5;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.equal_groups[9] is -5", NULL,
+		   "group id -5");
+	store_init(&st);
+	st.s.num_equal_groups = 3;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "equality group 2", "no cell", "empty group");
+	store_init(&st);
+	st.s.equal_groups = NULL;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.equal_groups is NULL", "num_equal_groups",
+		   "groups NULL");
+	store_init(&st);
+	st.pairs[1] = 0;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.differ_pairs[1] is 0", "other than",
+		   "pair of one group");
+	store_init(&st);
+	st.pairs[0] = 2;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.differ_pairs[0] is 2", "num_equal_groups",
+		   "pair group out of range");
+	store_init(&st);
+	st.s.differ_pairs = NULL;
+	expect_bad(&st.s, QUBO_ERR_INVALID_ARG, "spec.differ_pairs is NULL", "num_differ_pairs",
+		   "pairs NULL");
+
+	/* sizes: too many cells; distinct lines with too many witnesses */
+	store_init(&st);
+	st.s.width = 8192;
+	st.s.height = 4096;
+	st.s.clues = NULL;
+	st.s.row_ones = st.s.col_ones = NULL;
+	st.s.regions = NULL;
+	st.s.num_regions = 0;
+	st.s.equal_groups = NULL;
+	st.s.num_equal_groups = 0;
+	st.s.num_differ_pairs = 0;
+	st.s.num_signs = 0;
+	expect_bad(&st.s, QUBO_ERR_TOO_LARGE, "33554432 cells", NULL, "too many cells");
+	st.s.width = st.s.height = 130;
+	st.s.distinct = 1;
+	expect_bad(&st.s, QUBO_ERR_TOO_LARGE, "130 x 130", "witness", "too many witnesses");
+
+	/* bad options */
+	store_init(&st);
+	o.reduce = 4;
+	p = (qubo_puzzle *)&p;
+	cr_expect_eq(qubo_puzzle_binary_new(&p, &st.s, &o), QUBO_ERR_INVALID_ARG);
+	cr_expect_null(p);
+	cr_expect(strstr(qubo_error_message(), "options.reduce is 4"), "%s", qubo_error_message());
+}
+
+/* Regions with counts but no region map of their own: region_ones without
+ * regions is ignored (num_regions 0); a clue spec of all -1 is no clue. */
+Test(binary, spec_optional_arrays)
+{
+	spec_store st;
+	qubo_puzzle *p = NULL;
+	qubo_puzzle_count_options co = QUBO_PUZZLE_COUNT_OPTIONS_INIT;
+	qubo_puzzle_count_result cr;
+	int8_t none[16];
+
+	store_init(&st);
+	memset(none, -1, sizeof none);
+	st.s.clues = none;
+	st.s.regions = NULL;
+	st.s.num_regions = 0;
+	st.s.equal_groups = NULL;
+	st.s.num_equal_groups = 0;
+	st.s.num_differ_pairs = 0;
+	st.s.differ_pairs = NULL;
+	st.s.num_signs = 0;
+	st.s.signs = NULL;
+	cr_assert_eq(qubo_puzzle_binary_new(&p, &st.s, NULL), QUBO_OK, "%s", qubo_error_message());
+	memset(&cr, 0, sizeof cr);
+	cr.struct_size = sizeof cr;
+	cr_assert_eq(qubo_puzzle_count(p, &co, &cr), QUBO_OK);
+	cr_assert_eq(cr.count, 90, "the empty balanced 4 x 4 board: %llu",
+		     (unsigned long long)cr.count);
+	qubo_puzzle_free(p);
+}
+
+/* ---- struct versioning of the spec (doc/abi.md's size-first rule) ---- */
+
+static int use_binary(void *ctx, const void *in)
+{
+	qubo_puzzle *p = NULL;
+	int rc = qubo_puzzle_binary_new(&p, in, NULL);
+
+	(void)ctx;
+	qubo_puzzle_free(p);
+	return rc;
+}
+
+Test(binary, spec_struct_size_rule)
+{
+	spec_store st;
+
+	cr_assert_leq(QUBO_PUZZLE_BINARY_SPEC_SIZE_V1, sizeof(qubo_puzzle_binary_spec));
+	if (sizeof(void *) == 8 && sizeof(size_t) == 8)
+		cr_assert_eq(QUBO_PUZZLE_BINARY_SPEC_SIZE_V1, 128);
+	store_init(&st);
+	ts_input_rule(use_binary, NULL, &st.s, sizeof st.s, QUBO_PUZZLE_BINARY_SPEC_SIZE_V1,
+		      "qubo_puzzle_binary_spec", "qubo_puzzle_binary_new");
+}
+
+/* ---- cells ---- */
+
+/* qubo_puzzle_get_cell(): a Takuzu cell is on the board, its clue is
+ * `given`, its literal the map's; a cell of a spec region reports the
+ * region (puzzle.h: "The cell's region, from 0 ..., or -1 when the family
+ * has no regions or the cell is in none"). */
+Test(binary, get_cell)
+{
+	spec_store st;
+	qubo_puzzle *p = NULL;
+	qubo_lit lits[16];
+	uint32_t r, c;
+
+	store_init(&st);
+	st.regions[6] = -1;
+	st.region_ones[0] = 3;
+	st.clues[0] = -1;
+	st.clues[10] = 0;
+	cr_assert_eq(qubo_puzzle_binary_new(&p, &st.s, NULL), QUBO_OK, "%s", qubo_error_message());
+	cr_assert_eq(qubo_puzzle_cell_literals(p, lits, 16), QUBO_OK);
+	for (r = 0; r < 4; r++)
+		for (c = 0; c < 4; c++) {
+			qubo_puzzle_cell cell;
+			size_t i = r * 4 + c;
+
+			memset(&cell, 0x5a, sizeof cell);
+			cell.struct_size = sizeof cell;
+			cr_assert_eq(qubo_puzzle_get_cell(p, r, c, &cell), QUBO_OK);
+			cr_expect_eq(cell.on_board, 1);
+			cr_expect_eq(cell.given, st.clues[i], "cell %zu: given %d", i, cell.given);
+			cr_expect_eq(cell.piece, -1);
+			cr_expect_eq(cell.literal, lits[i]);
+			cr_assert_eq(cell.region, st.regions[i],
+				     "row %u, column %u: qubo_puzzle_get_cell gives region %d, the "
+				     "spec's is %d",
+				     r, c, cell.region, st.regions[i]);
+		}
+	{
+		qubo_puzzle_cell cell;
+		cell.struct_size = sizeof cell;
+		cr_expect_eq(qubo_puzzle_get_cell(p, 4, 0, &cell), QUBO_ERR_OUT_OF_RANGE);
+		cr_expect_eq(qubo_puzzle_get_cell(p, 0, 4, &cell), QUBO_ERR_OUT_OF_RANGE);
+	}
+	qubo_puzzle_free(p);
+}
+
+/* The text forms have no regions: -1 everywhere, clues as given. */
+Test(binary, get_cell_text)
+{
+	static const char t[] = "tango 4\n0 .x. .\n\n. . . 1\n\n. . . .\n\n. . . .\n";
+	qubo_puzzle *p = NULL;
+	qubo_puzzle_cell cell;
+
+	cr_assert_eq(qubo_puzzle_parse(&p, t, sizeof t - 1, NULL), QUBO_OK, "%s",
+		     qubo_error_message());
+	cell.struct_size = sizeof cell;
+	cr_assert_eq(qubo_puzzle_get_cell(p, 0, 0, &cell), QUBO_OK);
+	cr_assert_eq(cell.given, 0);
+	cr_assert_eq(cell.region, -1);
+	cr_assert_eq(qubo_puzzle_get_cell(p, 1, 3, &cell), QUBO_OK);
+	cr_assert_eq(cell.given, 1);
+	cr_assert_eq(qubo_puzzle_get_cell(p, 0, 1, &cell), QUBO_OK);
+	cr_assert_eq(cell.given, -1);
+	qubo_puzzle_free(p);
+}
