@@ -137,13 +137,13 @@ static void check_checker(const qubo_puzzle *p, const bo_inst *I, const ph_set *
 
 /* One built puzzle against the oracle's solutions. */
 static void check_built(const qubo_puzzle *p, const bo_inst *I, const ph_set *sols, int32_t level,
-			tu_rng *r, const char *what, tally *t, int solve)
+			double penalty, tu_rng *r, const char *what, tally *t, int solve)
 {
 	size_t n = bo_cells(I), i, fixed = 0;
 	qubo_puzzle_stats st;
 	bo_proj P;
 	ph_set mins = { 0 };
-	double ground = -1, best;
+	double ground = -1, best, second;
 
 	cr_assert_eq(qubo_puzzle_family(p), QUBO_PUZZLE_TAKUZU, "%s", what);
 	cr_assert_eq(qubo_puzzle_ground_energy(p, &ground), QUBO_OK);
@@ -173,11 +173,19 @@ static void check_built(const qubo_puzzle *p, const bo_inst *I, const ph_set *so
 	if (!I->distinct)
 		cr_assert_eq(P.nv, P.nb, "%s: auxiliary variables without distinct lines", what);
 
-	best = bo_proj_minimisers(&P, &mins);
+	best = bo_proj_minimisers_ex(&P, &mins, &second);
 	t->models++;
+	/* binary.h: every term is 0 when its rule holds and at least P
+	 * otherwise, so any board that is not a solution costs at least P */
 	if (sols->n == 0) {
 		cr_assert_gt(best, ground, "%s: no solution, but the model reaches %g", what, best);
+		cr_assert_geq(best, penalty, "%s: no solution, minimum %g below P = %g", what, best,
+			      penalty);
 	} else {
+		if (isfinite(second))
+			cr_assert_geq(second, penalty,
+				      "%s: a non-solution at energy %g, below P = %g", what, second,
+				      penalty);
 		cr_assert_eq(best, ground, "%s: minimum %g, ground energy %g", what, best, ground);
 		cr_assert_eq(mins.n, sols->n, "%s: %zu minimisers, %zu solutions", what, mins.n,
 			     sols->n);
@@ -238,7 +246,8 @@ static void check_instance(const bo_inst *I, const ph_set *sols, tu_rng *r, cons
 	bo_spec(I, &s);
 	for (src = 0; src < (text ? 2 : 1); src++)
 		for (l = 0; l < 3; l++) {
-			qubo_puzzle_options o = opts_for(levels[l], tu_below(r, 4) == 0 ? 2.0 : 0.0);
+			double pen = tu_below(r, 4) == 0 ? 2.0 : tu_below(r, 8) == 0 ? 0.5 : 0.0;
+			qubo_puzzle_options o = opts_for(levels[l], pen);
 			qubo_puzzle *p = (qubo_puzzle *)&l;
 			int rc = src == 0 ? qubo_puzzle_binary_new(&p, &s, &o)
 					  : qubo_puzzle_parse(&p, text, strlen(text), &o);
@@ -263,7 +272,7 @@ static void check_instance(const bo_inst *I, const ph_set *sols, tu_rng *r, cons
 					     strncmp(text, "tango", 5) ? QUBO_PUZZLE_TAKUZU
 								       : QUBO_PUZZLE_TANGO);
 			else
-				check_built(p, I, sols, levels[l], r, w2, t, l == 2);
+				check_built(p, I, sols, levels[l], pen ? pen : 1.0, r, w2, t, l == 2);
 			if (src == 1) {
 				/* the parsed puzzle: the same checks but the family */
 				size_t n = bo_cells(I), i;
@@ -573,7 +582,7 @@ static void gen_long_signs(bo_inst *I, tu_rng *r, int i)
 Test(binary, exact_long_distance_signs)
 {
 	tally t = run_family(8080, 70, gen_long_signs, 0, "long signs");
-	tally_report(&t, "long signs", bo_valgrind() ? 8 : 30, bo_valgrind() ? 1 : 5);
+	tally_report(&t, "long signs", bo_valgrind() ? 6 : 24, bo_valgrind() ? 1 : 5);
 }
 
 /* Diagonal windows (with rows and columns or alone). */
@@ -787,8 +796,8 @@ static void check_short_side(uint32_t w, uint32_t h, int32_t wrap, int32_t windo
 		shown[m] = '\0';
 		cr_expect_eq(viol == 0, bo_valid(&I, x),
 			     "%s: the checker finds %zu broken rules in the board %s (rows "
-			     "separated by '/'), the rules of binary.h %s (the window of cells "
-			     "%u, %u, %u runs across the joined edge)",
+			     "separated by '/'), the rules of binary.h %s (their windows include "
+			     "runs across the joined edge, such as cells %u, %u, %u)",
 			     what, viol, shown, bo_valid(&I, x) ? "none" : "at least one", extra[0],
 			     extra[1], extra[2]);
 	}
@@ -1769,4 +1778,210 @@ Test(binary, get_cell_text)
 	cr_assert_eq(qubo_puzzle_get_cell(p, 0, 1, &cell), QUBO_OK);
 	cr_assert_eq(cell.given, -1);
 	qubo_puzzle_free(p);
+}
+
+/* ---- boards too large to enumerate the model: the search and the FULL
+ * reduction against the oracle ---- */
+
+static void gen_medium(bo_inst *I, tu_rng *r, int i)
+{
+	static const uint32_t sizes[][2] = { { 6, 6 }, { 8, 4 }, { 4, 8 }, { 6, 4 },
+					     { 4, 6 }, { 6, 6 }, { 8, 6 }, { 5, 5 } };
+	uint32_t w, h;
+	uint8_t x[BO_MAX_CELLS];
+	size_t k = (size_t)tu_below(r, sizeof sizes / sizeof sizes[0]);
+
+	(void)i;
+	w = sizes[k][0];
+	h = sizes[k][1];
+	bo_init(I, w, h);
+	I->distinct = tu_below(r, 2);
+	if (tu_below(r, 4) == 0)
+		I->windows |= QUBO_PUZZLE_WINDOWS_DIAGONALS;
+	if (tu_below(r, 4) == 0)
+		I->wrap = tu_below(r, 2) ? QUBO_PUZZLE_WRAP_CYLINDER : QUBO_PUZZLE_WRAP_TORUS;
+	if (I->wrap && (I->windows & QUBO_PUZZLE_WINDOWS_DIAGONALS) &&
+	    (w < 4 || (I->wrap == QUBO_PUZZLE_WRAP_TORUS && h < 4)))
+		I->wrap = 0; /* see wrap_across_short_sides */
+	if (w % 2 || h % 2) {
+		bo_prepare(I);
+		bo_random_board(I, r, x);
+		bo_counts_from(I, x, r, 6, 0);
+	}
+	bo_prepare(I);
+	if (!bo_random_solution(I, r, x) && !bo_random_board(I, r, x))
+		for (size_t c = 0; c < bo_cells(I); c++)
+			x[c] = (uint8_t)tu_below(r, 2);
+	if (tu_below(r, 2))
+		bo_signs_from(I, x, r, (size_t)tu_range(r, 1, 10), (int)tu_below(r, 2), 10);
+	if (tu_below(r, 4) == 0)
+		bo_regions_from(I, x, r, (size_t)tu_range(r, 2, 6), 4, 12);
+	if (tu_below(r, 4) == 0)
+		bo_groups_from(I, x, r, (size_t)tu_range(r, 2, 5), (size_t)tu_range(r, 0, 3), 12);
+	bo_clues_from(I, x, r, (int)tu_range(r, 2, 5), 12);
+}
+
+Test(binary, search_and_reduction_on_medium_boards)
+{
+	tu_rng r = { 31415 };
+	int i, trials = bo_valgrind() ? 25 : 150;
+	size_t with = 0, without = 0, refused = 0, total = 0;
+
+	for (i = 0; i < trials; i++) {
+		bo_inst I;
+		ph_set sols = { 0 };
+		qubo_puzzle_binary_spec s;
+		qubo_puzzle *p = (qubo_puzzle *)&s;
+		qubo_lit lits[BO_MAX_CELLS];
+		long cnt;
+		size_t n, k, c;
+		int rc;
+		char what[96];
+
+		do {
+			sols.n = 0;
+			gen_medium(&I, &r, i);
+			bo_prepare(&I);
+			cnt = bo_solutions(&I, &sols, 1 << 14);
+		} while (cnt < 0);
+		n = bo_cells(&I);
+		snprintf(what, sizeof what, "medium instance %d (%ux%u, distinct %d, wrap %d)", i,
+			 (unsigned)I.w, (unsigned)I.h, (int)I.distinct, (int)I.wrap);
+		bo_spec(&I, &s);
+		rc = qubo_puzzle_binary_new(&p, &s, NULL);
+		total += sols.n;
+		if (sols.n)
+			with++;
+		else
+			without++;
+		if (rc == QUBO_ERR_INFEASIBLE) {
+			cr_assert_eq(sols.n, 0, "%s: refused (%s), the oracle has %zu solutions", what,
+				     qubo_error_message(), sols.n);
+			refused++;
+			free(sols.keys);
+			continue;
+		}
+		cr_assert_eq(rc, QUBO_OK, "%s: %s", what, qubo_error_message());
+		/* the FULL reduction keeps every solution */
+		cr_assert_eq(qubo_puzzle_cell_literals(p, lits, n), QUBO_OK);
+		for (k = 0; k < sols.n; k++)
+			for (c = 0; c < n; c++)
+				if (QUBO_LIT_IS_CONST(lits[c]))
+					cr_assert_eq((sols.keys[k] >> c) & 1, lits[c] == QUBO_LIT_TRUE,
+						     "%s: cell %zu fixed against a solution", what, c);
+		check_count(p, QUBO_PUZZLE_COUNT_SEARCH, &sols, n, what);
+		check_checker(p, &I, &sols, &r, what);
+		qubo_puzzle_free(p);
+		free(sols.keys);
+	}
+	fprintf(stderr,
+		"[binary] medium boards: %d instances, %zu with solutions (%zu solutions), %zu "
+		"without (%zu refused as infeasible)\n",
+		trials, with, total, without, refused);
+	cr_assert_geq(with, (size_t)trials / 3);
+	cr_assert_geq(without, (size_t)trials / 20);
+}
+
+/* ---- out of memory: every allocation refused in turn ---- */
+
+typedef int (*build_fn)(qubo_puzzle **p, const qubo_puzzle_options *o, const void *ctx);
+
+static int build_spec(qubo_puzzle **p, const qubo_puzzle_options *o, const void *ctx)
+{
+	return qubo_puzzle_binary_new(p, ctx, o);
+}
+
+static int build_text(qubo_puzzle **p, const qubo_puzzle_options *o, const void *ctx)
+{
+	return qubo_puzzle_parse(p, ctx, strlen(ctx), o);
+}
+
+static void out_of_memory(build_fn build, const void *ctx, int32_t level, const char *what)
+{
+	qubo_puzzle_options o = opts_for(level, 0);
+	size_t k, total, nomem = 0;
+	tu_failalloc fa;
+	qubo_puzzle *p = NULL;
+
+	tu_failalloc_init(&fa, 0);
+	o.allocator = &fa.a;
+	cr_assert_eq(build(&p, &o, ctx), QUBO_OK, "%s: %s", what, qubo_error_message());
+	qubo_puzzle_free(p);
+	cr_assert_eq(fa.live, 0, "%s", what);
+	total = fa.count;
+	for (k = 1; k <= total; k++) {
+		int rc;
+
+		tu_failalloc_init(&fa, k);
+		o.allocator = &fa.a;
+		p = (qubo_puzzle *)&fa;
+		rc = build(&p, &o, ctx);
+		if (rc == QUBO_OK) {
+			cr_assert_not_null(p);
+		} else {
+			cr_assert_eq(rc, QUBO_ERR_NOMEM, "%s, allocation %zu: %s: %s", what, k,
+				     qubo_status_name(rc), qubo_error_message());
+			cr_assert(fa.failed);
+			cr_assert_null(p, "%s", what);
+			nomem++;
+		}
+		qubo_puzzle_free(p);
+		cr_assert_eq(fa.live, 0, "%s: allocation %zu leaks %zu blocks", what, k, fa.live);
+	}
+	cr_assert_gt(nomem, total / 2, "%s: %zu of %zu failures reported", what, nomem, total);
+
+	/* counting and solving allocate through the puzzle's allocator too */
+	for (k = 1; k <= 40; k++) {
+		qubo_puzzle_count_options co = QUBO_PUZZLE_COUNT_OPTIONS_INIT;
+		qubo_puzzle_count_result cr;
+		qubo_puzzle_solve_options so = QUBO_PUZZLE_SOLVE_OPTIONS_INIT;
+		qubo_puzzle_result res;
+		uint8_t board[64];
+		int rc;
+
+		tu_failalloc_init(&fa, 0);
+		o.allocator = &fa.a;
+		cr_assert_eq(build(&p, &o, ctx), QUBO_OK);
+		fa.fail_at = fa.count + k;
+		memset(&cr, 0, sizeof cr);
+		cr.struct_size = sizeof cr;
+		{
+			const qubo_model *m;
+			cr_assert_eq(qubo_puzzle_model(p, &m), QUBO_OK);
+			co.method = k % 2 || qubo_model_num_variables(m) > 20
+					    ? QUBO_PUZZLE_COUNT_SEARCH
+					    : QUBO_PUZZLE_COUNT_ENUMERATE;
+		}
+		rc = qubo_puzzle_count(p, &co, &cr);
+		cr_assert(rc == QUBO_OK || rc == QUBO_ERR_NOMEM, "%s: count, allocation %zu: %s",
+			  what, k, qubo_status_name(rc));
+		fa.fail_at = fa.count + k;
+		memset(&res, 0, sizeof res);
+		res.struct_size = sizeof res;
+		so.seed = 3;
+		rc = qubo_puzzle_solve(p, &so, board, sizeof board, &res);
+		cr_assert(rc == QUBO_OK || rc == QUBO_ERR_NOMEM, "%s: solve, allocation %zu: %s",
+			  what, k, qubo_status_name(rc));
+		if (rc == QUBO_OK)
+			cr_assert_eq(res.verdict, QUBO_PUZZLE_SOLVED, "%s", what);
+		qubo_puzzle_free(p);
+		cr_assert_eq(fa.live, 0, "%s: count or solve, allocation %zu leaks %zu blocks",
+			     what, k, fa.live);
+	}
+}
+
+Test(binary, out_of_memory)
+{
+	spec_store st;
+	size_t l;
+
+	store_init(&st);
+	st.s.distinct = 1;
+	st.s.wrap = QUBO_PUZZLE_WRAP_CYLINDER;
+	for (l = 0; l < 3; l++) {
+		out_of_memory(build_spec, &st.s, levels[l], "spec");
+		out_of_memory(build_text, "takuzu 4\n.0..\n1.1.\n...1\n..0.\n", levels[l], "takuzu");
+		out_of_memory(build_text, "tango 4\n.x. . .\n=      \n. . . 0\n\n0 . . .\n      x\n. .=.x.\n",
+			      levels[l], "tango");
+	}
 }

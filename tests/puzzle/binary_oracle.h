@@ -886,10 +886,10 @@ static inline double bo_board_energy(const bo_proj *P, const uint8_t *board)
  * projected energy and the boards that reach it. The first minimisers are
  * checked against the model's own energy (with their best auxiliary
  * variables) and the library's decode. */
-static inline double bo_proj_minimisers(const bo_proj *P, ph_set *out)
+static inline double bo_proj_minimisers_ex(const bo_proj *P, ph_set *out, double *second_out)
 {
 	uint8_t xb[BO_MAX_CELLS] = { 0 }, board[BO_MAX_CELLS], back[BO_MAX_CELLS];
-	double field[BO_MAX_CELLS], e = P->offset, best = INFINITY, f;
+	double field[BO_MAX_CELLS], e = P->offset, best = INFINITY, second = INFINITY, f;
 	uint64_t ctx[256] = { 0 }, s, top;
 	size_t i, c, shown = 0;
 	uint8_t *sample = calloc(P->nv + 1, 1);
@@ -908,10 +908,13 @@ static inline double bo_proj_minimisers(const bo_proj *P, ph_set *out)
 		if ((s & 4095) == 0)
 			cr_assert_eq(f, bo_proj_energy(P, xb), "running energy drifted");
 		if (f < best) {
+			second = best;
 			best = f;
 			out->n = 0;
 			out->overflow = 0;
 			shown = 0;
+		} else if (f > best && f < second) {
+			second = f;
 		}
 		if (f == best) {
 			bo_proj_board(P, xb, board);
@@ -942,7 +945,14 @@ static inline double bo_proj_minimisers(const bo_proj *P, ph_set *out)
 	free(sample);
 	cr_assert(!out->overflow, "too many minimisers to compare");
 	ph_set_sort(out);
+	if (second_out)
+		*second_out = second;
 	return best;
+}
+
+static inline double bo_proj_minimisers(const bo_proj *P, ph_set *out)
+{
+	return bo_proj_minimisers_ex(P, out, NULL);
 }
 
 /* ---- random instances ---- */
