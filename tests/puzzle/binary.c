@@ -758,7 +758,6 @@ static void check_short_side(uint32_t w, uint32_t h, int32_t wrap, int32_t windo
 	uint8_t x[BO_MAX_CELLS];
 	size_t k, n = (size_t)w * h, viol = 0;
 	char rep[512];
-	tally t;
 
 	bo_init(&I, w, h);
 	I.has_rows = I.has_cols = 1;
@@ -802,12 +801,30 @@ static void check_short_side(uint32_t w, uint32_t h, int32_t wrap, int32_t windo
 			     extra[1], extra[2]);
 	}
 	qubo_puzzle_free(p);
-	/* and the model's minimisers are the oracle's solutions */
-	memset(&t, 0, sizeof t);
+	/* and the model's minimisers are the oracle's solutions (checked
+	 * without aborting, so that a failure leaks nothing) */
 	cr_assert_geq(bo_solutions(&I, &sols, 0), 0);
 	{
-		tu_rng r = { 3 };
-		check_instance(&I, &sols, &r, what, &t, NULL);
+		qubo_puzzle_options o = opts_for(QUBO_REDUCE_NONE, 0);
+		bo_proj P;
+		ph_set mins = { 0 };
+		double best;
+		size_t same = 0;
+
+		p = NULL;
+		cr_assert_eq(qubo_puzzle_binary_new(&p, &s, &o), QUBO_OK, "%s: %s", what,
+			     qubo_error_message());
+		bo_proj_init(&P, p, n);
+		best = bo_proj_minimisers(&P, &mins);
+		for (k = 0; k < mins.n; k++)
+			same += bo_set_has(&sols, mins.keys[k]);
+		cr_expect(best == 0.0 && mins.n == sols.n && same == sols.n,
+			  "%s: the model has %zu minimisers at energy %g, the rules of binary.h "
+			  "%zu solutions (%zu in common)",
+			  what, mins.n, best, sols.n, same);
+		free(mins.keys);
+		bo_proj_free(&P);
+		qubo_puzzle_free(p);
 	}
 	free(sols.keys);
 }
@@ -1726,6 +1743,7 @@ Test(binary, get_cell)
 	qubo_puzzle *p = NULL;
 	qubo_lit lits[16];
 	uint32_t r, c;
+	int bad_region = 0;
 
 	store_init(&st);
 	st.regions[6] = -1;
@@ -1746,10 +1764,11 @@ Test(binary, get_cell)
 			cr_expect_eq(cell.given, st.clues[i], "cell %zu: given %d", i, cell.given);
 			cr_expect_eq(cell.piece, -1);
 			cr_expect_eq(cell.literal, lits[i]);
-			cr_assert_eq(cell.region, st.regions[i],
-				     "row %u, column %u: qubo_puzzle_get_cell gives region %d, the "
-				     "spec's is %d",
-				     r, c, cell.region, st.regions[i]);
+			if (cell.region != st.regions[i] && !bad_region++)
+				cr_expect_eq(cell.region, st.regions[i],
+					     "row %u, column %u: qubo_puzzle_get_cell gives region "
+					     "%d, the spec's is %d",
+					     r, c, cell.region, st.regions[i]);
 		}
 	{
 		qubo_puzzle_cell cell;

@@ -63,9 +63,16 @@ typedef struct bo_inst {
 	uint32_t win[BO_MAX_WINDOWS][3];
 } bo_inst;
 
+/* n, with the bound the arrays have made visible to the compiler (its
+ * array-bounds warnings at -O2 under the sanitizers). */
+static inline size_t bo_n(size_t n)
+{
+	return n < BO_MAX_CELLS ? n : BO_MAX_CELLS;
+}
+
 static inline size_t bo_cells(const bo_inst *I)
 {
-	return (size_t)I->w * I->h;
+	return bo_n((size_t)I->w * I->h);
 }
 
 /* A plain balanced Takuzu without distinct lines: rows and columns windows. */
@@ -357,7 +364,7 @@ static inline void bo_bt_rec(bo_bt *B, size_t i)
 		if (B->pick && tu_below(B->pick, B->found) == 0)
 			memcpy(B->picked, B->x, B->n);
 		if (B->out)
-			ph_set_add(B->out, ph_key(B->x, B->n));
+			ph_set_add(B->out, ph_key(B->x, bo_n(B->n)));
 		if (B->limit && B->found > B->limit)
 			B->aborted = 1;
 		return;
@@ -601,7 +608,7 @@ static inline void bo_comp_fields(const bo_comp *C, const uint8_t *xb, double *f
 
 	for (ia = 0; ia < C->nk; ia++) {
 		f[ia] = C->h[ia];
-		for (im = 0; im < C->nm; im++)
+		for (im = 0; im < C->nm && im < BO_COMP_MAX; im++)
 			if (xb[C->nbr[im]])
 				f[ia] += C->Jb[ia][im];
 	}
@@ -763,7 +770,7 @@ static inline void bo_proj_init(bo_proj *P, const qubo_puzzle *p, size_t n)
 			double f[BO_COMP_MAX];
 			uint32_t im;
 
-			for (im = 0; im < C->nm; im++)
+			for (im = 0; im < C->nm && im < BO_COMP_MAX; im++)
 				xb[C->nbr[im]] = (uint8_t)((ctx >> im) & 1);
 			bo_comp_fields(C, xb, f);
 			C->table[ctx] = bo_comp_min(C, f, NULL);
@@ -821,7 +828,7 @@ static inline double bo_proj_energy(const bo_proj *P, const uint8_t *xb)
 		const bo_comp *C = &P->comp[c];
 		uint64_t ctx = 0;
 		uint32_t im;
-		for (im = 0; im < C->nm; im++)
+		for (im = 0; im < C->nm && im < BO_COMP_MAX; im++)
 			ctx |= (uint64_t)xb[C->nbr[im]] << im;
 		e += C->table[ctx];
 	}
@@ -918,7 +925,7 @@ static inline double bo_proj_minimisers_ex(const bo_proj *P, ph_set *out, double
 		}
 		if (f == best) {
 			bo_proj_board(P, xb, board);
-			ph_set_add(out, ph_key(board, P->n));
+			ph_set_add(out, ph_key(board, bo_n(P->n)));
 			if (shown++ < 3) {
 				bo_proj_sample(P, xb, sample);
 				cr_assert_eq(qubo_puzzle_decode(P->p, sample, P->nv, back, P->n),

@@ -125,7 +125,8 @@ Test(binary_reduce, random_sums_and_soundness)
 		uint32_t w = 2 * (uint32_t)tu_range(&r, 1, 3), h = 2 * (uint32_t)tu_range(&r, 1, 3);
 
 		bo_init(&I, w, h);
-		I.distinct = tu_below(&r, 2);
+		/* two columns of 01 / 10 cannot make more than two distinct rows */
+		I.distinct = tu_below(&r, 2) && (w == h || (w >= 4 && h >= 4));
 		bo_prepare(&I);
 		if (!bo_random_solution(&I, &r, x))
 			continue;
@@ -150,7 +151,7 @@ Test(binary_reduce, random_sums_and_soundness)
 		qubo_puzzle_free(p);
 		built++;
 	}
-	cr_assert_geq(built, trials * 3 / 4);
+	cr_assert_geq(built, trials * 3 / 4, "only %d of %d built", built, trials);
 }
 
 /* The shared collection: the sums for every file, and the deprecated
@@ -223,5 +224,6 @@ Test(binary_reduce, shared_collection_figures)
 	cr_assert_gt(by_rule[BN_RULE_PARITY], 0);
 	cr_assert_gt(by_rule[BN_RULE_COUNT], 0);
 	cr_assert_gt(by_rule[BN_RULE_WINDOW], 0);
-	cr_assert_gt(by_rule[BN_RULE_DISTINCT], 0);
+	if (!bo_valgrind()) /* 30 cells of the 750 files: not in every 10th */
+		cr_assert_gt(by_rule[BN_RULE_DISTINCT], 0);
 }
