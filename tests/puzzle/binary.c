@@ -2004,3 +2004,195 @@ Test(binary, out_of_memory)
 			      levels[l], "tango");
 	}
 }
+
+/* ---- the rule checker's report ---- */
+
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* Each broken rule once, named and placed (1-based rows and columns). */
+Test(binary, checker_names_broken_rules)
+{
+	/* 1110 / 0011 / 1110 / 0001 */
+	static const uint8_t board[16] = { 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1 };
+	static const char *needles[] = {
+		"row 1, column 1 is 1, its clue is 0",
+		"row 1 has 3 ones, needs 2",
+		"row 3 has 3 ones, needs 2",
+		"row 4 has 1 ones, needs 2",
+		"column 3 has 3 ones, needs 2",
+		"row 1, columns 1 to 3 are three equal cells (1)",
+		"row 3, columns 1 to 3 are three equal cells (1)",
+		"row 4, columns 1 to 3 are three equal cells (0)",
+		"column 3, rows 1 to 3 are three equal cells (1)",
+		"row 1, column 4 and row 4, column 4 are different, the '=' sign needs them equal",
+		"rows 1 and 3 are equal",
+		"columns 1 and 2 are equal",
+	};
+	bo_inst I;
+	qubo_puzzle_binary_spec s;
+	qubo_puzzle *p = NULL;
+	char rep[2048], small[16];
+	size_t viol = 0, i;
+
+	bo_init(&I, 4, 4);
+	I.distinct = 1;
+	I.clue[0] = 0;
+	bo_add_sign(&I, 3, 15, 0);
+	bo_prepare(&I);
+	bo_spec(&I, &s);
+	cr_assert_eq(qubo_puzzle_binary_new(&p, &s, NULL), QUBO_OK, "%s", qubo_error_message());
+	cr_assert_eq(qubo_puzzle_check(p, board, 16, rep, sizeof rep, &viol), QUBO_OK);
+	cr_assert_eq(viol, sizeof needles / sizeof needles[0], "%zu violations:\n%s", viol, rep);
+	cr_assert_eq(count_lines(rep), viol, "one line per broken rule:\n%s", rep);
+	for (i = 0; i < sizeof needles / sizeof needles[0]; i++)
+		cr_expect(strstr(rep, needles[i]), "the report lacks '%s':\n%s", needles[i], rep);
+	/* truncated, NUL-terminated, the same count */
+	memset(small, 'x', sizeof small);
+	cr_assert_eq(qubo_puzzle_check(p, board, 16, small, sizeof small, &viol), QUBO_OK);
+	cr_assert_eq(viol, sizeof needles / sizeof needles[0]);
+	cr_assert_lt(strlen(small), sizeof small);
+	cr_assert_eq(strncmp(small, rep, strlen(small)), 0);
+	/* no report buffer: the count alone */
+	cr_assert_eq(qubo_puzzle_check(p, board, 16, NULL, 0, &viol), QUBO_OK);
+	cr_assert_eq(viol, sizeof needles / sizeof needles[0]);
+	/* bad boards */
+	cr_assert_eq(qubo_puzzle_check(p, board, 15, rep, sizeof rep, &viol), QUBO_ERR_INVALID_ARG);
+	{
+		uint8_t two[16];
+		memcpy(two, board, 16);
+		two[5] = 2;
+		cr_assert_eq(qubo_puzzle_check(p, two, 16, rep, sizeof rep, &viol),
+			     QUBO_ERR_INVALID_ARG);
+	}
+	qubo_puzzle_free(p);
+
+	/* diagonal windows and a region */
+	bo_init(&I, 3, 3);
+	I.has_rows = I.has_cols = 1;
+	memset(I.rows, 0xff, sizeof I.rows);
+	memset(I.cols, 0xff, sizeof I.cols);
+	I.windows = QUBO_PUZZLE_WINDOWS_DIAGONALS;
+	I.has_regions = I.has_region_ones = 1;
+	I.nreg = 1;
+	I.region[0] = I.region[8] = 0;
+	I.region_ones[0] = 2;
+	bo_prepare(&I);
+	bo_spec(&I, &s);
+	cr_assert_eq(qubo_puzzle_binary_new(&p, &s, NULL), QUBO_OK, "%s", qubo_error_message());
+	{
+		static const uint8_t zeros[9] = { 0 };
+		cr_assert_eq(qubo_puzzle_check(p, zeros, 9, rep, sizeof rep, &viol), QUBO_OK);
+	}
+	cr_assert_eq(viol, 3, "%s", rep);
+	cr_expect(strstr(rep, "row 1, column 1; row 2, column 2 and row 3, column 3"), "%s", rep);
+	cr_expect(strstr(rep, "row 1, column 3; row 2, column 2 and row 3, column 1"), "%s", rep);
+	cr_expect(strstr(rep, "region 0 has 0 ones, needs 2"), "%s", rep);
+	qubo_puzzle_free(p);
+}
+
+/* Tiny boards, and signs given twice. */
+Test(binary, tiny_boards_and_repeated_signs)
+{
+	tu_rng r = { 5 };
+	tally t;
+	bo_inst I;
+	ph_set sols = { 0 };
+	qubo_puzzle_binary_spec s;
+	int32_t k;
+
+	memset(&t, 0, sizeof t);
+	/* 1 x 1 with every count, 1 x 2 and 2 x 1 balanced, with distinct */
+	for (k = -1; k <= 1; k++) {
+		bo_init(&I, 1, 1);
+		I.has_rows = I.has_cols = 1;
+		I.rows[0] = k;
+		I.cols[0] = k == 1 ? -1 : k;
+		bo_prepare(&I);
+		cr_assert_geq(bo_solutions(&I, &sols, 0), 0);
+		check_instance(&I, &sols, &r, "1 x 1", &t, NULL);
+		free(sols.keys);
+		sols.keys = NULL;
+		sols.n = sols.cap = 0;
+	}
+	for (k = 0; k < 4; k++) {
+		bo_init(&I, k < 2 ? 2 : 1, k < 2 ? 1 : 2);
+		I.has_rows = k >= 2;
+		I.has_cols = k < 2;
+		memset(I.rows, 0xff, sizeof I.rows);
+		memset(I.cols, 0xff, sizeof I.cols);
+		I.distinct = k % 2;
+		bo_prepare(&I);
+		cr_assert_geq(bo_solutions(&I, &sols, 0), 0);
+		check_instance(&I, &sols, &r, "1 x 2 / 2 x 1", &t, NULL);
+		free(sols.keys);
+		sols.keys = NULL;
+		sols.n = sols.cap = 0;
+	}
+	/* the same sign twice, in both orders: fine; contradicting: refused */
+	bo_init(&I, 4, 4);
+	bo_add_sign(&I, 0, 9, 1);
+	bo_add_sign(&I, 9, 0, 1);
+	bo_prepare(&I);
+	cr_assert_geq(bo_solutions(&I, &sols, 0), 1);
+	check_instance(&I, &sols, &r, "a sign twice", &t, NULL);
+	free(sols.keys);
+	bo_add_sign(&I, 0, 9, 0);
+	bo_spec(&I, &s);
+	expect_infeasible(&s, "closes a cycle", "row 1, column 1", "contradicting signs");
+	cr_assert_geq(t.with, 5);
+}
+
+/* A puzzle the FULL reduction solves: every cell constant, no variable, and
+ * the model still built (its windows are all constant: under clang's
+ * -fsanitize=undefined this reaches qubo_model_add_clique() with no member
+ * array yet, see tests/fuzz/corpus/puzzle/takuzu-solved-by-reduction.txt). */
+Test(binary, solved_by_reduction)
+{
+	static const char text[] = "takuzu 4 nounique\n0011\n1100\n0101\n1010\n";
+	static const char almost[] = "takuzu 4 nounique\n0011\n1100\n0101\n10..\n";
+	static const uint8_t want[16] = { 0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 1, 1, 0, 1, 0 };
+	const char *texts[2] = { text, almost };
+	size_t t, l;
+
+	for (t = 0; t < 2; t++)
+		for (l = 0; l < 3; l++) {
+			qubo_puzzle *p = parse_at(texts[t], levels[l]);
+			qubo_puzzle_stats st;
+			qubo_puzzle_solve_options so = QUBO_PUZZLE_SOLVE_OPTIONS_INIT;
+			qubo_puzzle_result res;
+			uint8_t board[16];
+			const qubo_model *m;
+			double e = -1;
+
+			memset(&st, 0, sizeof st);
+			st.struct_size = sizeof st;
+			cr_assert_eq(qubo_puzzle_get_stats(p, &st), QUBO_OK);
+			/* every cell a clue: level CLUES has no variable either */
+			cr_assert_eq(st.solved_by_reduction,
+				     levels[l] == QUBO_REDUCE_FULL ||
+					     (t == 0 && levels[l] == QUBO_REDUCE_CLUES),
+				     "text %zu, level %d", t, (int)levels[l]);
+			if (levels[l] == QUBO_REDUCE_FULL) {
+				cr_assert_eq(st.variables_after, 0);
+				cr_assert_eq(st.cells_fixed, 16);
+			}
+			cr_assert_eq(qubo_puzzle_model(p, &m), QUBO_OK);
+			if (qubo_model_num_variables(m) == 0) {
+				cr_assert_eq(qubo_model_energy(m, NULL, 0, &e), QUBO_OK);
+				cr_assert_eq(e, 0.0);
+			}
+			memset(&res, 0, sizeof res);
+			res.struct_size = sizeof res;
+			cr_assert_eq(qubo_puzzle_solve(p, &so, board, sizeof board, &res), QUBO_OK);
+			cr_assert_eq(res.verdict, QUBO_PUZZLE_SOLVED);
+			cr_assert_eq(memcmp(board, want, 16), 0);
+			qubo_puzzle_free(p);
+		}
+}
