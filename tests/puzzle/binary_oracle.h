@@ -876,13 +876,13 @@ static inline double bo_board_energy(const bo_proj *P, const uint8_t *board)
 		int v, bi;
 		if (QUBO_LIT_IS_CONST(l)) {
 			if (board[c] != (l == QUBO_LIT_TRUE))
-				return INFINITY;
+				return HUGE_VAL;
 			continue;
 		}
 		v = board[c] ^ (int)QUBO_LIT_IS_NEG(l);
 		bi = P->bidx[QUBO_LIT_VAR(l)];
 		if (set[bi] >= 0 && set[bi] != v)
-			return INFINITY;
+			return HUGE_VAL;
 		set[bi] = (int8_t)v;
 		xb[bi] = (uint8_t)v;
 	}
@@ -896,7 +896,7 @@ static inline double bo_board_energy(const bo_proj *P, const uint8_t *board)
 static inline double bo_proj_minimisers_ex(const bo_proj *P, ph_set *out, double *second_out)
 {
 	uint8_t xb[BO_MAX_CELLS] = { 0 }, board[BO_MAX_CELLS], back[BO_MAX_CELLS];
-	double field[BO_MAX_CELLS], e = P->offset, best = INFINITY, second = INFINITY, f;
+	double field[BO_MAX_CELLS], e = P->offset, best = HUGE_VAL, second = HUGE_VAL, f;
 	uint64_t ctx[256] = { 0 }, s, top;
 	size_t i, c, shown = 0;
 	uint8_t *sample = calloc(P->nv + 1, 1);

@@ -183,8 +183,8 @@ Test(binary_text, takuzu_general_rules_and_canonical_form)
 		"# a comment\n\n# another\ntakuzu 6\n1..0..\n......\n..1...\n.0....\n......\n0....1\n",
 		"takuzu 6\r\n1..0..\r\n......\r\n..1...\r\n.0....\r\n......\r\n0....1\r\n",
 		"  takuzu \t 6  \n1..0..  \n......\t\n..1...\n.0....\n......\n0....1",
-		"takuzu 6x6\n\n# between the header and the grid\n\n1..0..\n......\n..1...\n.0....\n"
-		"......\n0....1\n\n# end\n\n",
+		("takuzu 6x6\n\n# between the header and the grid\n\n1..0..\n......\n..1...\n.0....\n"
+		 "......\n0....1\n\n# end\n\n"),
 	};
 	char a[512], b[512];
 	size_t i;
