@@ -2196,3 +2196,71 @@ Test(binary, solved_by_reduction)
 			qubo_puzzle_free(p);
 		}
 }
+
+/* ---- counting limits and stops ---- */
+
+static int stop_at_3(const uint8_t *board, size_t length, void *ud)
+{
+	size_t *calls = ud;
+
+	(void)board;
+	(void)length;
+	return ++*calls >= 3;
+}
+
+Test(binary, count_limit_and_stop)
+{
+	qubo_puzzle *p = parse_at("takuzu 8 nounique\n........\n........\n........\n........\n"
+				  "........\n........\n........\n........\n",
+				  QUBO_REDUCE_FULL);
+	qubo_puzzle_count_options co = QUBO_PUZZLE_COUNT_OPTIONS_INIT;
+	qubo_puzzle_count_result cr;
+	size_t calls = 0;
+
+	memset(&cr, 0, sizeof cr);
+	cr.struct_size = sizeof cr;
+	co.limit = 1000;
+	cr_assert_eq(qubo_puzzle_count(p, &co, &cr), QUBO_OK, "%s", qubo_error_message());
+	cr_assert_eq(cr.count, 1000);
+	cr_assert_eq(cr.complete, 0);
+	co.limit = 0;
+	co.on_solution = stop_at_3;
+	co.user_data = &calls;
+	memset(&cr, 0, sizeof cr);
+	cr.struct_size = sizeof cr;
+	cr_assert_eq(qubo_puzzle_count(p, &co, &cr), QUBO_CANCELLED);
+	cr_assert_eq(calls, 3);
+	cr_assert_eq(cr.count, 3);
+	cr_assert_eq(cr.complete, 0);
+	qubo_puzzle_free(p);
+
+	/* the 4 x 4 boards: 90 without distinct lines, 72 with them, by both
+	 * methods */
+	{
+		static const char *texts[2] = { "takuzu 4 nounique\n....\n....\n....\n....\n",
+						"takuzu 4\n....\n....\n....\n....\n" };
+		static const uint64_t want[2] = { 90, 72 };
+		size_t t, m;
+
+		for (t = 0; t < 2; t++)
+			for (m = 1; m <= 2; m++) {
+				qubo_puzzle_count_options o = QUBO_PUZZLE_COUNT_OPTIONS_INIT;
+				int rc;
+
+				p = parse_at(texts[t], QUBO_REDUCE_FULL);
+				memset(&cr, 0, sizeof cr);
+				cr.struct_size = sizeof cr;
+				o.method = (int32_t)m;
+				rc = qubo_puzzle_count(p, &o, &cr);
+				if (t == 1 && m == QUBO_PUZZLE_COUNT_ENUMERATE) {
+					/* 16 cells and 96 witnesses: too many states */
+					cr_assert_eq(rc, QUBO_ERR_TOO_LARGE);
+				} else {
+					cr_assert_eq(rc, QUBO_OK, "%s", qubo_error_message());
+					cr_assert_eq(cr.count, want[t]);
+					cr_assert_eq(cr.complete, 1);
+				}
+				qubo_puzzle_free(p);
+			}
+	}
+}

@@ -188,6 +188,14 @@ static void check_collection(const char *family, int fam_id)
 		cr_assert_eq(qubo_puzzle_format(p, fmt, flen + 1, &flen), QUBO_OK);
 		cr_assert_str_eq(fmt, canon, "%s: qubo_puzzle_format differs from the file", name);
 		nounique = strstr(canon, "nounique\n") != NULL;
+		/* the unreduced model: a variable per cell, and for distinct lines
+		 * 2 witnesses per cell of each pair of rows and of columns */
+		cr_assert_eq(st.variables_before,
+			     cells + (fam_id == QUBO_PUZZLE_TAKUZU && !nounique
+					      ? st.width * st.height * (st.height - 1) +
+							st.height * st.width * (st.width - 1)
+					      : 0),
+			     "%s: variables_before %zu", name, st.variables_before);
 		is_unique = unique_by_comment(text, nounique);
 		unique += (size_t)is_unique;
 
@@ -253,10 +261,17 @@ static void check_collection(const char *family, int fam_id)
 				free(sf);
 			}
 			if (!strstr(canon, "takuzu") || nounique) {
-				/* no witnesses: the board is a sample; also at level CLUES */
+				/* no witnesses: the board is a sample; also at level CLUES and
+				 * unreduced (read with qubo_puzzle_parse_file) */
 				solution_energy(p, published, cells, name);
 				clues.reduce = QUBO_REDUCE_CLUES;
 				cr_assert_eq(qubo_puzzle_parse(&q, text, len, &clues), QUBO_OK);
+				solution_energy(q, published, cells, name);
+				qubo_puzzle_free(q);
+				clues.reduce = QUBO_REDUCE_NONE;
+				memcpy(path + strlen(path) - 9, ".txt", 5);
+				cr_assert_eq(qubo_puzzle_parse_file(&q, path, &clues), QUBO_OK, "%s: %s",
+					     path, qubo_error_message());
 				solution_energy(q, published, cells, name);
 				qubo_puzzle_free(q);
 			}
