@@ -849,7 +849,7 @@ static void bn_cell(const qubo_puzzle *p, size_t i, qubo_puzzle_cell *out)
 {
 	const struct bn *b = p->data;
 
-	out->region = -1;
+	out->region = b->region[i];
 	out->piece = -1;
 	out->given = b->clue[i];
 }

@@ -463,11 +463,17 @@ static int line_complete_rule(struct qubo__pz_bn_ws *ws, size_t k, int *changed)
 			if (ws->quiet)
 				return QUBO_ERR_INFEASIBLE;
 			qubo__pz_bn_line_name(b, k, name, sizeof name);
+			if (b->need[k] < 0)
+				return qubo__pz_error(QUBO_ERR_INFEASIBLE,
+						      "the puzzle has no solution: %s cannot be "
+						      "completed (its windows and the signs between "
+						      "its cells exclude every filling)",
+						      name);
 			return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-					      "the puzzle has no solution: %s cannot be completed "
-					      "(its count, its windows and its signs exclude every "
-					      "filling)",
-					      name);
+					      "the puzzle has no solution: %s needs %d ones, and no "
+					      "filling of it with %d ones keeps its windows and the "
+					      "signs between its cells",
+					      name, (int)b->need[k], (int)b->need[k]);
 		}
 		if (ws->val[c] < 0 && ws->seen[j] != 3) {
 			if ((rc = fix(ws, c, ws->seen[j] == 2, BN_RULE_LINE)))

@@ -262,6 +262,17 @@ static int read_layout(struct qubo__pz_reader *r, const struct qubo__pz_line *fi
 			if (rc)
 				return rc;
 		}
+		/* a solution's line of signs may be short only where the
+		 * puzzle has no sign */
+		for (i = eff + (eff % 2); k % 2 == 1 && L->want_vs && i < width; i += 2) {
+			size_t c = (size_t)row * L->w + i / 2;
+
+			if (L->want_vs[c] != ' ')
+				return qubo__pz_error_at(QUBO_ERR_PARSE, line.no, i + 1,
+							 "the sign below row %u, column %zu is "
+							 "missing, the puzzle's is '%c'",
+							 (unsigned)row + 1, i / 2 + 1, L->want_vs[c]);
+		}
 		if (k % 2 == 0 && eff < width)
 			return qubo__pz_error_at(QUBO_ERR_PARSE, line.no, eff + 1,
 						 "row %u has %zu of the %zu characters of a "

@@ -63,8 +63,10 @@ static double energy(const qubo_model *m, const uint8_t *x)
 
 	for (i = 0; i < m->n; i++)
 		if (x[i])
-			e += m->h[i] + row_dot(m->col + m->upper[i], m->val + m->upper[i],
-					       m->row[i + 1] - m->upper[i], x);
+			e += m->h[i] + (m->row[i + 1] == m->upper[i]
+						? 0.0 /* no couplers: col may be NULL */
+						: row_dot(m->col + m->upper[i], m->val + m->upper[i],
+							  m->row[i + 1] - m->upper[i], x));
 	return e;
 }
 
@@ -111,8 +113,10 @@ int qubo_model_delta(const qubo_model *m, const uint8_t *x, size_t length, uint3
 	if (var >= m->n)
 		return qubo__error(QUBO_ERR_OUT_OF_RANGE, "%s: var = %u, but the model has %zu "
 				   "variables", fn, var, m->n);
-	f = m->h[var] + row_dot(m->col + m->row[var], m->val + m->row[var],
-				m->row[var + 1] - m->row[var], x);
+	f = m->h[var] + (m->row[var + 1] == m->row[var]
+				 ? 0.0 /* no couplers: col may be NULL */
+				 : row_dot(m->col + m->row[var], m->val + m->row[var],
+					   m->row[var + 1] - m->row[var], x));
 	*delta_out = x[var] ? -f : f;
 	return QUBO_OK;
 }
