@@ -185,7 +185,8 @@ def main():
                   f"{', '.join(wrong[q][:10])}")
             status = 1
     if not status:
-        print(f"all {len(paths)} answers verified"
+        ran = sum(len(rows) for rows in sets[programs[0]].values())
+        print(f"all {ran} answers verified"
               f"{' for every program' if len(programs) > 1 else ''}")
     return status
 
