@@ -7,72 +7,23 @@
  * never fixes a cell against it; qubo_puzzle_count() with a limit of 2
  * finds exactly one solution, as the file's `# solutions:` comment says for
  * the file's own rules. Under valgrind every 10th file. */
-#include <dirent.h>
 
 #include "puzzle/binary_oracle.h"
 
 #define MAX_CELLS 256
 
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	cr_assert_geq(n, 0);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	cr_assert(buf);
-	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	buf[n] = '\0';
-	*len = (size_t)n;
-	return buf;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The .txt files of a folder, sorted; NULL (and a skip) when there are none. */
+/* The .txt files of a folder, sorted; a skip when there are none. */
 static char **list_puzzles(const char *family, char *dir, size_t dircap, size_t *count)
 {
 	const char *root = getenv("QUBO_PUZZLES_DIR");
-	DIR *d;
-	struct dirent *ent;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
+	char **names;
 
 	if (!root || !*root)
 		cr_skip_test("QUBO_PUZZLES_DIR is not set: no shared %s puzzles to read", family);
 	snprintf(dir, dircap, "%s/%s", root, family);
-	d = opendir(dir);
-	if (!d)
+	names = tu_list_files(dir, ".txt", count);
+	if (!names)
 		cr_skip_test("no shared %s puzzles at %s (the collection is optional)", family, dir);
-	while ((ent = readdir(d))) {
-		size_t len = strlen(ent->d_name);
-
-		if (len < 5 || strcmp(ent->d_name + len - 4, ".txt") != 0)
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 256;
-			names = realloc(names, cap * sizeof *names);
-			cr_assert(names);
-		}
-		names[n] = malloc(len + 1);
-		cr_assert(names[n]);
-		memcpy(names[n++], ent->d_name, len + 1);
-	}
-	closedir(d);
-	if (n == 0)
-		cr_skip_test("the folder %s holds no .txt puzzles", dir);
-	qsort(names, n, sizeof *names, cmp_str);
-	*count = n;
 	return names;
 }
 
@@ -165,7 +116,7 @@ static void check_collection(const char *family, int fam_id)
 		const char *name = names[i];
 
 		snprintf(path, sizeof path, "%s/%s", dir, name);
-		text = read_all(path, &len);
+		text = tu_read_file(path, &len);
 		cr_assert(text, "%s: cannot read", path);
 		rc = qubo_puzzle_parse(&p, text, len, NULL);
 		cr_assert_eq(rc, QUBO_OK, "%s: %s: %s", name, qubo_status_name(rc),
@@ -230,7 +181,7 @@ static void check_collection(const char *family, int fam_id)
 
 		/* the published solution */
 		memcpy(path + strlen(path) - 4, ".solution", 10);
-		sol = read_all(path, &slen);
+		sol = tu_read_file(path, &slen);
 		if (sol) {
 			rc = qubo_puzzle_parse_solution(p, sol, slen, published, sizeof published);
 			cr_assert_eq(rc, QUBO_OK, "%s: %s", path, qubo_error_message());
@@ -291,9 +242,7 @@ static void check_collection(const char *family, int fam_id)
 		family, checked, with_solution, unique, solved_by_reduction);
 	cr_assert_geq(checked, (n + step - 1) / step);
 	cr_assert_gt(unique, 0, "no %s file says it is unique", family);
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	tu_free_names(names, n);
 }
 
 Test(binary_data, shared_takuzu_collection)

@@ -15,27 +15,6 @@
 
 #include "util.h"
 
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	cr_assert_geq(n, 0);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	cr_assert(buf);
-	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	buf[n] = '\0';
-	*len = (size_t)n;
-	return buf;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -165,7 +144,7 @@ Test(puzzle_data, shared_queens_collection)
 		char report[256];
 
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-		text = read_all(path, &len);
+		text = tu_read_file(path, &len);
 		cr_assert(text, "%s: cannot read", path);
 		cr_assert_eq(qubo_puzzle_parse(&full, text, len, NULL), QUBO_OK, "%s: %s", names[i],
 			     qubo_error_message());
@@ -183,7 +162,7 @@ Test(puzzle_data, shared_queens_collection)
 		solve_and_count(full, text, cells, names[i], solved_board);
 
 		memcpy(path + strlen(path) - 4, ".solution", 10);
-		sol = read_all(path, &slen);
+		sol = tu_read_file(path, &slen);
 		if (sol) {
 			cr_assert_eq(
 				qubo_puzzle_parse_solution(full, sol, slen, board, sizeof board),
