@@ -773,16 +773,11 @@ int qubo__pz_bn_create(qubo_puzzle **out, const struct bn_spec *s, const struct 
 	if (!rc)
 		rc = qubo__pz_new(&p, s->kind == BN_TANGO ? &qubo__pz_tango_family
 							 : &qubo__pz_takuzu_family,
-				  opts, s->width, s->height);
+				  opts, s->width, s->height, sizeof *b, "the puzzle's instance");
 	if (rc)
 		return rc;
 	a = &p->alloc;
-	b = qubo__pz_zalloc(a, 1, sizeof *b);
-	if (!b) {
-		qubo__pz_destroy(p);
-		return qubo__pz_nomem("the puzzle's instance");
-	}
-	p->data = b;
+	b = p->data;
 	b->w = s->width;
 	b->h = s->height;
 	b->n = (size_t)b->w * b->h;

@@ -689,16 +689,11 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 	rc = qubo__pz_new(&p,
 			  spec->mode == QUBO_CHESS_MAX ? &qubo__pz_chess_max_family :
 							 &qubo__pz_chess_coloured_family,
-			  opts, spec->width, spec->height);
+			  opts, spec->width, spec->height, sizeof *z, "the chess instance");
 	if (rc)
 		return rc;
 	a = &p->alloc;
-	z = qubo__pz_zalloc(a, 1, sizeof *z);
-	if (!z) {
-		qubo__pz_destroy(p);
-		return qubo__pz_nomem("the chess instance");
-	}
-	p->data = z;
+	z = p->data;
 	z->w = spec->width;
 	z->h = spec->height;
 	z->n = (size_t)z->w * z->h;

@@ -485,16 +485,12 @@ static int create(qubo_puzzle **out, const qubo_puzzle_domination_spec *spec, in
 	rc = check_spec(spec, fn);
 	if (rc)
 		return rc;
-	rc = qubo__pz_new(&p, &domination_family, opts, spec->width, spec->height);
+	rc = qubo__pz_new(&p, &domination_family, opts, spec->width, spec->height, sizeof *d,
+			  "the domination instance");
 	if (rc)
 		return rc;
 	a = &p->alloc;
-	d = qubo__pz_zalloc(a, 1, sizeof *d);
-	if (!d) {
-		qubo__pz_destroy(p);
-		return qubo__pz_nomem("the domination instance");
-	}
-	p->data = d;
+	d = p->data;
 	d->w = spec->width;
 	d->h = spec->height;
 	d->n = (size_t)d->w * d->h;

@@ -135,7 +135,8 @@ int qubo__pz_mark_cells(uint8_t *mark, const uint32_t *cells, size_t count, cons
 /* ---- the object ---- */
 
 int qubo__pz_new(qubo_puzzle **out, const struct qubo__pz_family *fam,
-		 const struct qubo__pz_opts *opts, uint32_t width, uint32_t height)
+		 const struct qubo__pz_opts *opts, uint32_t width, uint32_t height,
+		 size_t data_size, const char *what)
 {
 	qubo_allocator a;
 	qubo_puzzle *p;
@@ -154,6 +155,11 @@ int qubo__pz_new(qubo_puzzle **out, const struct qubo__pz_family *fam,
 	p->stats.struct_size = sizeof p->stats;
 	p->stats.width = width;
 	p->stats.height = height;
+	p->data = qubo__pz_zalloc(&a, 1, data_size);
+	if (!p->data) {
+		qubo__pz_free(&a, p);
+		return qubo__pz_nomem(what);
+	}
 	*out = p;
 	return QUBO_OK;
 }

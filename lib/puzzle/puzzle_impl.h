@@ -403,9 +403,12 @@ int qubo__pz_check_cell_list(const uint32_t *cells, size_t count, const char *na
 int qubo__pz_mark_cells(uint8_t *mark, const uint32_t *cells, size_t count, const char *name,
 			uint32_t width, const char *fn);
 
-/* Creates an empty puzzle object with the allocator of `opts`. */
+/* Creates an empty puzzle object with the allocator of `opts`, and its
+ * family instance (data_size bytes, zeroed) in p->data; QUBO_ERR_NOMEM
+ * names `what` ("the tents instance") when the instance does not fit. */
 int qubo__pz_new(qubo_puzzle **out, const struct qubo__pz_family *fam,
-		 const struct qubo__pz_opts *opts, uint32_t width, uint32_t height);
+		 const struct qubo__pz_opts *opts, uint32_t width, uint32_t height,
+		 size_t data_size, const char *what);
 /* Frees the object, its model, its map and (through fam->destroy) its data. */
 void qubo__pz_destroy(qubo_puzzle *p);
 /* Sets the stats' model sizes: after from p->model, before from the

@@ -898,16 +898,12 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 	rc = check_spec(spec, fn);
 	if (rc)
 		return rc;
-	rc = qubo__pz_new(&p, family_of(kind), opts, spec->width, spec->height);
+	rc = qubo__pz_new(&p, family_of(kind), opts, spec->width, spec->height, sizeof *q,
+			  "the queens instance");
 	if (rc)
 		return rc;
 	a = &p->alloc;
-	q = qubo__pz_zalloc(a, 1, sizeof *q);
-	if (!q) {
-		qubo__pz_destroy(p);
-		return qubo__pz_nomem("the queens instance");
-	}
-	p->data = q;
+	q = p->data;
 	q->w = spec->width;
 	q->h = spec->height;
 	q->n = (size_t)q->w * q->h;

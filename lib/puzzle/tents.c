@@ -532,16 +532,12 @@ int qubo__pz_tt_create(qubo_puzzle **out, const qubo_puzzle_tents_spec *spec, in
 	*out = NULL;
 	rc = check_spec(spec, fn);
 	if (!rc)
-		rc = qubo__pz_new(&p, &qubo__pz_tents_family, opts, spec->width, spec->height);
+		rc = qubo__pz_new(&p, &qubo__pz_tents_family, opts, spec->width, spec->height,
+				  sizeof *t, "the tents instance");
 	if (rc)
 		return rc;
 	a = &p->alloc;
-	t = qubo__pz_zalloc(a, 1, sizeof *t);
-	if (!t) {
-		qubo__pz_destroy(p);
-		return qubo__pz_nomem("the tents instance");
-	}
-	p->data = t;
+	t = p->data;
 	t->w = spec->width;
 	t->h = spec->height;
 	t->n = (size_t)t->w * t->h;
