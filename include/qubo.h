@@ -12,6 +12,7 @@
 #include "qubo/model.h"
 #include "qubo/parity.h"
 #include "qubo/penalty.h"
+#include "qubo/qaoa.h"
 #include "qubo/qbsolv.h"
 #include "qubo/solver.h"
 #include "qubo/status.h"

@@ -5,7 +5,7 @@
  *
  * A solver is an opaque object around a table of functions (a backend, see
  * qubo/backend.h). The built-in solvers ("sa", "exhaustive", "tabu",
- * "descent") are backends like any other: qubo_solver_new() only picks their
+ * "descent", "qaoa") are backends like any other: qubo_solver_new() only picks their
  * table by name.
  *
  * Options are keyed typed values (integers, doubles, strings) set with
@@ -97,7 +97,9 @@ typedef struct qubo_options qubo_options;
 /** int ≥ 0, "tabu": iterations a flipped variable stays tabu; unset means
  *  min(20, n / 4), and the value must be below the number of variables. */
 #define QUBO_PARAM_TENURE "tenure"
-/** int ≥ 1, "tabu": iterations per restart; unset means max(1000, 10 n). */
+/** int ≥ 1, "tabu": iterations per restart; unset means max(1000, 10 n).
+ *  "qaoa": Nelder–Mead iterations per depth when optimising the angles
+ *  (qubo_qaoa_optimize()); default 100, at most 1000000. */
 #define QUBO_PARAM_NUM_ITERATIONS "num_iterations"
 /** int ≥ 0, "tabu": restarts per read after the first run. Default 3. */
 #define QUBO_PARAM_NUM_RESTARTS "num_restarts"
@@ -107,6 +109,16 @@ typedef struct qubo_options qubo_options;
 /** int ≥ 1, "exhaustive": ground states stored (all are counted). Default
  *  65536, at most 2^24. */
 #define QUBO_PARAM_MAX_GROUND_STATES "max_ground_states"
+/** int 1 to #QUBO_QAOA_MAX_DEPTH, "qaoa": the depth p. Default 1, or the
+ *  depth of #QUBO_PARAM_ANGLES when those are set. */
+#define QUBO_PARAM_P "p"
+/** string, "qaoa": the angles "γ_1,...,γ_p,β_1,...,β_p" (2p finite numbers
+ *  separated by commas); unset means optimised (qubo_qaoa_optimize()). */
+#define QUBO_PARAM_ANGLES "angles"
+/** int 1 to #QUBO_QAOA_MAX_QUBITS, "qaoa": the largest model, in variables,
+ *  accepted; a larger one is refused with #QUBO_ERR_TOO_LARGE before
+ *  anything is allocated. Default #QUBO_QAOA_DEFAULT_MAX_QUBITS (26). */
+#define QUBO_PARAM_MAX_QUBITS "max_qubits"
 /** @} */
 
 /** The largest model, in variables, that the "exhaustive" solver accepts. */
@@ -167,15 +179,31 @@ typedef struct qubo_sample_info {
 	uint64_t num_ground_states;
 	/** The seed the run used (#QUBO_PARAM_SEED, or the one drawn when unset). */
 	uint64_t seed;
+	/** backend, since 0.1 (#QUBO_SAMPLE_INFO_SIZE_V2): the expectation of the
+	 *  energy in the state the reads were measured from ("qaoa": ⟨C⟩ of the
+	 *  final state); valid when @c has_expectation is 1. */
+	double expectation;
+	/** backend (V2): the probability that a read has the lowest energy
+	 *  ("qaoa": the model's exact lowest energy, found by enumeration);
+	 *  valid when @c has_expectation is 1. */
+	double lowest_probability;
+	/** backend (V2): 1 when @c expectation and @c lowest_probability were
+	 *  reported, 0 otherwise. */
+	int32_t has_expectation;
 } qubo_sample_info;
 
 /** Size of the first layout of qubo_sample_info (through @c seed), frozen:
  *  the smallest @c struct_size accepted. @since 0.1 */
 #define QUBO_SAMPLE_INFO_SIZE_V1 (offsetof(qubo_sample_info, seed) + sizeof(uint64_t))
 
+/** Size of the second layout of qubo_sample_info (through
+ *  @c has_expectation), frozen. @since 0.1 */
+#define QUBO_SAMPLE_INFO_SIZE_V2 \
+	(offsetof(qubo_sample_info, has_expectation) + sizeof(int32_t))
+
 /** Initialiser of a qubo_sample_info with @c struct_size set and every
  *  other field zero: `qubo_sample_info info = QUBO_SAMPLE_INFO_INIT;` */
-#define QUBO_SAMPLE_INFO_INIT { sizeof(qubo_sample_info), 0, 0, 0.0, 0, 0, 0, 0 }
+#define QUBO_SAMPLE_INFO_INIT { sizeof(qubo_sample_info), 0, 0, 0.0, 0, 0, 0, 0, 0.0, 0.0, 0 }
 
 /**
  * A sample-set iteration callback.
@@ -193,7 +221,8 @@ typedef int (*qubo_sample_cb)(size_t index, const uint8_t *sample, size_t length
 
 /**
  * Creates a built-in solver by name: "sa" (simulated annealing),
- * "exhaustive", "tabu" or "descent" (steepest descent).
+ * "exhaustive", "tabu", "descent" (steepest descent) or "qaoa" (QAOA on a
+ * state-vector simulator, qubo/qaoa.h).
  * @param[out] out receives the solver; NULL on failure.
  * @param[in] name the solver's name.
  * @param[in] allocator optional allocator for the solver and its sample
