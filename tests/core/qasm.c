@@ -828,7 +828,7 @@ Test(qasm, bad_arguments)
 		    QUBO_ERR_MISUSE, "betas is NULL", &len);
 
 	/* angles that are not finite, named */
-	g[1] = NAN;
+	g[1] = nan("");
 	len = 9;
 	expect_fail(qubo_qaoa_qasm(m, 2, g, b, QUBO_QASM_2, NULL, 0, &len), QUBO_ERR_INVALID_ARG,
 		    "gammas[1] (layer 2) is NaN", &len);
@@ -836,11 +836,11 @@ Test(qasm, bad_arguments)
 	cr_assert_eq(qubo_qaoa_qasm(m, 1, g, b, QUBO_QASM_2, NULL, 0, NULL),
 		     QUBO_ERR_BUFFER_TOO_SMALL);
 	g[1] = 0.25;
-	b[0] = -INFINITY;
+	b[0] = -HUGE_VAL;
 	len = 9;
 	expect_fail(qubo_qaoa_qasm(m, 2, g, b, QUBO_QASM_3, NULL, 0, &len), QUBO_ERR_INVALID_ARG,
 		    "betas[0] (layer 1) is -inf", &len);
-	b[0] = INFINITY;
+	b[0] = HUGE_VAL;
 	len = 9;
 	expect_fail(qubo_qaoa_qasm(m, 2, g, b, QUBO_QASM_3, NULL, 0, &len), QUBO_ERR_INVALID_ARG,
 		    "betas[0] (layer 1) is +inf", &len);
