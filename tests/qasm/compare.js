@@ -56,9 +56,9 @@ function loadQuantumCircuit() {
 	const tried = [];
 	const candidates = [];
 	if (process.env.QUBO_NODE_MODULES)
-		candidates.push(path.join(process.env.QUBO_NODE_MODULES, 'quantum-circuit'));
+		candidates.push(path.resolve(process.env.QUBO_NODE_MODULES, 'quantum-circuit'));
 	candidates.push('quantum-circuit');
-	candidates.push(path.join(BUILD_ROOT, 'node_modules', 'quantum-circuit'));
+	candidates.push(path.resolve(BUILD_ROOT, 'node_modules', 'quantum-circuit'));
 	for (const c of candidates) {
 		let where;
 		try {
