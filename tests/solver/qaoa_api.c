@@ -172,11 +172,14 @@ static double message_bytes(const char *msg)
 }
 
 /* The refusal's message names the model's qubits, the limit and a memory
- * figure of at least the state's 16 * 2^n bytes (and not absurdly more). */
+ * figure of at least the state's 16 * 2^n bytes, and at most what
+ * qubo_qaoa_memory() gives with its thread scratch (give or take the
+ * rounding of a figure printed with a few digits). */
 static void check_refusal_message(size_t n, size_t limit)
 {
 	char num[32];
-	double need = 16.0 * (double)((uint64_t)1 << n), said;
+	double need = 16.0 * (double)((uint64_t)1 << n), said, most;
+	uint64_t m0 = 0, m1 = 0;
 
 	cr_assert_eq(qubo_error_code(), QUBO_ERR_TOO_LARGE);
 	snprintf(num, sizeof num, "%zu", n);
@@ -187,8 +190,11 @@ static void check_refusal_message(size_t n, size_t limit)
 	said = message_bytes(qubo_error_message());
 	cr_assert_geq(said, need * 0.999, "message gives %.0f bytes, the state needs %.0f: %s", said,
 		      need, qubo_error_message());
-	cr_assert_leq(said, need * 4, "message gives %.0f bytes, the state needs %.0f: %s", said,
-		      need, qubo_error_message());
+	cr_assert_eq(qubo_qaoa_memory(n, 0, &m0), QUBO_OK);
+	cr_assert_eq(qubo_qaoa_memory(n, 1, &m1), QUBO_OK);
+	most = (double)(m0 > m1 ? m0 : m1) * 1.05 + 1024;
+	cr_assert_leq(said, most, "message gives %.0f bytes, qubo_qaoa_memory at most %.0f: %s",
+		      said, most, qubo_error_message());
 }
 
 Test(qaoa_limits, the_memory_parser_of_this_suite)
@@ -226,15 +232,16 @@ Test(qaoa_limits, refused_before_any_large_allocation)
 	cr_assert_eq(c.live_blocks, 0);
 	check_refusal_message(10, 9);
 
-	/* the check can fail: at limit 10 the state is allocated, through the
-	 * allocator */
+	/* the check can fail: at limit 10 the state (two arrays of 8 * 2^n
+	 * bytes, or one of 16 * 2^n) goes through the allocator */
 	counting_init(&c, 0);
 	cr_assert_eq(qubo_qaoa_new(&q, m10, 10, &c.a), QUBO_OK, "%s", qubo_error_message());
 	{
 		double g = 0.3, b = 0.2;
 		qh_evolve(q, 1, &g, &b);
 	}
-	cr_assert_geq(c.largest, 16 * 1024, "the state did not go through the allocator");
+	cr_assert_geq(c.largest, 8 * 1024, "the state did not go through the allocator");
+	cr_assert_geq(c.total, 16 * 1024, "the state did not go through the allocator");
 	qubo_qaoa_free(q);
 	cr_assert_eq(c.live_blocks, 0);
 	qubo_model_free(m27);
@@ -275,7 +282,7 @@ Test(qaoa_limits, the_solver_refuses_before_any_large_allocation)
 		th_set_int(s, QUBO_PARAM_MAX_QUBITS, 13);
 		counting_reset(&c);
 		cr_assert_eq(qubo_solver_sample(&set, s, m13), QUBO_OK, "%s", qubo_error_message());
-		cr_assert_geq(c.largest, 16 << 13, "the state did not go through the allocator");
+		cr_assert_geq(c.largest, 8 << 13, "the state did not go through the allocator");
 		cr_assert_eq(qubo_sampleset_get_info(set, &info), QUBO_OK);
 		cr_assert_eq(info.has_expectation, 1);
 		qubo_sampleset_free(set);
@@ -322,7 +329,8 @@ Test(qaoa_limits, max_qubits_zero_is_the_default_and_41_is_refused)
 }
 
 /* 26 variables pass the default limit: with an allocator that refuses the
- * 1 GiB state the simulator fails for memory, not for size. */
+ * 1 GiB state (in one block or two) the simulator fails for memory, not for
+ * size. */
 Test(qaoa_limits, the_default_limit_is_26)
 {
 	qubo_model *m26 = chain_model(26);
@@ -335,7 +343,7 @@ Test(qaoa_limits, the_default_limit_is_26)
 	cr_assert(rc == QUBO_ERR_NOMEM || rc == QUBO_OK, "%s: %s", qubo_status_name(rc),
 		  qubo_error_message());
 	if (rc == QUBO_ERR_NOMEM)
-		cr_assert_geq(c.refused, (size_t)16 << 26);
+		cr_assert_geq(c.refused, (size_t)8 << 26);
 	qubo_qaoa_free(q);
 	cr_assert_eq(c.live_blocks, 0);
 	counting_init(&c, 0);
@@ -372,34 +380,64 @@ Test(qaoa_limits, memory_figures)
 	cr_assert_eq(qubo_qaoa_memory(5, 1, NULL), QUBO_ERR_MISUSE);
 }
 
-/* qubo_qaoa_memory() bounds what the simulator really allocates. */
+/* qubo_qaoa_memory() bounds what the simulator really allocates ("at most",
+ * include/qubo/qaoa.h): the peak of the live bytes through creation,
+ * evolution, figures and reads, and through the optimiser at depth 1 and at
+ * the deepest depth. */
+static void memory_bound(size_t n, int threads, size_t opt_p)
+{
+	qubo_model *m = qh_random_model(3 + n, n, 0.3, 2.0, 0);
+	double g[QUBO_QAOA_MAX_DEPTH] = { 0.3, 0.9 }, b[QUBO_QAOA_MAX_DEPTH] = { 0.5, 0.1 }, ex;
+	uint8_t *rows = malloc(100 * n + 1);
+	uint64_t figure = 0;
+	qubo_qaoa *q = NULL;
+	counting c;
+
+	cr_assert(rows);
+	cr_assert_eq(qubo_qaoa_memory(n, threads, &figure), QUBO_OK);
+	counting_init(&c, 0);
+	cr_assert_eq(qubo_qaoa_new(&q, m, 0, &c.a), QUBO_OK);
+	cr_assert_eq(qubo_qaoa_set_threads(q, threads), QUBO_OK);
+	qh_evolve(q, 2, g, b);
+	cr_assert_eq(qubo_qaoa_expectation(q, &ex, NULL), QUBO_OK);
+	cr_assert_eq(qubo_qaoa_sample(q, 1, 100, rows, 100 * n), QUBO_OK);
+	cr_assert_leq(c.peak_bytes, figure,
+		      "n %zu, threads %d: %zu bytes live at the peak of new, evolve, expectation "
+		      "and sample; qubo_qaoa_memory says %" PRIu64,
+		      n, threads, c.peak_bytes, figure);
+	if (opt_p) {
+		cr_assert_eq(qubo_qaoa_optimize(q, opt_p, 1, g, b, NULL), QUBO_OK);
+		cr_assert_leq(c.peak_bytes, figure,
+			      "n %zu, threads %d: %zu bytes live at the peak of qubo_qaoa_optimize "
+			      "at p %zu; qubo_qaoa_memory says %" PRIu64,
+			      n, threads, c.peak_bytes, opt_p, figure);
+	}
+	qubo_qaoa_free(q);
+	cr_assert_eq(c.live_blocks, 0);
+	qubo_model_free(m);
+	free(rows);
+}
+
 Test(qaoa_limits, the_memory_figure_bounds_the_allocations)
 {
-	qubo_model *m = qh_random_model(3, 12, 0.3, 2.0, 0);
+	static const size_t sizes[] = { 1, 3, 12, 14 };
+	size_t k;
 	int threads;
 
-	for (threads = 1; threads <= 3; threads++) {
-		counting c;
-		qubo_qaoa *q = NULL;
-		double g[2] = { 0.3, 0.9 }, b[2] = { 0.5, 0.1 }, ex;
-		uint8_t rows[100 * 12];
-		uint64_t figure = 0;
-		counting_init(&c, 0);
-		cr_assert_eq(qubo_qaoa_new(&q, m, 0, &c.a), QUBO_OK);
-		cr_assert_eq(qubo_qaoa_set_threads(q, threads), QUBO_OK);
-		qh_evolve(q, 2, g, b);
-		cr_assert_eq(qubo_qaoa_expectation(q, &ex, NULL), QUBO_OK);
-		cr_assert_eq(qubo_qaoa_sample(q, 1, 100, rows, sizeof rows), QUBO_OK);
-		cr_assert_eq(qubo_qaoa_optimize(q, 2, 3, g, b, NULL), QUBO_OK);
-		cr_assert_eq(qubo_qaoa_memory(12, threads, &figure), QUBO_OK);
-		cr_assert_leq(c.peak_bytes, figure,
-			      "threads %d: %zu bytes allocated at the peak, qubo_qaoa_memory says "
-			      "%" PRIu64,
-			      threads, c.peak_bytes, figure);
-		qubo_qaoa_free(q);
-		cr_assert_eq(c.live_blocks, 0);
+	for (k = 0; k < 4; k++)
+		for (threads = 1; threads <= 3; threads++)
+			memory_bound(sizes[k], threads, 0);
+}
+
+Test(qaoa_limits, the_memory_figure_bounds_the_optimiser)
+{
+	static const size_t sizes[] = { 1, 3, 12 };
+	size_t k;
+
+	for (k = 0; k < 3; k++) {
+		memory_bound(sizes[k], 1, 1);
+		memory_bound(sizes[k], 2, QUBO_QAOA_MAX_DEPTH);
 	}
-	qubo_model_free(m);
 }
 
 /* ------------------------------------------------------------------------
@@ -445,7 +483,7 @@ static void oom_call(enum oom_call call, size_t n)
 	size_t dim = (size_t)1 << n, k, worst_live = 0;
 	qubo_qaoa *ref = qh_new(m), *q = NULL;
 	double *ramp = malloc(2 * dim * sizeof *ramp), *amp = malloc(2 * dim * sizeof *amp);
-	uint8_t rrows[50 * 8], rows[50 * 8];
+	uint8_t rrows[50 * 8] = { 0 }, rows[50 * 8] = { 0 };
 	double rg[2], rb[2], rex = 0, rlo = 0;
 	tu_failalloc fa;
 
@@ -912,10 +950,15 @@ Test(qaoa_args, sample)
 	cr_assert_eq(qubo_qaoa_sample(q, 1, 2, rows, 6), QUBO_OK);
 	for (k = 6; k < sizeof rows; k++)
 		cr_assert_eq(rows[k], 0xAB, "written past the reads");
-	/* num_reads * n wraps around to 2: still too small, nothing written */
+	/* num_reads * n wraps around to 2: refused (the buffer is too small for
+	 * the true product, which does not fit a size_t), nothing written */
 	huge = SIZE_MAX / 3 + 1;
 	memset(rows, 0xAB, sizeof rows);
-	cr_assert_eq(qubo_qaoa_sample(q, 1, huge, rows, sizeof rows), QUBO_ERR_BUFFER_TOO_SMALL);
+	{
+		int rc = qubo_qaoa_sample(q, 1, huge, rows, sizeof rows);
+		cr_assert(rc == QUBO_ERR_BUFFER_TOO_SMALL || rc == QUBO_ERR_OUT_OF_RANGE, "%s",
+			  qubo_status_name(rc));
+	}
 	for (k = 0; k < sizeof rows; k++)
 		cr_assert_eq(rows[k], 0xAB);
 	qubo_qaoa_free(q);
@@ -940,13 +983,23 @@ Test(qaoa_args, optimize)
 	qubo_model_free(m);
 }
 
+/* qubo_qaoa_qasm() is declared before it is implemented (it lands with the
+ * OpenQASM export): a weak reference lets this suite link without it, and the
+ * test skips, visibly, until it exists. */
+#pragma weak qubo_qaoa_qasm
+
 Test(qaoa_args, qasm)
 {
-	qubo_model *m = chain_model(3), *dirty = NULL;
+	qubo_model *m, *dirty = NULL;
 	double g[2] = { 0.1, 0.2 }, b[2] = { 0.3, 0.4 }, bad[2] = { 0.1, NAN };
 	char buf[4096];
 	size_t len = 0, len2 = 0;
+	int (*volatile qasm)(const qubo_model *, size_t, const double *, const double *, int32_t,
+			     char *, size_t, size_t *) = qubo_qaoa_qasm;
 
+	if (!qasm)
+		cr_skip_test("qubo_qaoa_qasm is not in the library yet");
+	m = chain_model(3);
 	cr_assert_eq(qubo_model_new(&dirty, 3, NULL), QUBO_OK);
 	cr_assert_eq(qubo_model_add_quadratic(dirty, 0, 1, 1.0), QUBO_OK);
 	cr_assert_eq(qubo_qaoa_qasm(NULL, 2, g, b, QUBO_QASM_2, buf, sizeof buf, &len),
