@@ -294,6 +294,29 @@ Test(qaoa_reference, ties_and_a_flat_model)
 	qubo_model_free(m);
 	free(e);
 
+	/* energies near 1e7: the tie tolerance is relative (1e-9 * |E|, 1e-2
+	 * here), so x_0 = 1 (1e-3 above the minimum) ties with the minimum and
+	 * x_1 = 1 (0.1 above) does not */
+	cr_assert_eq(qubo_model_new(&m, 3, NULL), QUBO_OK);
+	cr_assert_eq(qubo_model_add_offset(m, 1e7), QUBO_OK);
+	cr_assert_eq(qubo_model_add_linear(m, 0, 1e-3), QUBO_OK);
+	cr_assert_eq(qubo_model_add_linear(m, 1, 0.1), QUBO_OK);
+	cr_assert_eq(qubo_model_add_linear(m, 2, 5.0), QUBO_OK);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	e = qh_energies(m);
+	q = qh_new(m);
+	{
+		/* gamma * E of a few radians: 1e7 * 1.3 rad would be beyond double
+		 * precision for any two ways of computing the phase */
+		double gs[1] = { 3.1e-7 };
+		check_state(q, e, 1, gs, b, "relative ties");
+	}
+	cr_assert_eq(qubo_qaoa_lowest_energy(q, &le, &count), QUBO_OK);
+	cr_assert_eq(count, 2);
+	qubo_qaoa_free(q);
+	qubo_model_free(m);
+	free(e);
+
 	/* an offset only: every state is a ground state */
 	cr_assert_eq(qubo_model_new(&m, 5, NULL), QUBO_OK);
 	cr_assert_eq(qubo_model_add_offset(m, 2.5), QUBO_OK);
@@ -959,6 +982,39 @@ Test(qaoa_solver, unset_angles_are_those_of_qubo_qaoa_optimize)
 	qubo_model_free(m);
 }
 
+/* A run stopped by its time limit while the angles are being optimised
+ * still measures a state: QUBO_TIME_LIMIT, every read, and figures of that
+ * state within the model's range. */
+Test(qaoa_solver, a_time_limit_during_the_optimisation)
+{
+	qubo_model *m = qh_random_model(66, 8, 0.6, 2.0, 0);
+	double *e = qh_energies(m), emin = qh_min(e, 256, NULL), emax = -INFINITY;
+	qubo_sample_info info = QUBO_SAMPLE_INFO_INIT;
+	qubo_solver *s = qaoa_solver(1, NULL, 50);
+	qubo_sampleset *set = NULL;
+	int rc;
+	size_t x;
+
+	for (x = 0; x < 256; x++)
+		emax = fmax(emax, e[x]);
+	th_set_int(s, QUBO_PARAM_P, 3);
+	th_set_double(s, QUBO_PARAM_TIME_LIMIT, 1e-9);
+	rc = qubo_solver_sample(&set, s, m);
+	cr_assert_eq(rc, QUBO_TIME_LIMIT, "%s %s", qubo_status_name(rc), qubo_error_message());
+	cr_assert_not_null(set);
+	cr_assert_eq(qubo_sampleset_get_info(set, &info), QUBO_OK);
+	cr_assert_eq(info.status, QUBO_TIME_LIMIT);
+	cr_assert_eq(info.num_samples, 50);
+	cr_assert_eq(info.has_expectation, 1);
+	cr_assert(info.expectation >= emin - 1e-9 && info.expectation <= emax + 1e-9, "%.17g",
+		  info.expectation);
+	cr_assert(info.lowest_probability >= 0 && info.lowest_probability <= 1 + 1e-12);
+	qubo_sampleset_free(set);
+	qubo_solver_free(s);
+	qubo_model_free(m);
+	free(e);
+}
+
 /* ------------------------------------------------------------------------
  * 5. The optimiser
  * ------------------------------------------------------------------------ */
@@ -1000,7 +1056,7 @@ static void check_optimum(qubo_qaoa *q, const qubo_model *m, size_t p, const dou
 
 Test(qaoa_optimize, results_are_consistent_and_improve_with_depth)
 {
-	unsigned t, trials = th_trials(4, 2);
+	unsigned t, trials = th_trials(40, 3);
 
 	for (t = 0; t < trials; t++) {
 		size_t n = 5 + t % 4, dim = (size_t)1 << n;
@@ -1019,8 +1075,9 @@ Test(qaoa_optimize, results_are_consistent_and_improve_with_depth)
 		cr_assert_eq(qubo_qaoa_optimize(q, 2, 0, g2, b2, &e2), QUBO_OK);
 		check_optimum(q, m, 2, g2, b2, e2);
 		cr_assert_leq(e2, e1 + 1e-9, "model %u: p 2 gives %.17g, p 1 %.17g", t, e2, e1);
-		cr_assert_eq(qubo_qaoa_optimize(q, 3, 40, g3, b3, &e3), QUBO_OK);
+		cr_assert_eq(qubo_qaoa_optimize(q, 3, 0, g3, b3, &e3), QUBO_OK);
 		check_optimum(q, m, 3, g3, b3, e3);
+		cr_assert_leq(e3, e2 + 1e-9, "model %u: p 3 gives %.17g, p 2 %.17g", t, e3, e2);
 		cr_assert_geq(e3, emin - 1e-9 * scale);
 		qubo_qaoa_free(q);
 		qubo_model_free(m);
@@ -1077,4 +1134,85 @@ Test(qaoa_optimize, few_iterations_and_a_flat_model)
 	qubo_qaoa_free(q);
 	qubo_model_free(flat);
 	qubo_model_free(m);
+}
+
+/* Depth 1 reaches the best point of a fine grid over the whole (gamma,
+ * beta) domain. With integer h and J the depth-1 expectation has period pi
+ * in gamma and in beta, and (gamma, beta) -> (-gamma, -beta) leaves it
+ * unchanged, so gamma in [0, pi) and beta in [-pi/2, pi/2) cover it. The
+ * grid uses the closed form of section 2 (cf_z, cf_zz): at a fixed gamma,
+ * <C> = offset + A sin 2b + (Zb - Zc / 2) sin 4b + Zc sin^2 2b with
+ * A = sum_u h_u <s_u> and Zc = sum J_uv <s_u s_v> at b = pi/4, and
+ * Zb = sum J_uv <s_u s_v> at b = pi/8. */
+static double cf_expectation(const cf_ising *is, double g, double b)
+{
+	double e = is->offset;
+	size_t u, v;
+
+	for (u = 0; u < is->n; u++) {
+		e -= is->h[u] * cf_z(is, u, g, b);
+		for (v = u + 1; v < is->n; v++)
+			e += is->jm[u][v] * cf_zz(is, u, v, g, b, 0);
+	}
+	return e;
+}
+
+static double cf_grid_best(const cf_ising *is, size_t gamma_points, size_t beta_points)
+{
+	double best = INFINITY;
+	size_t i, j;
+
+	for (i = 0; i < gamma_points; i++) {
+		double g = QH_PI * (double)i / (double)gamma_points;
+		double a = cf_expectation(is, g, QH_PI / 4) - is->offset, zc = 0, zb = 0;
+		size_t u, v;
+		for (u = 0; u < is->n; u++)
+			for (v = u + 1; v < is->n; v++) {
+				zc += is->jm[u][v] * cf_zz(is, u, v, g, QH_PI / 4, 0);
+				zb += is->jm[u][v] * cf_zz(is, u, v, g, QH_PI / 8, 0);
+			}
+		a -= zc; /* cf_expectation at pi/4 holds A + Zc */
+		for (j = 0; j < beta_points; j++) {
+			double b = -QH_PI / 2 + QH_PI * (double)j / (double)beta_points;
+			double e = is->offset + a * sin(2 * b) + (zb - zc / 2) * sin(4 * b) +
+				   zc * sin(2 * b) * sin(2 * b);
+			if (i % 37 == 0 && j % 29 == 0) /* the decomposition is the formula */
+				cr_assert(fabs(e - cf_expectation(is, g, b)) <= 1e-12);
+			if (e < best)
+				best = e;
+		}
+	}
+	return best;
+}
+
+Test(qaoa_optimize, depth_one_reaches_the_best_of_a_fine_grid)
+{
+	unsigned t, trials = th_trials(12, 4);
+
+	for (t = 0; t < trials; t++) {
+		tu_rng r = { 4000 + t };
+		size_t n = 3 + (size_t)tu_below(&r, 5), k;
+		cf_ising is;
+		qubo_model *m;
+		qubo_qaoa *q;
+		double g, b, e1 = 0, best;
+		/* integer fields and couplings in [-2, 2] */
+		cf_random(&is, 5000 + t, n, 0.6, 1.0, 1.0);
+		for (k = 0; k < n; k++)
+			is.h[k] = (double)tu_range(&r, -2, 2);
+		for (k = 0; k < is.count; k++) {
+			is.w[k] = (double)(tu_range(&r, 1, 2) * (tu_below(&r, 2) ? 1 : -1));
+			is.jm[is.rows[k]][is.cols[k]] = is.jm[is.cols[k]][is.rows[k]] = is.w[k];
+		}
+		m = cf_model(&is);
+		q = qh_new(m);
+		best = cf_grid_best(&is, 256, 256);
+		cr_assert_eq(qubo_qaoa_optimize(q, 1, 0, &g, &b, &e1), QUBO_OK);
+		cr_assert_leq(e1, best + 1e-7 * fmax(1.0, fabs(best)),
+			      "model %u (n %zu): the optimiser stops at %.17g (gamma %.6f, beta "
+			      "%.6f), the grid has %.17g",
+			      t, n, e1, g, b, best);
+		qubo_qaoa_free(q);
+		qubo_model_free(m);
+	}
 }

@@ -211,8 +211,10 @@ Test(qaoa_limits, refused_before_any_large_allocation)
 	qubo_qaoa *q = (qubo_qaoa *)1;
 	counting c;
 
-	/* 27 variables, the default limit (26): a 2 GiB state */
-	counting_init(&c, 0);
+	/* 27 variables, the default limit (26): a 2 GiB state. The allocator
+	 * refuses anything above 1 MiB, so that a simulator that allocates
+	 * before it checks fails this test without taking the memory. */
+	counting_init(&c, (size_t)1 << 20);
 	qubo_error_clear();
 	cr_assert_eq(qubo_qaoa_new(&q, m27, 0, &c.a), QUBO_ERR_TOO_LARGE);
 	cr_assert_null(q);
@@ -259,7 +261,7 @@ Test(qaoa_limits, the_solver_refuses_before_any_large_allocation)
 		qubo_solver *s = NULL;
 		qubo_sampleset *set = (qubo_sampleset *)1;
 		qubo_sample_info info = QUBO_SAMPLE_INFO_INIT;
-		counting_init(&c, 0);
+		counting_init(&c, (size_t)1 << 20);
 		cr_assert_eq(qubo_solver_new(&s, "qaoa", &c.a), QUBO_OK);
 		th_set_int(s, QUBO_PARAM_MAX_QUBITS, 12);
 		th_set_int(s, QUBO_PARAM_SEED, 3);
@@ -346,7 +348,7 @@ Test(qaoa_limits, the_default_limit_is_26)
 		cr_assert_geq(c.refused, (size_t)8 << 26);
 	qubo_qaoa_free(q);
 	cr_assert_eq(c.live_blocks, 0);
-	counting_init(&c, 0);
+	counting_init(&c, (size_t)1 << 20);
 	cr_assert_eq(qubo_qaoa_new(&q, m26, 25, &c.a), QUBO_ERR_TOO_LARGE);
 	cr_assert_leq(c.largest, SMALL_REQUEST);
 	check_refusal_message(26, 25);
