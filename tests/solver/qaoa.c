@@ -362,10 +362,12 @@ static void factor_reference(size_t n, const double *e, size_t p, const double *
 
 Test(qaoa_reference, larger_states_at_several_thread_counts)
 {
-	static const size_t sizes[] = { 5, 12, 16 };
+	/* around the simulator's blocks of 2^10 (runs), 2^13 (rows) and 2^14
+	 * amplitudes (threads), whatever they are */
+	static const size_t sizes[] = { 5, 10, 11, 13, 14, 16 };
 	size_t s;
 
-	for (s = 0; s < 3; s++) {
+	for (s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
 		size_t n = sizes[s], dim = (size_t)1 << n, x;
 		qubo_model *m = qh_random_model(900 + n, n, n > 12 ? 0.15 : 0.5, 2.0, 0);
 		double *e = qh_energies(m), g[3] = { 0.45, -1.7, 31.0 / qh_max_abs(e, dim) };
@@ -801,6 +803,58 @@ Test(qaoa_sampling, frequencies_match_the_probabilities)
 	qubo_model_free(m);
 }
 
+/* The same at 12 qubits, where a sampler may search blocks of states: the
+ * counts of every state (pooled where few are expected) and of the 64
+ * values of the high six bits and of the low six bits. */
+static void coarse_counts(const uint64_t *counts, const double *pr, size_t dim, int high,
+			  uint64_t *cc, double *cp)
+{
+	size_t x;
+
+	memset(cc, 0, 64 * sizeof *cc);
+	memset(cp, 0, 64 * sizeof *cp);
+	for (x = 0; x < dim; x++) {
+		size_t bin = high ? x >> 6 : x & 63;
+		cc[bin] += counts[x];
+		cp[bin] += pr[x];
+	}
+}
+
+Test(qaoa_sampling, frequencies_at_12_qubits)
+{
+	enum { N = 12, DIM = 4096, READS = 20000 };
+	qubo_model *m = qh_random_model(1212, N, 0.4, 1.5, 0);
+	qubo_qaoa *q = qh_new(m);
+	double g[2] = { 0.8, 0.45 }, b[2] = { 0.45, 0.25 }, *pr, cp[64], chi, far = 0;
+	uint8_t *rows = malloc((size_t)READS * N);
+	uint64_t *counts = malloc(DIM * sizeof *counts), cc[64];
+	size_t df, x;
+	int high;
+
+	cr_assert(rows && counts);
+	qh_evolve(q, 2, g, b);
+	pr = qh_probabilities(q);
+	for (x = 0; x < DIM; x++)
+		far = fmax(far, fabs(pr[x] * DIM - 1));
+	cr_assert_gt(far, 1.0, "the state should be far from uniform");
+	cr_assert_eq(qubo_qaoa_sample(q, 31337, READS, rows, (size_t)READS * N), QUBO_OK);
+	count_rows(rows, READS, N, counts);
+	chi = chi_square(counts, pr, DIM, READS, &df);
+	cr_assert_lt(chi, chi_bound(df), "all states: chi-square %g, %zu degrees of freedom", chi,
+		     df);
+	for (high = 0; high < 2; high++) {
+		coarse_counts(counts, pr, DIM, high, cc, cp);
+		chi = chi_square(cc, cp, 64, READS, &df);
+		cr_assert_lt(chi, chi_bound(df), "%s bits: chi-square %g, %zu degrees of freedom",
+			     high ? "high" : "low", chi, df);
+	}
+	free(rows);
+	free(counts);
+	free(pr);
+	qubo_qaoa_free(q);
+	qubo_model_free(m);
+}
+
 Test(qaoa_sampling, same_reads_and_amplitudes_at_any_thread_count)
 {
 	enum { N = 16, READS = 300 };
@@ -870,9 +924,10 @@ static qubo_sampleset *solve(qubo_solver *s, const qubo_model *m, qubo_sample_in
 	return set;
 }
 
+/* 14 qubits: large enough for the simulator to use its worker threads. */
 Test(qaoa_solver, same_sets_at_threads_1_and_2_and_the_simulator_figures)
 {
-	qubo_model *m = qh_random_model(321, 7, 0.6, 2.0, 0);
+	qubo_model *m = qh_random_model(321, 14, 0.3, 2.0, 0);
 	double g[2] = { 0.42, -0.9 }, b[2] = { 0.61, 0.27 }, ex, lo, scale;
 	char angles[256];
 	qubo_sample_info i1 = QUBO_SAMPLE_INFO_INIT, i2 = QUBO_SAMPLE_INFO_INIT;
@@ -881,7 +936,7 @@ Test(qaoa_solver, same_sets_at_threads_1_and_2_and_the_simulator_figures)
 	qubo_qaoa *q = qh_new(m);
 	double *e = qh_energies(m);
 
-	scale = fmax(1.0, qh_max_abs(e, 128));
+	scale = fmax(1.0, qh_max_abs(e, (size_t)1 << 14));
 	qh_angles_string(angles, sizeof angles, 2, g, b);
 	a = qaoa_solver(1, angles, 3000);
 	c = qaoa_solver(2, angles, 3000);
@@ -906,6 +961,18 @@ Test(qaoa_solver, same_sets_at_threads_1_and_2_and_the_simulator_figures)
 	qubo_sampleset_free(s2);
 	s2 = solve(a, m, &i2);
 	cr_assert(th_same_sets(s1, s2));
+	qubo_sampleset_free(s1);
+	qubo_sampleset_free(s2);
+	/* optimised angles: the same at 1 and 2 threads too */
+	cr_assert_eq(qubo_solver_unset(a, QUBO_PARAM_ANGLES), QUBO_OK);
+	cr_assert_eq(qubo_solver_unset(c, QUBO_PARAM_ANGLES), QUBO_OK);
+	th_set_int(a, QUBO_PARAM_NUM_ITERATIONS, 8);
+	th_set_int(c, QUBO_PARAM_NUM_ITERATIONS, 8);
+	th_set_int(c, QUBO_PARAM_P, 2);
+	s1 = solve(a, m, &i1);
+	s2 = solve(c, m, &i2);
+	cr_assert(th_same_sets(s1, s2), "optimised: threads 1 and 2 give different sample sets");
+	cr_assert_eq(memcmp(&i1.expectation, &i2.expectation, sizeof ex), 0);
 	qubo_sampleset_free(s1);
 	qubo_sampleset_free(s2);
 	qubo_solver_free(a);
@@ -1085,19 +1152,20 @@ Test(qaoa_optimize, results_are_consistent_and_improve_with_depth)
 	}
 }
 
+/* 14 qubits: large enough for the simulator to use its worker threads. */
 Test(qaoa_optimize, deterministic_at_any_thread_count)
 {
-	qubo_model *m = qh_random_model(808, 9, 0.5, 2.0, 0);
+	qubo_model *m = qh_random_model(808, 14, 0.3, 2.0, 0);
 	double g[3][2], b[3][2], ex[3];
 	int k;
 
 	for (k = 0; k < 3; k++) {
 		qubo_qaoa *q = qh_new(m);
 		cr_assert_eq(qubo_qaoa_set_threads(q, k == 2 ? 2 : 1), QUBO_OK);
-		cr_assert_eq(qubo_qaoa_optimize(q, 2, 25, g[k], b[k], &ex[k]), QUBO_OK);
+		cr_assert_eq(qubo_qaoa_optimize(q, 2, 10, g[k], b[k], &ex[k]), QUBO_OK);
 		if (k == 1) { /* the same object again, after another call */
 			double g2[2], b2[2], e2;
-			cr_assert_eq(qubo_qaoa_optimize(q, 2, 25, g2, b2, &e2), QUBO_OK);
+			cr_assert_eq(qubo_qaoa_optimize(q, 2, 10, g2, b2, &e2), QUBO_OK);
 			cr_assert_eq(memcmp(g2, g[k], sizeof g2), 0);
 			cr_assert_eq(memcmp(b2, b[k], sizeof b2), 0);
 			cr_assert_eq(memcmp(&e2, &ex[k], sizeof e2), 0);
