@@ -966,8 +966,8 @@ Test(qaoa_solver, same_sets_at_threads_1_and_2_and_the_simulator_figures)
 	/* optimised angles: the same at 1 and 2 threads too */
 	cr_assert_eq(qubo_solver_unset(a, QUBO_PARAM_ANGLES), QUBO_OK);
 	cr_assert_eq(qubo_solver_unset(c, QUBO_PARAM_ANGLES), QUBO_OK);
-	th_set_int(a, QUBO_PARAM_NUM_ITERATIONS, 8);
-	th_set_int(c, QUBO_PARAM_NUM_ITERATIONS, 8);
+	th_set_int(a, QUBO_PARAM_NUM_ITERATIONS, 3);
+	th_set_int(c, QUBO_PARAM_NUM_ITERATIONS, 3);
 	th_set_int(c, QUBO_PARAM_P, 2);
 	s1 = solve(a, m, &i1);
 	s2 = solve(c, m, &i2);
@@ -1162,10 +1162,10 @@ Test(qaoa_optimize, deterministic_at_any_thread_count)
 	for (k = 0; k < 3; k++) {
 		qubo_qaoa *q = qh_new(m);
 		cr_assert_eq(qubo_qaoa_set_threads(q, k == 2 ? 2 : 1), QUBO_OK);
-		cr_assert_eq(qubo_qaoa_optimize(q, 2, 10, g[k], b[k], &ex[k]), QUBO_OK);
+		cr_assert_eq(qubo_qaoa_optimize(q, 2, 4, g[k], b[k], &ex[k]), QUBO_OK);
 		if (k == 1) { /* the same object again, after another call */
 			double g2[2], b2[2], e2;
-			cr_assert_eq(qubo_qaoa_optimize(q, 2, 10, g2, b2, &e2), QUBO_OK);
+			cr_assert_eq(qubo_qaoa_optimize(q, 2, 4, g2, b2, &e2), QUBO_OK);
 			cr_assert_eq(memcmp(g2, g[k], sizeof g2), 0);
 			cr_assert_eq(memcmp(b2, b[k], sizeof b2), 0);
 			cr_assert_eq(memcmp(&e2, &ex[k], sizeof e2), 0);
