@@ -8,6 +8,10 @@
 #include "qaoa_helpers.h"
 
 #define MSG_HAS(s) cr_assert(strstr(qubo_error_message(), s), "message: %s", qubo_error_message())
+/* A message says who speaks once ("qaoa: option ...", not "qaoa: qaoa: ..."). */
+#define MSG_ONE_PREFIX()                                                               \
+	cr_assert(!strstr(qubo_error_message(), "qaoa: qaoa:"), "message: %s",         \
+		  qubo_error_message())
 
 /* ------------------------------------------------------------------------
  * A counting allocator: every request's size, the largest, the total, the
@@ -700,6 +704,7 @@ static void angles_refused(const char *text, const qubo_model *m)
 	}
 	cr_assert(strstr(qubo_error_message(), "angles"), "angles \"%s\": message \"%s\"", text,
 		  qubo_error_message());
+	MSG_ONE_PREFIX();
 	qubo_solver_free(s);
 }
 
@@ -800,6 +805,7 @@ Test(qaoa_options, p_disagreeing_with_the_angles)
 			     qubo_status_name(rc), qubo_error_message());
 		MSG_HAS("angles");
 		MSG_HAS("p");
+		MSG_ONE_PREFIX();
 		qubo_solver_free(s);
 	}
 	qubo_model_free(m);
@@ -816,6 +822,7 @@ Test(qaoa_options, unknown_keys_and_the_description)
 	cr_assert_eq(qubo_solver_set_int(s, "bogus", 1), QUBO_ERR_NOT_SUPPORTED);
 	MSG_HAS("bogus");
 	MSG_HAS("qaoa");
+	MSG_ONE_PREFIX();
 	for (k = 0; k < 4; k++)
 		MSG_HAS(keys[k]);
 	cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_NUM_SWEEPS, 10), QUBO_ERR_NOT_SUPPORTED);
