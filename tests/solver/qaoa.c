@@ -449,10 +449,11 @@ Test(qaoa_reference, larger_states_at_several_thread_counts)
  *                              - cos(2g(h_u + h_v)) prod_{k!=u,v} cos(2g(J_uk + J_vk))].
  * This is the single-layer formula of Ozaeta, van Dam and McMahon,
  * "Expectation values from the single-layer quantum approximate optimization
- * algorithm on Ising problems" (Quantum Sci. Technol. 7, 045036, 2022),
- * Theorem 1 there, written for s = -Z; with h = 0 it is the formula of Wang,
- * Hadfield, Jiang and Rieffel, "Quantum approximate optimization algorithm
- * for MaxCut: A fermionic view" (Phys. Rev. A 97, 022304, 2018), section III.
+ * algorithm on Ising problems" (2022; arXiv:2012.03421), its analytical
+ * formula for <Z_u> and <Z_u Z_v>, written here for s = -Z; with h = 0 it is
+ * the depth-1 MaxCut formula of Wang, Hadfield, Jiang and Rieffel, "Quantum
+ * approximate optimization algorithm for MaxCut: A fermionic view" (Phys.
+ * Rev. A 97, 022304, 2018).
  * The test checks the formula itself against the dense reference first.
  * ------------------------------------------------------------------------ */
 
