@@ -55,12 +55,16 @@ typedef struct qubo_qaoa qubo_qaoa;
 #define QUBO_QASM_3 3
 
 /**
- * The bytes a simulator of @p num_qubits qubits allocates, at most (the
- * state, and scratch for @p threads worker threads; 0 means one per CPU).
+ * The bytes a simulator of @p num_qubits qubits allocates, at most: the
+ * peak of what it holds at once (the state, the model's terms for any
+ * number of couplers, the optimiser at any depth, and scratch for
+ * @p threads worker threads; 0 means one per CPU), not counting the
+ * allocator's own overhead.
  * @param[in] num_qubits n.
  * @param[in] threads worker threads, as for qubo_qaoa_set_threads().
  * @param[out] bytes_out receives the size; UINT64_MAX when it does not fit.
- * @return #QUBO_OK, #QUBO_ERR_MISUSE.
+ * @return #QUBO_OK, #QUBO_ERR_OUT_OF_RANGE (@p threads not in 0..1024),
+ *         #QUBO_ERR_MISUSE.
  * @since 0.1
  */
 QUBO_API int qubo_qaoa_memory(size_t num_qubits, int threads, uint64_t *bytes_out);
@@ -183,8 +187,8 @@ QUBO_API int qubo_qaoa_probabilities(const qubo_qaoa *qaoa, double *probabilitie
  * @param[out] samples receives @p num_reads rows of n bytes (x_0 .. x_{n−1},
  *             0 or 1).
  * @param[in] capacity the length of @p samples; at least num_reads · n.
- * @return #QUBO_OK, #QUBO_ERR_BUFFER_TOO_SMALL, #QUBO_ERR_NOMEM,
- *         #QUBO_ERR_MISUSE.
+ * @return #QUBO_OK, #QUBO_ERR_BUFFER_TOO_SMALL, #QUBO_ERR_OUT_OF_RANGE
+ *         (num_reads · n overflows), #QUBO_ERR_NOMEM, #QUBO_ERR_MISUSE.
  * @since 0.1
  */
 QUBO_API int qubo_qaoa_sample(qubo_qaoa *qaoa, uint64_t seed, size_t num_reads,
@@ -224,8 +228,9 @@ QUBO_API int qubo_qaoa_optimize(qubo_qaoa *qaoa, size_t p, size_t iterations, do
  * for each coupling J_ij ≠ 0, in the order of qubo_model_to_ising()) and the
  * mixer (rx(2β_k) on every qubit), then a measurement of qubit i into bit
  * i. Version 2 uses only the gates of qelib1.inc. The global phase is
- * dropped. The text is NUL-terminated when it fits with its terminator;
- * call with @p capacity 0 to learn the length.
+ * dropped. The text is NUL-terminated when it fits with its terminator (a
+ * capacity of exactly its length holds it without the NUL, as
+ * qubo_qbsolv_write() does); call with @p capacity 0 to learn the length.
  * @param[in] model a compiled model.
  * @param[in] p the depth, 0 to #QUBO_QAOA_MAX_DEPTH.
  * @param[in] gammas the p cost angles, finite.

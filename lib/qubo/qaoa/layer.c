@@ -86,20 +86,27 @@ static size_t scratch_doubles(unsigned L)
 
 uint64_t qubo__qaoa_bytes(size_t n, unsigned workers)
 {
-	size_t amps = n < 6 ? QUBO__QAOA_MIN_AMPS : 0;
 	unsigned L = n < QUBO__QAOA_RUN_BITS ? (unsigned)n : QUBO__QAOA_RUN_BITS;
-	uint64_t state, fixed, per;
+	uint64_t amps, run = (uint64_t)1 << L, pairs, fixed, opt, layer, scan, mass, most;
+	uint64_t dim = 2 * QUBO_QAOA_MAX_DEPTH;
 
-	if (n >= 59)
+	if (n >= 58)
 		return UINT64_MAX;
-	if (!amps)
-		amps = (size_t)1 << n;
-	state = 2 * sizeof(double) * (uint64_t)amps;
-	/* T and its phases, the Ising form (n + n^2), the coupling lists */
-	fixed = sizeof(double) * (3 * (uint64_t)run_doubles(L) + n + (uint64_t)n * n) +
-		sizeof(qubo__qaoa_term) * (uint64_t)n * n;
-	per = sizeof(double) * scratch_doubles(L) * (uint64_t)workers;
-	return state + fixed + per;
+	amps = n < 6 ? QUBO__QAOA_MIN_AMPS : (uint64_t)1 << n;
+	pairs = (uint64_t)n * (n - (n > 0)) / 2 + 1;
+	/* always there: the object, the state, the energy split, the Ising form */
+	fixed = sizeof(struct qubo_qaoa) + 2 * sizeof(double) * amps +
+		sizeof(double) * (run + (n - L + 1) + (n + 1) + ((uint64_t)n * n + 1)) +
+		2 * sizeof(qubo__qaoa_term) * pairs;
+	/* the optimiser's simplex at the deepest p, live while it evaluates */
+	opt = sizeof(double) * (3 * dim + (dim + 1) * (dim + 1) + 3 * dim);
+	/* one at a time: a layer's scratch, a scan's, the reads' chunk sums */
+	layer = sizeof(double) * (2 * run_doubles(L) + scratch_doubles(L) * (uint64_t)workers);
+	scan = sizeof(double) * ((uint64_t)workers * (run + QUBO__QAOA_RUN_BITS) + 3 * 64);
+	mass = sizeof(double) * ((amps >> 10) + 2);
+	most = layer > scan ? layer : scan;
+	most = most > mass ? most : mass;
+	return fixed + opt + most;
 }
 
 /* The phases of one run: p[l] = a · Π_{i: l_i} e^{−iγ c_i} · e^{−iγ E_high}. */
@@ -179,9 +186,14 @@ static int run_pass(struct qubo__qaoa_layer *ly, size_t units, qubo__pool_fn fn,
 	return qubo__pool_exec(&pl);
 }
 
+unsigned qubo__qaoa_workers_for(size_t n, int threads)
+{
+	return n < QUBO__QAOA_MT_MIN_BITS ? 1 : qubo__pool_workers_for(threads);
+}
+
 unsigned qubo__qaoa_workers(const qubo_qaoa *q)
 {
-	return q->N < QUBO__QAOA_MT_MIN ? 1 : qubo__pool_workers_for(q->threads);
+	return qubo__qaoa_workers_for(q->n, q->threads);
 }
 
 /* The mixer's form and scalar for angle β: z is multiplied by the scalar. */

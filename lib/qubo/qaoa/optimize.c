@@ -175,7 +175,8 @@ static double nelder_mead(nm_ctx *cx, double *x, const double *step, size_t iter
 			if (f[i] > f[hi])
 				hi = i;
 		}
-		nh = lo == 0 ? (m > 1 ? 1 : 0) : 0;
+		/* the second worst: the largest value but the worst's */
+		nh = hi == 0 ? 1 : 0;
 		for (i = 0; i < m; i++)
 			if (i != hi && f[i] > f[nh])
 				nh = i;

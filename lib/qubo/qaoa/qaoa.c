@@ -239,8 +239,10 @@ int qubo_qaoa_memory(size_t num_qubits, int threads, uint64_t *bytes_out)
 {
 	if (!bytes_out)
 		return qubo__null_arg("qubo_qaoa_memory", "bytes_out");
-	*bytes_out = qubo__qaoa_bytes(num_qubits, num_qubits < 14 ? 1 :
-					       qubo__pool_workers_for(threads));
+	if (threads < 0 || threads > 1024)
+		return qubo__error(QUBO_ERR_OUT_OF_RANGE,
+				   "qubo_qaoa_memory: threads %d is not in 0..1024", threads);
+	*bytes_out = qubo__qaoa_bytes(num_qubits, qubo__qaoa_workers_for(num_qubits, threads));
 	return QUBO_OK;
 }
 
@@ -322,12 +324,14 @@ int qubo_qaoa_new(qubo_qaoa **out, const qubo_model *model, size_t max_qubits,
 		max_qubits = QUBO_QAOA_DEFAULT_MAX_QUBITS;
 	n = model->n;
 	if (n > max_qubits) {
-		char need[32];
-		format_bytes(qubo__qaoa_bytes(n, 1), need, sizeof need);
+		char state[32], all[32];
+		format_bytes(n < 60 ? 16 * ((uint64_t)1 << n) : UINT64_MAX, state, sizeof state);
+		format_bytes(qubo__qaoa_bytes(n, 1), all, sizeof all);
 		return qubo__error(QUBO_ERR_TOO_LARGE,
 				   "%s: the model has %zu variables, more than max_qubits %zu: "
-				   "its state of 2^%zu amplitudes would need %s",
-				   fn, n, max_qubits, n, need);
+				   "its state of 2^%zu amplitudes would need %s (the simulator "
+				   "%s in all)",
+				   fn, n, max_qubits, n, state, all);
 	}
 	rc = qubo__alloc_init(&a, allocator, fn);
 	if (rc)

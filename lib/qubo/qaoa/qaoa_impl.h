@@ -30,8 +30,8 @@
 
 /* Low bits of a run (at most). */
 #define QUBO__QAOA_RUN_BITS 10
-/* Amplitudes below which everything runs on the calling thread. */
-#define QUBO__QAOA_MT_MIN (1u << 18)
+/* Qubits below which everything runs on the calling thread. */
+#define QUBO__QAOA_MT_MIN_BITS 18
 /* The state is allocated with at least this many amplitudes (so that the
  * vector loops need no remainder); the padding stays zero. */
 #define QUBO__QAOA_MIN_AMPS 64u
@@ -88,8 +88,9 @@ int qubo__qaoa_evolve(qubo_qaoa *q, size_t p, const double *gammas, const double
 /* ⟨C⟩ and the lowest-energy probability of the current state. */
 int qubo__qaoa_figures(qubo_qaoa *q, double *expectation, double *lowest);
 
-/* Worker threads for a state of q's size. */
+/* Worker threads for a state of q's size, and for n qubits at a setting. */
 unsigned qubo__qaoa_workers(const qubo_qaoa *q);
+unsigned qubo__qaoa_workers_for(size_t n, int threads);
 
 /* A stop test for the optimiser: nonzero stops it (it then returns the
  * best point so far with QUBO_CANCELLED). */
@@ -103,7 +104,9 @@ int qubo__qaoa_optimize(qubo_qaoa *q, size_t p, size_t iterations, double *gamma
 /* The name of the kernels in use: "base", "avx2" or "avx512". */
 const char *qubo__qaoa_isa(void);
 
-/* The bytes of a simulator of n qubits with w workers. */
+/* At most the bytes a simulator of n qubits with w workers allocates: the
+ * peak of what is live at once, whatever the model's couplers and the
+ * depth (qubo_qaoa_memory()). */
 uint64_t qubo__qaoa_bytes(size_t n, unsigned workers);
 
 #endif /* QUBO_QAOA_IMPL_H */

@@ -34,7 +34,7 @@ static const qubo__param qaoa_params[] = {
  * *count_out gets the number of values. Messages name the value. */
 static int parse_angles(const char *s, double *v, size_t *count_out)
 {
-	static const char fn[] = "qaoa: option angles";
+	static const char fn[] = "option angles";
 	size_t count = 0;
 	const char *p = s;
 
@@ -87,7 +87,7 @@ static int read_angles(const qubo_options *o, size_t *p_out, double *v, int *giv
 	if (rc)
 		return rc;
 	if (p && (size_t)p != count / 2)
-		return qubo__error(QUBO_ERR_INVALID_ARG, "qaoa: option p is %lld but angles holds "
+		return qubo__error(QUBO_ERR_INVALID_ARG, "option p is %lld but angles holds "
 				   "%zu values, the angles of depth %zu", (long long)p, count,
 				   count / 2);
 	*p_out = count / 2;
@@ -103,7 +103,7 @@ static int qaoa_set_param(qubo_backend_ctx *ctx, const char *key, const qubo_opt
 
 	if (!strcmp(key, QUBO_PARAM_ANGLES)) {
 		if (qubo_options_type(o, key) != QUBO_TYPE_STRING) {
-			rc = qubo__error(QUBO_ERR_INVALID_ARG, "qaoa: option angles takes a string "
+			rc = qubo__error(QUBO_ERR_INVALID_ARG, "option angles takes a string "
 					 "\"g1,...,gp,b1,...,bp\"");
 			return qubo__builtin_fail(ctx, rc);
 		}
