@@ -1251,3 +1251,10 @@ int qubo_qbsolv_write_file(const qubo_model *model, const char *path)
 				   qubo__errstr(s.err, eb, sizeof eb));
 	return QUBO_OK;
 }
+
+int qubo__parse_double(const char *s, size_t n, double *out)
+{
+	if (get_c_locale("qubo__parse_double"))
+		return -1;
+	return parse_number(s, n, out, NULL, NULL, NULL);
+}

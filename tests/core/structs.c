@@ -43,6 +43,7 @@ Test(structs, v1_sizes_are_frozen)
 		cr_assert_eq(QUBO_MODEL_STATS_SIZE_V1, 64);
 		cr_assert_eq(QUBO_PROGRESS_SIZE_V1, 48);
 		cr_assert_eq(QUBO_SAMPLE_INFO_SIZE_V1, 56);
+		cr_assert_eq(QUBO_SAMPLE_INFO_SIZE_V2, 76);
 		cr_assert_eq(QUBO_BACKEND_VTABLE_SIZE_V1, 48);
 		cr_assert_eq(QUBO_BACKEND_VTABLE_SIZE_MIN, 24);
 	}

@@ -154,8 +154,14 @@ Test(sampleset, info_struct_sizes)
 	} big;
 
 	cr_assert_eq(qubo_sampleset_from_samples(&set, m, raw, 8, 3, NULL), QUBO_OK);
-	info.struct_size = sizeof info - 1;
+	info.struct_size = QUBO_SAMPLE_INFO_SIZE_V1 - 1;
 	cr_assert_eq(qubo_sampleset_get_info(set, &info), QUBO_ERR_UNSUPPORTED_VERSION);
+	/* a caller of the first layout gets that layout, and nothing past it */
+	memset(&big, 0xff, sizeof big);
+	big.v1.struct_size = QUBO_SAMPLE_INFO_SIZE_V1;
+	cr_assert_eq(qubo_sampleset_get_info(set, &big.v1), QUBO_OK);
+	cr_assert_eq(big.v1.num_samples, 8);
+	cr_assert_eq(big.v1.has_expectation, -1);
 	memset(&big, 0xff, sizeof big);
 	big.v1.struct_size = sizeof big;
 	cr_assert_eq(qubo_sampleset_get_info(set, &big.v1), QUBO_OK);

@@ -367,6 +367,6 @@ Test(solvers, builtin_names)
 		cr_assert(strstr(buf, "threads"), "%s", buf);
 		qubo_solver_free(s);
 	}
-	cr_assert_eq(i, 4);
-	cr_assert_eq(qubo_solver_builtin_name(4, &name), QUBO_ERR_OUT_OF_RANGE);
+	cr_assert_eq(i, 5);
+	cr_assert_eq(qubo_solver_builtin_name(5, &name), QUBO_ERR_OUT_OF_RANGE);
 }

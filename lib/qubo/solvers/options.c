@@ -381,7 +381,10 @@ void qubo__params_describe(char *buffer, size_t capacity, const char *name, cons
 		if (used >= capacity)
 			return;
 		k = snprintf(buffer + used, capacity - used, "  %-18s %-7s %s; default %s\n",
-			     params[i].key, params[i].type == QUBO_TYPE_INT ? "int" : "double",
+			     params[i].key,
+			     params[i].type == QUBO_TYPE_INT	  ? "int"
+			     : params[i].type == QUBO_TYPE_STRING ? "string"
+								  : "double",
 			     params[i].help, params[i].deflt);
 	}
 }

@@ -15,6 +15,7 @@ static qubo__builtin *const builtins[] = {
 	&qubo__exhaustive_builtin,
 	&qubo__tabu_builtin,
 	&qubo__descent_builtin,
+	&qubo__qaoa_builtin,
 };
 #define NUM_BUILTINS (sizeof builtins / sizeof builtins[0])
 
@@ -103,7 +104,7 @@ int qubo_solver_new(qubo_solver **out, const char *name, const qubo_allocator *a
 			return new_solver(out, builtins[i]->vtable, sizeof *builtins[i]->vtable,
 					  builtins[i], NULL, allocator, fn);
 	return qubo__error(QUBO_ERR_NOT_SUPPORTED, "%s: no built-in solver is named \"%.64s\"; "
-			   "the built-in solvers are sa, exhaustive, tabu and descent", fn, name);
+			   "the built-in solvers are sa, exhaustive, tabu, descent and qaoa", fn, name);
 }
 
 int qubo_solver_builtin_name(size_t index, const char **name_out)
@@ -376,6 +377,9 @@ static int run(const char *fn, qubo_sampleset **out, qubo_solver *s, const qubo_
 		info->seconds = ctx.report.seconds;
 		info->flip_attempts = ctx.report.flip_attempts;
 		info->num_ground_states = ctx.report.num_ground_states;
+		info->expectation = ctx.report.expectation;
+		info->lowest_probability = ctx.report.lowest_probability;
+		info->has_expectation = ctx.report.has_expectation;
 		info->seed = (uint64_t)seed_value;
 		if (qubo_options_type(&opts, QUBO_PARAM_TARGET_ENERGY) != QUBO_TYPE_NONE &&
 		    set->size) {
@@ -539,5 +543,8 @@ int qubo_backend_report(qubo_backend_ctx *ctx, const qubo_sample_info *info)
 		return rc;
 	ctx->report.flip_attempts = in.flip_attempts;
 	ctx->report.num_ground_states = in.num_ground_states;
+	ctx->report.expectation = in.expectation;
+	ctx->report.lowest_probability = in.lowest_probability;
+	ctx->report.has_expectation = in.has_expectation != 0;
 	return QUBO_OK;
 }

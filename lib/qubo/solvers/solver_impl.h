@@ -153,6 +153,7 @@ extern const qubo_backend_vtable qubo__sa_backend;
 extern const qubo_backend_vtable qubo__exhaustive_backend;
 extern const qubo_backend_vtable qubo__tabu_backend;
 extern const qubo_backend_vtable qubo__descent_backend;
+extern const qubo_backend_vtable qubo__qaoa_backend;
 
 /* A built-in solver: its table, and what its set_param and describe slots
  * (qubo__builtin_set_param, qubo__builtin_describe) read. It is the
@@ -169,6 +170,7 @@ extern qubo__builtin qubo__sa_builtin;
 extern qubo__builtin qubo__exhaustive_builtin;
 extern qubo__builtin qubo__tabu_builtin;
 extern qubo__builtin qubo__descent_builtin;
+extern qubo__builtin qubo__qaoa_builtin;
 
 /* The set_param slot of the built-ins: checks the key against the
  * solver's table (user_data: its qubo__builtin). */

@@ -1,0 +1,109 @@
+/*
+ * The QAOA state-vector simulator's private layout, shared by its sources
+ * (qaoa.c: the object, energies, figures and reads; layer.c: one layer of
+ * cost phase and mixer; optimize.c: the angle optimiser) and the "qaoa"
+ * solver. Never installed.
+ *
+ * The state is kept as z · (re + i·im): two arrays of 2^n doubles (real
+ * and imaginary parts apart, so that every loop over amplitudes is a plain
+ * vector loop) and one complex factor z that collects the scalars the
+ * layers leave (the mixer's cos^n or (−i sin)^n, the 2^{−n/2} of |+⟩).
+ *
+ * Energies are never stored. A basis state x splits into its low L bits l
+ * and its high bits h = x >> L:
+ *
+ *   E(x) = E_high(h) + T[l] + Σ_{i<L} c_i(h) l_i,
+ *
+ * where T (2^L entries, computed once) is the energy of the low variables
+ * among themselves, c_i(h) the coupling of low variable i to the high
+ * variables set in h, and E_high(h) the energy of the high variables with
+ * the offset. One "run" of 2^L states shares E_high and c, which cost O(m)
+ * to compute; the run's energies (and phases e^{−iγE}) follow by doubling
+ * over the L low bits, so a layer calls sin and cos L + 1 times per 2^L
+ * amplitudes.
+ */
+#ifndef QUBO_QAOA_IMPL_H
+#define QUBO_QAOA_IMPL_H
+
+#include "../model_impl.h"
+#include "qubo/qaoa.h"
+
+/* Low bits of a run (at most). */
+#define QUBO__QAOA_RUN_BITS 10
+/* Amplitudes below which everything runs on the calling thread. */
+#define QUBO__QAOA_MT_MIN (1u << 14)
+/* The state is allocated with at least this many amplitudes (so that the
+ * vector loops need no remainder); the padding stays zero. */
+#define QUBO__QAOA_MIN_AMPS 64u
+
+/* A coupling between a low variable (lo < L) and a high one (hi >= L, kept
+ * as hi − L), or between two high ones. */
+typedef struct qubo__qaoa_term {
+	uint32_t a, b;
+	double w;
+} qubo__qaoa_term;
+
+struct qubo_qaoa {
+	qubo_allocator alloc;
+	unsigned n;        /* qubits */
+	unsigned L;        /* low bits of a run: min(n, QUBO__QAOA_RUN_BITS) */
+	size_t N;          /* 2^n */
+	size_t cap;        /* amplitudes allocated: max(N, QUBO__QAOA_MIN_AMPS) */
+	double *re, *im;   /* the state, z · (re + i im) */
+	double zr, zi;
+	int threads;       /* as set: 0 means one per CPU */
+
+	/* the energy split */
+	double *T;                /* 2^L */
+	double *hd;               /* linear weights of the high variables (n − L) */
+	qubo__qaoa_term *lh;      /* low–high couplings: a = low, b = high − L */
+	size_t num_lh;
+	qubo__qaoa_term *hh;      /* high–high couplings, both − L */
+	size_t num_hh;
+	double offset;
+
+	/* the Ising form, for the depth-1 closed form of the optimiser */
+	double *ising_h;          /* n */
+	double *ising_j;          /* n × n, symmetric, zero diagonal */
+	double ising_offset;
+
+	/* the lowest energy over all states, and how many states have it */
+	double emin;
+	uint64_t nmin;
+	double tol;               /* energies within tol of emin count as lowest */
+};
+
+/* E_high and c_0 .. c_{L−1} of the run with high bits h. */
+void qubo__qaoa_run_terms(const qubo_qaoa *q, uint64_t h, double *ehigh, double *c);
+
+/* The energies of the run with high bits h (2^L of them) into e. */
+void qubo__qaoa_run_energies(const qubo_qaoa *q, uint64_t h, double *e, double *c);
+
+/* Resets the state to |+⟩^n. */
+void qubo__qaoa_reset(qubo_qaoa *q);
+
+/* Evolves from |+⟩ through p layers; on failure the state is |+⟩. */
+int qubo__qaoa_evolve(qubo_qaoa *q, size_t p, const double *gammas, const double *betas);
+
+/* ⟨C⟩ and the lowest-energy probability of the current state. */
+int qubo__qaoa_figures(qubo_qaoa *q, double *expectation, double *lowest);
+
+/* Worker threads for a state of q's size. */
+unsigned qubo__qaoa_workers(const qubo_qaoa *q);
+
+/* A stop test for the optimiser: nonzero stops it (it then returns the
+ * best point so far with QUBO_CANCELLED). */
+typedef int (*qubo__qaoa_stop_fn)(void *user_data, double best);
+
+/* qubo_qaoa_optimize with a stop test (may be NULL). */
+int qubo__qaoa_optimize(qubo_qaoa *q, size_t p, size_t iterations, double *gammas,
+			double *betas, double *expectation, qubo__qaoa_stop_fn stop,
+			void *user_data);
+
+/* The name of the kernels in use: "base", "avx2" or "avx512". */
+const char *qubo__qaoa_isa(void);
+
+/* The bytes of a simulator of n qubits with w workers. */
+uint64_t qubo__qaoa_bytes(size_t n, unsigned workers);
+
+#endif /* QUBO_QAOA_IMPL_H */
