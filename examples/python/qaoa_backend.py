@@ -538,15 +538,20 @@ def main(argv):
     except q.QuboError:
         c_solver = None
     if c_solver is not None:
+        # the same reads and seed; the library's own optimiser
+        print("The library's \"qaoa\" solver on the same model:")
         with c_solver, q.Puzzle(PUZZLE) as puzzle:
-            print("The library's \"qaoa\" solver (its own optimiser) on the same model:")
+            c_solver.set_int("num_reads", 2000)
+            c_solver.set_int("seed", 1)
             for run in runs:
                 c_solver.set_int("p", run["p"])
                 with c_solver.sample(puzzle.model()) as samples:
-                    info = samples.info()
-                print("%2d %8.4f %10.5f %12g" % (run["p"], info["expectation"],
-                                                 info["lowest_probability"],
-                                                 samples.lowest()[1]))
+                    info, (sample, energy) = samples.info(), samples.lowest()
+                violations = puzzle.check(puzzle.decode(sample))[0]
+                print("%2d %8.4f %10.5f %12g  %-13s %7.2f"
+                      % (run["p"], info["expectation"], info["lowest_probability"], energy,
+                         "valid" if violations == 0 else "%d broken" % violations,
+                         info["seconds"]))
     last = runs[-1]
     if last["solution"]:
         print("The lowest read of p = %d, decoded and checked:\n%s"
