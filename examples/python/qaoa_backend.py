@@ -350,32 +350,43 @@ class QaoaBackend(q.Backend):
                 "options p, angles, num_iterations, max_qubits" % MAX_QUBITS)
 
     @staticmethod
-    def _int(options, key, low, high):
-        value = options.get_int(key, low)  # QUBO_ERR_INVALID_ARG when not an int
+    def _int(options, key, low, high, default=None):
+        """The int under key, default when unset; QuboError when it is not
+        an int (QUBO_ERR_INVALID_ARG) or out of [low, high]."""
+        if options.type(key) == q.QUBO_TYPE_NONE:
+            return default
+        value = options.get_int(key, 0)
         if not low <= value <= high:
             raise q.QuboError(q.QUBO_ERR_OUT_OF_RANGE, "%s = %d is out of range [%d, %d]"
                               % (key, value, low, high))
         return value
 
-    @staticmethod
-    def _angles(options):
-        text = options.get_string("angles")  # QUBO_ERR_INVALID_ARG when not a string
-        if text is None:
-            return None
-        try:
-            return parse_angles(text)
-        except ValueError as e:
-            raise q.QuboError(q.QUBO_ERR_INVALID_ARG, "angles '%s': %s" % (text, e)) from None
+    @classmethod
+    def _depth_and_angles(cls, options):
+        """(p, (gammas, betas) or None when they are to be optimised); p and
+        the depth of the angles must agree."""
+        angles = None
+        if options.type("angles") != q.QUBO_TYPE_NONE:
+            text = options.get_string("angles")  # QUBO_ERR_INVALID_ARG when not a string
+            try:
+                angles = parse_angles(text)
+            except ValueError as e:
+                raise q.QuboError(q.QUBO_ERR_INVALID_ARG,
+                                  "angles '%s': %s" % (text, e)) from None
+        p = cls._int(options, "p", 1, MAX_DEPTH)
+        if angles and p is not None and p != len(angles[0]):
+            raise q.QuboError(q.QUBO_ERR_INVALID_ARG, "p = %d but angles has depth %d"
+                              % (p, len(angles[0])))
+        return p or (len(angles[0]) if angles else 1), angles
 
     def check_param(self, key, options):
-        if key == "p":
-            self._int(options, key, 1, MAX_DEPTH)
+        if key in ("p", "angles"):
+            # p and angles must agree, whichever is set last
+            self._depth_and_angles(options)
         elif key == "num_iterations":
             self._int(options, key, 1, MAX_ITERATIONS)
         elif key == "max_qubits":
             self._int(options, key, 1, MAX_QUBITS)
-        elif key == "angles":
-            self._angles(options)
         elif key not in self.common_keys:
             raise q.QuboError(q.QUBO_ERR_NOT_SUPPORTED, "unknown option '%s' (accepted: %s)"
                               % (key, ", ".join(("p", "angles", "num_iterations", "max_qubits")
@@ -384,19 +395,14 @@ class QaoaBackend(q.Backend):
     def sample(self, ctx, model, options):
         self.calls += 1
         t0 = time.perf_counter()
-        max_qubits = self._int(options, "max_qubits", 1, MAX_QUBITS) \
-            if options.type("max_qubits") != q.QUBO_TYPE_NONE else MAX_QUBITS
+        max_qubits = self._int(options, "max_qubits", 1, MAX_QUBITS, MAX_QUBITS)
         n, linear, couplers, offset = model_terms(model)
         if n > max_qubits:
             raise q.QuboError(q.QUBO_ERR_TOO_LARGE,
                               "%d variables: the state would hold 2^%d amplitudes; this "
                               "simulator takes at most %d qubits" % (n, n, max_qubits))
-        angles = self._angles(options)
-        p = self._int(options, "p", 1, MAX_DEPTH) \
-            if options.type("p") != q.QUBO_TYPE_NONE else (len(angles[0]) if angles else 1)
-        if angles and len(angles[0]) != p:
-            raise q.QuboError(q.QUBO_ERR_INVALID_ARG, "p = %d but angles has depth %d"
-                              % (p, len(angles[0])))
+        p, angles = self._depth_and_angles(options)
+        iterations = self._int(options, "num_iterations", 1, MAX_ITERATIONS, DEFAULT_ITERATIONS)
         reads = options.get_int("num_reads", 10)
         rng = random.Random(options.get_int("seed", 0) & 0xFFFFFFFFFFFFFFFF)
 
@@ -418,10 +424,7 @@ class QaoaBackend(q.Backend):
                     if stop:
                         raise _Stop(stop)
 
-            optimizer = Optimizer(n, table, self.grid,
-                                  self._int(options, "num_iterations", 1, MAX_ITERATIONS)
-                                  if options.type("num_iterations") != q.QUBO_TYPE_NONE
-                                  else DEFAULT_ITERATIONS, on_evaluation)
+            optimizer = Optimizer(n, table, self.grid, iterations, on_evaluation)
             try:
                 gammas, betas, _ = optimizer.run(p)
             except _Stop as stop:

@@ -391,12 +391,6 @@ def test_backend_options():
     with random_model(5, seed=62) as m:
         s.set_int("max_qubits", 4)
         expect_error(q.QUBO_ERR_TOO_LARGE, s.sample, m)
-        s.unset("max_qubits")
-        s.set_int("p", 2)
-        s.set_string("angles", "0.1,0.2")
-        e = expect_error(q.QUBO_ERR_INVALID_ARG, s.sample, m)
-        check(e is not None and "p = 2" in e.message, "py-qaoa: p 2 with angles of depth 1: %s"
-              % e)
     s.close()
     with q.Solver("qaoa") as c:
         for key, value in (("p", 0), ("p", 65), ("max_qubits", 0), ("max_qubits", 41),
@@ -411,6 +405,23 @@ def test_backend_options():
         c.set_int("max_qubits", 4)
         with random_model(5, seed=63) as m:
             expect_error(q.QUBO_ERR_TOO_LARGE, c.sample, m)
+    # p and the depth of the angles agree, whichever is set last; both
+    # solvers keep the previous value of a key they refuse
+    with random_model(3, seed=64) as m:
+        for s in (q.Solver("qaoa"), q.Solver.from_backend(qb.QaoaBackend())):
+            s.set_int("p", 2)
+            e = expect_error(q.QUBO_ERR_INVALID_ARG, s.set_string, "angles", "0.1,0.2")
+            s.set_string("angles", "0.1,0.2,0.3,0.4")
+            e2 = expect_error(q.QUBO_ERR_INVALID_ARG, s.set_int, "p", 3)
+            s.unset("p")
+            s.set_string("angles", "0.1,0.2")
+            s.set_int("num_reads", 1)
+            with s.sample(m) as res:
+                ok = len(res) == 1
+            check(e is not None and e2 is not None and ok,
+                  "%s: p 2 then angles of depth 1, angles of depth 2 then p 3: refused as "
+                  "they are set (%s; %s); angles alone set the depth" % (s.name, e, e2))
+            s.close()
 
 
 def test_same_angles():
