@@ -424,6 +424,28 @@ def test_backend_options():
             s.close()
 
 
+def test_no_variables():
+    """A model without variables (a puzzle solved by its reduction): one
+    state, its energy the offset."""
+    with q.Model(0) as m:
+        m.add_offset(2.5)
+        m.compile()
+        for s in (q.Solver("qaoa"), q.Solver.from_backend(qb.QaoaBackend())):
+            with s.sample(m) as res:
+                rows, info = list(res), res.info()
+            check(rows == [(b"", 2.5, 10)] and info["expectation"] == 2.5
+                  and info["lowest_probability"] == 1.0 and info["has_expectation"] == 1,
+                  "%s on a model of no variables: 10 empty reads of energy 2.5, <C> %g, "
+                  "P(lowest) %g" % (s.name, info["expectation"], info["lowest_probability"]))
+            s.close()
+        with q.Qaoa(m) as sim:
+            sim.evolve([0.3], [0.2])
+            check(sim.num_qubits == 0
+                  and max_diff(sim.amplitudes(), [cmath.exp(-0.75j)]) < 1e-15
+                  and sim.expectation() == (2.5, 1.0) and sim.lowest_energy() == (2.5, 1),
+                  "the simulator of no qubits: one amplitude, the phase e^{-i 0.3 * 2.5}")
+
+
 def test_same_angles():
     """The Python backend and the "qaoa" solver at the same given angles:
     the same <C> and P(lowest), as Python computes them; reads whose
@@ -546,7 +568,8 @@ def main():
         return 77
     q.load(*LIBS)
     for test in (test_python_simulator, test_amplitudes, test_threads_and_reads, test_optimize,
-                 test_memory_and_errors, test_qasm, test_backend_options, test_same_angles,
+                 test_memory_and_errors, test_qasm, test_backend_options, test_no_variables,
+                 test_same_angles,
                  test_puzzle_end_to_end, test_time_limit):
         try:
             test()
