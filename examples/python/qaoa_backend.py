@@ -28,12 +28,13 @@ keys "num_reads", "seed", "threads" (accepted, unused: one Python thread),
 variables than max_qubits is refused with QUBO_ERR_TOO_LARGE.
 
 Optimised angles: depth 1 starts from the best point of a grid over
-(gamma, beta), every depth d > 1 from the INTERP interpolation of the angles
-of depth d - 1 (Zhou, Wang, Choi, Pichler and Lukin, "Quantum Approximate
-Optimization Algorithm: Performance, Mechanism, and Implementation on
-Near-Term Devices", Phys. Rev. X 10, 021067 (2020), section V.A), and each
-depth is refined by the Nelder-Mead simplex method (Nelder and Mead, "A
-simplex method for function minimization", The Computer Journal 7 (1965)).
+(gamma, beta), every depth d > 1 from the interpolation of the angles of
+depth d - 1 (the INTERP strategy of Zhou, Wang, Choi, Pichler and Lukin,
+"Quantum Approximate Optimization Algorithm: Performance, Mechanism, and
+Implementation on Near-Term Devices", Phys. Rev. X 10, 021067 (2020)), and
+each depth is refined by the Nelder-Mead simplex method (Nelder and Mead,
+"A simplex method for function minimization", The Computer Journal 7
+(1965)).
 The reads are drawn from |psi_x|^2 with random.Random(seed). The run's
 expectation <C> and the probability of a read of the lowest energy reach the
 caller through qubo_backend_report() (qubo_sample_info's expectation,
@@ -195,7 +196,7 @@ def parse_angles(text):
 def interp(angles):
     """INTERP: the p + 1 starting angles of depth p + 1 from the p optimised
     ones of depth p, a_i = (i - 1)/p a'_{i-1} + (p - i + 1)/p a'_i for
-    i = 1 .. p + 1, with a'_0 = a'_{p+1} = 0 (Zhou et al., section V.A)."""
+    i = 1 .. p + 1, with a'_0 = a'_{p+1} = 0 (Zhou et al.)."""
     p = len(angles)
     padded = [0.0] + list(angles) + [0.0]
     return [(i - 1) / p * padded[i - 1] + (p - i + 1) / p * padded[i] for i in range(1, p + 2)]
