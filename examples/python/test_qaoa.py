@@ -231,11 +231,12 @@ def test_memory_and_errors():
             rc = q._core.qubo_qaoa_amplitudes(sim.handle, buf, 63)
             check(rc == q.QUBO_ERR_BUFFER_TOO_SMALL, "63 doubles for 32 amplitudes: "
                   "QUBO_ERR_BUFFER_TOO_SMALL (%d)" % rc)
-        expect_error(q.QUBO_ERR_INVALID_ARG, q.qasm, m, [0.1], [0.2], 4)
+        if q.has_function("qubo_qaoa_qasm"):
+            expect_error(q.QUBO_ERR_INVALID_ARG, q.qasm, m, [0.1], [0.2], 4)
     with q.Model(2) as m:
-        m.add_linear(0, 1.0)
+        m.add_quadratic(0, 1, 1.0)  # pending until compiled
         e = expect_error(q.QUBO_ERR_MISUSE, q.Qaoa, m)
-        check(e is not None, "a model not compiled: QUBO_ERR_MISUSE (%s)" % e)
+        check(e is not None, "a model with pending couplers: QUBO_ERR_MISUSE (%s)" % e)
 
 
 # --- The OpenQASM circuit, run gate by gate ---------------------------------
@@ -295,6 +296,9 @@ def run_qasm(text, n):
 
 
 def test_qasm():
+    if not q.has_function("qubo_qaoa_qasm"):
+        print("skip: the library does not export qubo_qaoa_qasm(); no OpenQASM checks")
+        return
     with random_model(5, seed=51, dyadic=True) as m, q.Qaoa(m) as sim:
         gammas, betas = [0.3, -0.45], [0.7, 0.25]
         sim.evolve(gammas, betas)
