@@ -335,6 +335,9 @@ static void print_stats(const qubo_model *m, const qubo_solver *s, const qubo_sa
 	if (info.num_ground_states)
 		fprintf(stderr, "ground states: %llu\n",
 			(unsigned long long)info.num_ground_states);
+	if (info.has_expectation)
+		fprintf(stderr, "expectation: %.17g\nlowest-energy probability: %.17g\n",
+			info.expectation, info.lowest_probability);
 	fprintf(stderr, "sampling time: %.6f s\n", info.seconds);
 	if (info.flip_attempts)
 		fprintf(stderr, "ns per flip attempt: %.3f\n",

@@ -19,13 +19,21 @@ typedef struct qubo__qaoa_mixer {
 
 typedef struct qubo__qaoa_kernels {
 	const char *name;
-	/* Multiplies the len amplitudes of a run by (pr + i pi) · (tr + i ti). */
-	void (*phase)(double *re, double *im, const double *pr, const double *pi,
-		      const double *tr, const double *ti, size_t len);
+	/* Multiplies the len amplitudes of a run by (pr + i pi) · (tr + i ti),
+	 * then applies the mixer to its lowest `lanes` (<= 3) qubits. */
+	void (*phase_lanes)(double *re, double *im, const double *pr, const double *pi,
+			    const double *tr, const double *ti, size_t len, unsigned lanes,
+			    const qubo__qaoa_mixer *mx);
 	/* Applies the mixer to the qubits with strides s, 2s, ..., 2^(count−1) s
 	 * (in elements) of an array of len elements (a multiple of 2^count s). */
 	void (*mix)(double *re, double *im, size_t len, size_t s, unsigned count,
 		    const qubo__qaoa_mixer *mx);
+	/* Copies rows of C (a multiple of 8) amplitudes at a stride into a
+	 * dense tile, and back. */
+	void (*gather)(double *tre, double *tim, const double *re, const double *im,
+		       size_t rows, size_t stride, size_t C);
+	void (*scatter)(double *re, double *im, const double *tre, const double *tim,
+			size_t rows, size_t stride, size_t C);
 } qubo__qaoa_kernels;
 
 extern const qubo__qaoa_kernels qubo__qaoa_kernels_base;

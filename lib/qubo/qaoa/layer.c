@@ -2,14 +2,16 @@
  * One QAOA layer, e^{−iβB} e^{−iγC}, in two or three passes over memory.
  *
  * The state is seen as a matrix of 2^(n−b) rows of 2^b contiguous
- * amplitudes (b = min(n, 13): a row of real and imaginary parts, 128 KiB,
- * stays in the core's cache). Pass 1 takes one row at a time: the cost phase
- * of its runs, then the mixer on qubits 0 .. b−1. The remaining qubits are
- * taken in groups of at most 12: a group's pass gathers tiles of 2^g rows
- * (the amplitudes that differ in the group's qubits) by C contiguous
- * columns into a buffer, mixes them there and writes them back. Every pass
- * is a set of independent units on the worker pool, and no amplitude's
- * result depends on which thread computed it.
+ * amplitudes (b = min(n, 15): a row of real and imaginary parts, 512 KiB,
+ * stays in the core's L2 cache). Pass 1 takes one row at a time: the cost
+ * phase of its runs with the mixer on qubits 0..2 in the same loop, then
+ * the mixer on qubits 3 .. b−1. The remaining qubits are taken in as few
+ * groups of at most 9 as they need, of even sizes: a group's pass gathers
+ * tiles of 2^g rows (the amplitudes that differ in the group's qubits) by C
+ * contiguous columns (2^15 amplitudes in all, so C >= 64: whole cache lines
+ * and runs of them) into a buffer, mixes them there and writes them back.
+ * Every pass is a set of independent units on the worker pool, and no
+ * amplitude's result depends on which thread computed it.
  *
  * The mixer Rx(2β) = cos β (I − i tan β X) when |cos β| >= |sin β|, and
  * −i sin β (X + i cot β I) otherwise: the butterflies of kernels.h with
@@ -23,8 +25,8 @@
 #include "pool.h"
 #include "qaoa_impl.h"
 
-#define ROW_BITS 13
-#define GROUP_BITS 12
+#define ROW_BITS 15
+#define GROUP_BITS 9
 #define TILE_AMPS (1u << 15)
 
 /* The kernels for this CPU, chosen once. */
@@ -71,9 +73,15 @@ struct qubo__qaoa_layer {
 	size_t scratch_per;
 };
 
+/* A run's tables, rounded up to whole vectors of 8 (zero past 2^L). */
+static size_t run_doubles(unsigned L)
+{
+	return L < 3 ? 8 : (size_t)1 << L;
+}
+
 static size_t scratch_doubles(unsigned L)
 {
-	return 2 * ((size_t)1 << L) + QUBO__QAOA_RUN_BITS + 2 * (size_t)TILE_AMPS;
+	return 2 * run_doubles(L) + QUBO__QAOA_RUN_BITS + 2 * (size_t)TILE_AMPS;
 }
 
 uint64_t qubo__qaoa_bytes(size_t n, unsigned workers)
@@ -88,15 +96,15 @@ uint64_t qubo__qaoa_bytes(size_t n, unsigned workers)
 		amps = (size_t)1 << n;
 	state = 2 * sizeof(double) * (uint64_t)amps;
 	/* T and its phases, the Ising form (n + n^2), the coupling lists */
-	fixed = sizeof(double) * (3 * ((uint64_t)1 << L) + n + (uint64_t)n * n) +
+	fixed = sizeof(double) * (3 * (uint64_t)run_doubles(L) + n + (uint64_t)n * n) +
 		sizeof(qubo__qaoa_term) * (uint64_t)n * n;
 	per = sizeof(double) * scratch_doubles(L) * (uint64_t)workers;
 	return state + fixed + per;
 }
 
 /* The phases of one run: p[l] = a · Π_{i: l_i} e^{−iγ c_i} · e^{−iγ E_high}. */
-static void run_phases(const struct qubo__qaoa_layer *ly, uint64_t h, double *pr, double *pi,
-		       double *c)
+static void run_phases(const struct qubo__qaoa_layer *ly, uint64_t h, double *restrict pr,
+		       double *restrict pi, double *restrict c)
 {
 	const qubo_qaoa *q = ly->q;
 	double eh, s, co;
@@ -125,17 +133,22 @@ static int row_unit(qubo__pool *pl, unsigned w, size_t u)
 	struct qubo__qaoa_layer *ly = pl->arg;
 	qubo_qaoa *q = ly->q;
 	size_t len = (size_t)1 << ly->row_bits, run = (size_t)1 << q->L, r;
+	size_t runv = run_doubles(q->L);
 	double *re = q->re + u * len, *im = q->im + u * len;
-	double *pr = ly->scratch + w * ly->scratch_per, *pi = pr + run, *c = pi + run;
+	double *pr = ly->scratch + w * ly->scratch_per, *pi = pr + runv, *c = pi + runv;
 	uint64_t h0 = ((uint64_t)u * len) >> q->L;
 	/* rows past 2^n are padding, which stays zero */
 	size_t live = u * len < q->N ? (q->N - u * len < len ? q->N - u * len : len) : 0;
 
+	unsigned qubits = q->n < ly->row_bits ? q->n : ly->row_bits;
+	unsigned lanes = qubits < 3 ? qubits : 3;
+
 	for (r = 0; r < live; r += run) {
 		run_phases(ly, h0 + r / run, pr, pi, c);
-		ly->k->phase(re + r, im + r, pr, pi, ly->tr, ly->ti, run);
+		ly->k->phase_lanes(re + r, im + r, pr, pi, ly->tr, ly->ti, runv, lanes, &ly->mx);
 	}
-	ly->k->mix(re, im, len, 1, q->n < ly->row_bits ? q->n : ly->row_bits, &ly->mx);
+	if (qubits > lanes)
+		ly->k->mix(re, im, len, 8, qubits - lanes, &ly->mx);
 	return QUBO_OK;
 }
 
@@ -146,20 +159,14 @@ static int tile_unit(qubo__pool *pl, unsigned w, size_t u)
 	qubo_qaoa *q = ly->q;
 	size_t stride = (size_t)1 << ly->q0, rows = (size_t)1 << ly->g, C = ly->cols;
 	size_t per_block = stride / C; /* tiles per block of 2^(q0+g) */
-	size_t base = (u / per_block) * stride * rows + (u % per_block) * C, r;
-	double *br = ly->scratch + w * ly->scratch_per + 2 * ((size_t)1 << q->L) +
+	size_t base = (u / per_block) * stride * rows + (u % per_block) * C;
+	double *br = ly->scratch + w * ly->scratch_per + 2 * run_doubles(q->L) +
 		     QUBO__QAOA_RUN_BITS;
 	double *bi = br + TILE_AMPS;
 
-	for (r = 0; r < rows; r++) {
-		memcpy(br + r * C, q->re + base + r * stride, C * sizeof(double));
-		memcpy(bi + r * C, q->im + base + r * stride, C * sizeof(double));
-	}
+	ly->k->gather(br, bi, q->re + base, q->im + base, rows, stride, C);
 	ly->k->mix(br, bi, rows * C, C, ly->g, &ly->mx);
-	for (r = 0; r < rows; r++) {
-		memcpy(q->re + base + r * stride, br + r * C, C * sizeof(double));
-		memcpy(q->im + base + r * stride, bi + r * C, C * sizeof(double));
-	}
+	ly->k->scatter(q->re + base, q->im + base, br, bi, rows, stride, C);
 	return QUBO_OK;
 }
 
@@ -212,7 +219,7 @@ int qubo__qaoa_evolve(qubo_qaoa *q, size_t p, const double *gammas, const double
 {
 	struct qubo__qaoa_layer ly;
 	unsigned workers = qubo__qaoa_workers(q), nb;
-	size_t run = (size_t)1 << q->L, len, k, l;
+	size_t run = (size_t)1 << q->L, runv = run_doubles(q->L), len, k, l;
 	int rc = QUBO_OK;
 
 	qubo__qaoa_reset(q);
@@ -223,11 +230,11 @@ int qubo__qaoa_evolve(qubo_qaoa *q, size_t p, const double *gammas, const double
 	ly.k = kernels();
 	ly.scratch_per = scratch_doubles(q->L);
 	/* the tables e^{−iγT} first, then the workers' scratch */
-	ly.tr = qubo__malloc_array(&q->alloc, 2 * run + ly.scratch_per * workers, sizeof(double));
+	ly.tr = qubo__calloc_array(&q->alloc, 2 * runv + ly.scratch_per * workers, sizeof(double));
 	if (!ly.tr)
 		return qubo__nomem("the QAOA layer's scratch");
-	ly.ti = ly.tr + run;
-	ly.scratch = ly.ti + run;
+	ly.ti = ly.tr + runv;
+	ly.scratch = ly.ti + runv;
 	nb = 0;
 	while (((size_t)1 << nb) < q->cap)
 		nb++;
@@ -249,8 +256,9 @@ int qubo__qaoa_evolve(qubo_qaoa *q, size_t p, const double *gammas, const double
 		rc = run_pass(&ly, q->cap / len, row_unit, workers);
 		for (q0 = ly.row_bits; !rc && q0 < q->n; q0 += ly.g) {
 			size_t rows, stride = (size_t)1 << q0;
+			unsigned left = q->n - q0, groups = (left + GROUP_BITS - 1) / GROUP_BITS;
 			ly.q0 = q0;
-			ly.g = q->n - q0 < GROUP_BITS ? q->n - q0 : GROUP_BITS;
+			ly.g = (left + groups - 1) / groups;
 			rows = (size_t)1 << ly.g;
 			ly.cols = TILE_AMPS / rows;
 			if (ly.cols > stride)

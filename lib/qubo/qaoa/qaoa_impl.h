@@ -31,7 +31,7 @@
 /* Low bits of a run (at most). */
 #define QUBO__QAOA_RUN_BITS 10
 /* Amplitudes below which everything runs on the calling thread. */
-#define QUBO__QAOA_MT_MIN (1u << 14)
+#define QUBO__QAOA_MT_MIN (1u << 18)
 /* The state is allocated with at least this many amplitudes (so that the
  * vector loops need no remainder); the padding stays zero. */
 #define QUBO__QAOA_MIN_AMPS 64u
