@@ -43,4 +43,12 @@ char *tu_read_file(const char *path, size_t *len);
 char **tu_list_files(const char *dir, const char *suffix, size_t *count);
 void tu_free_names(char **names, size_t count);
 
+/* Sets the process locale (LC_ALL) to one whose decimal point is a comma,
+ * de_DE.UTF-8 or a like one from the system, or else compiled once with
+ * localedef (Debian's `locales` sources) into $QUBO_TEST_TMPDIR/locale,
+ * which later runs and other suites reuse. Returns 1 when printf("%.1f",
+ * 0.5) now gives "0,5", 0 when no such locale could be had (the caller
+ * skips). Not under valgrind, which would trace localedef. */
+int tu_set_comma_locale(void);
+
 #endif

@@ -25,7 +25,8 @@ enum {
 	CLI_PARSE = 3,      /* the input is malformed (position on stderr) */
 	CLI_IO = 4,         /* a file could not be read or written */
 	CLI_INFEASIBLE = 5, /* proven: the puzzle has no solution */
-	CLI_TOO_LARGE = 6   /* count: the model is too large to enumerate */
+	CLI_TOO_LARGE = 6   /* count: the model is too large to enumerate; export
+			     * --qasm2/3: too large to optimise the angles */
 };
 
 /* One verb: `qubo <name> ...`. argv[0] is the verb. */

@@ -36,7 +36,8 @@ const char cli_exit_help[] =
 	"  3  parse error: the input is malformed (FILE:LINE:COLUMN on stderr)\n"
 	"  4  I/O error: a file could not be read or written\n"
 	"  5  the puzzle has no solution (proven)\n"
-	"  6  count: the model is too large to enumerate\n";
+	"  6  count: the model is too large to enumerate; export --qasm2/3: too\n"
+	"     large for the simulator that optimises the angles\n";
 
 static void usage(FILE *f)
 {

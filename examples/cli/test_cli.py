@@ -9,9 +9,11 @@ usage: test_cli.py QUBO_BINARY WORK_DIR
 """
 import itertools
 import os
+import re
 import random
 import subprocess
 import sys
+from fractions import Fraction
 
 QUBO = sys.argv[1]
 WORK = sys.argv[2]
@@ -357,6 +359,134 @@ rc, out2, err = run("export", "--reduce", "none", "-", "-o", "-",
 check(rc == 0 and out2 == open(mpath).read(), "export to standard output")
 rc, out, err = run("export", mpath)
 check(rc == 0 and out == open(mpath).read(), "export of a model writes it back")
+
+# export --qasm2 / --qasm3: the QAOA circuit of the model that `export` writes.
+# The referee: the gates expected from the Ising form computed here, exactly
+# (Fractions), from the exported qbsolv text.
+
+def read_qubo(text):
+    n, lin, quad = 0, {}, {}
+    for line in text.splitlines():
+        f = line.split()
+        if not f or f[0] == "c":
+            continue
+        if f[0] == "p":
+            n = int(f[3])
+            continue
+        i, j, w = int(f[0]), int(f[1]), Fraction(f[2])
+        if i == j:
+            lin[i] = lin.get(i, 0) + w
+        else:
+            quad[(min(i, j), max(i, j))] = quad.get((min(i, j), max(i, j)), 0) + w
+    return n, lin, quad
+
+
+def expected_gates(n, lin, quad, gammas, betas):
+    """x = (1 + s)/2: h_i = a_i/2 + sum_j b_ij/4, J_ij = b_ij/4; the gates of doc/qaoa.md."""
+    h = [lin.get(i, 0) / 2 + sum(w / 4 for (a, b), w in quad.items() if i in (a, b))
+         for i in range(n)]
+    gates = [("h", (i,), None) for i in range(n)]
+    for g, b in zip(gammas, betas):
+        gates += [("rz", (i,), -2 * g * float(h[i])) for i in range(n) if h[i] != 0]
+        for (i, j), w in sorted(quad.items()):
+            if w != 0:
+                gates += [("cx", (i, j), None), ("rz", (j,), 2 * g * float(w / 4)),
+                          ("cx", (i, j), None)]
+        gates += [("rx", (i,), 2 * b) for i in range(n)]
+    return gates
+
+
+def read_qasm(text, version):
+    """(qubits, gates, measured) of a program; None when a statement is unexpected."""
+    head = ("OPENQASM 2.0;", 'include "qelib1.inc";') if version == 2 else \
+        ("OPENQASM 3.0;", 'include "stdgates.inc";')
+    lines = [ln for ln in text.splitlines() if not ln.startswith("//")]
+    if len(lines) < 4 or tuple(lines[:2]) != head:
+        return None
+    decl = re.fullmatch(r"qreg q\[(\d+)\];" if version == 2 else r"qubit\[(\d+)\] q;", lines[2])
+    creg = f"creg c[{decl.group(1)}];" if version == 2 and decl else f"bit[{decl.group(1)}] c;" \
+        if decl else None
+    if not decl or lines[3] != creg:
+        return None
+    nq, gates, measured = int(decl.group(1)), [], []
+    for ln in lines[4:]:
+        m = re.fullmatch(r"measure q\[(\d+)\] -> c\[(\d+)\];" if version == 2
+                         else r"c\[(\d+)\] = measure q\[(\d+)\];", ln)
+        if m:
+            q, c = (m.group(1), m.group(2)) if version == 2 else (m.group(2), m.group(1))
+            measured.append((int(q), int(c)))
+            continue
+        m = re.fullmatch(r"(h|rz|rx|cx)(?:\((-?\d+\.\d*(?:e[-+]\d+)?)\))? q\[(\d+)\]"
+                         r"(?:,q\[(\d+)\])?;", ln)
+        if not m or measured:
+            return None
+        qs = tuple(int(x) for x in m.group(3, 4) if x is not None)
+        gates.append((m.group(1), qs, float(m.group(2)) if m.group(2) else None))
+    return nq, gates, measured
+
+
+# a board that the full reduction leaves with 7 variables (tests/qasm/queens6.txt)
+qz = os.path.join(WORK, "cli_queens6.txt")
+with open(qz, "w") as f:
+    f.write("queens 6\naabbbb\naabbbc\naabbbc\naadbbf\neddfff\ndddfff\n")
+rc, out, err = run("export", qz)
+nvar, lin, quad = read_qubo(out)
+check(rc == 0 and nvar == 7, f"export of the 7-variable board: {rc} {nvar}")
+for version in (2, 3):
+    angles = [0.35, -1.25, 0.5, 1.5707963267948966]  # p = 2
+    rc, out, err = run("export", f"--qasm{version}", "--angles", ",".join(map(repr, angles)), qz)
+    got = read_qasm(out, version) if rc == 0 else None
+    check(got is not None, f"export --qasm{version}: {rc} {out[:300]!r} {err!r}")
+    if got:
+        nq, gates, measured = got
+        check(nq == nvar and measured == [(i, i) for i in range(nvar)],
+              f"--qasm{version}: {nq} qubits, measured {measured}")
+        check(gates == expected_gates(nvar, lin, quad, angles[:2], angles[2:]),
+              f"--qasm{version}: the gates of the Ising form")
+        check("// gamma = [0.35, -1.25]\n// beta = [0.5, 1.5707963267948966]\n" in out,
+              f"--qasm{version}: the angles in the header comment")
+    check(err == "", f"--qasm{version} with --angles is quiet: {err!r}")
+# the angles optimised by the library: printed on stderr as an --angles list
+# that gives the same program back
+rc, out, err = run("export", "--qasm2", "--p", "2", qz)
+m = re.search(r"angles optimised for p = 2: --angles (\S+)", err)
+check(rc == 0 and m is not None, f"export --qasm2 --p 2: {rc} {err!r}")
+if m:
+    vals = m.group(1).split(",")
+    check(len(vals) == 4 and f"// gamma = [{vals[0]}, {vals[1]}]\n" in out,
+          f"optimised angles in the header comment: {vals} {out[:400]!r}")
+    rc2, out2, err2 = run("export", "--qasm2", "--angles", m.group(1), qz)
+    check(rc2 == 0 and out2 == out, "the printed angles give the same circuit")
+    rc3, out3, _ = run("export", "--qasm2", "--p", "2", qz)
+    check(rc3 == 0 and out3 == out, "optimised angles are reproducible")
+# the unique puzzle is solved by the reduction: a program without qubits
+rc, out, err = run("export", "--qasm2", pz)
+check(rc == 0 and "no variables" in out and "qreg" not in out and "measure" not in out
+      and "no qubits" in err, f"export --qasm2 of a solved puzzle: {rc} {out!r} {err!r}")
+# a model file, -o, standard input
+qpath = os.path.join(WORK, "cli_model.qasm")
+rc, out, err = run("export", "--qasm3", "--angles", "0.1,0.2", model, "-o", qpath)
+check(rc == 0 and out == "" and read_qasm(open(qpath).read(), 3) is not None
+      and read_qasm(open(qpath).read(), 3)[0] == 10, f"export --qasm3 of a model -o: {rc} {err!r}")
+rc, out, err = run("export", "--qasm2", "--angles", "0.1,0.2", "-", stdin=open(model).read())
+check(rc == 0 and read_qasm(out, 2) is not None, f"export --qasm2 from standard input: {rc}")
+# statuses: too large to optimise (6), bad values and combinations (2), I/O (4)
+rc, out, err = run("export", "--qasm2", big)
+check(rc == 6 and out == "" and "45 variables" in err and "max_qubits 26" in err,
+      f"export --qasm2 of 45 variables: {rc} {err!r}")
+rc, out, err = run("export", "--qasm2", "--angles", "0.1,0.2", big)
+check(rc == 0 and read_qasm(out, 2) is not None, f"given angles need no simulator: {rc} {err!r}")
+for args in (("--qasm2", "--angles", "0.1,0.2,0.3"), ("--qasm2", "--angles", "0.1,inf"),
+             ("--qasm2", "--angles", "0.1,,0.2"), ("--qasm2", "--p", "2", "--angles", "0.1,0.2"),
+             ("--qasm2", "--p", "0"), ("--qasm2", "--p", "65"), ("--p", "1"),
+             ("--angles", "0.1,0.2"), ("--qasm2", "--qasm3")):
+    rc, out, err = run("export", *args, qz)
+    check(rc == 2 and out == "" and err.startswith("qubo: "), f"export {args}: {rc} {err!r}")
+rc, out, err = run("export", "--qasm2", "--angles", "0.1,0.2", qz, "-o",
+                   os.path.join(WORK, "no-such-dir", "c.qasm"))
+check(rc == 4 and err.startswith("qubo: "), f"export --qasm2 to a missing folder: {rc} {err!r}")
+rc, out, err = run("export", "--help")
+check(rc == 0 and "--qasm2" in out and "--angles" in out, "export --help shows --qasm2")
 
 # render: plain letters when not a terminal, colours when asked
 rc, out, err = run("render", pz, solpath)

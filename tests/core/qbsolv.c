@@ -720,44 +720,7 @@ Test(qbsolv, huge_exponents_are_exact)
 	free(text);
 }
 
-/* A decimal comma locale must change nothing. The locale is taken from the
- * system, or compiled with localedef (Debian's `locales` package has the
- * sources) into the test directory once and reused by later runs. */
-static int set_comma_locale(void)
-{
-	static const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "nl_NL.UTF-8"};
-	const char *dir = getenv("QUBO_TEST_TMPDIR");
-	char locdir[512], cmd[1200], probe[32];
-	struct stat st;
-	size_t k;
-
-	for (k = 0; k < sizeof names / sizeof names[0]; k++)
-		if (setlocale(LC_ALL, names[k]))
-			goto check;
-	if (!dir)
-		return 0;
-	snprintf(locdir, sizeof locdir, "%s/locale", dir);
-	snprintf(cmd, sizeof cmd, "%s/de_DE.UTF-8/LC_NUMERIC", locdir);
-	if (stat(cmd, &st) != 0) {
-		const char *pre = getenv("LD_PRELOAD");
-
-		/* not under valgrind, which would trace (and blame) localedef */
-		if (pre && strstr(pre, "vgpreload"))
-			return 0;
-		mkdir(locdir, 0777);
-		snprintf(cmd, sizeof cmd,
-			 "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1", locdir);
-		if (system(cmd) == -1)
-			return 0;
-	}
-	setenv("LOCPATH", locdir, 1);
-	if (!setlocale(LC_ALL, "de_DE.UTF-8"))
-		return 0;
-check:
-	snprintf(probe, sizeof probe, "%.1f", 0.5);
-	return strcmp(probe, "0,5") == 0;
-}
-
+/* A decimal comma locale (tu_set_comma_locale()) must change nothing. */
 Test(qbsolv, independent_of_the_decimal_comma_locale)
 {
 	qubo_model *m = NULL, *back;
@@ -765,7 +728,7 @@ Test(qbsolv, independent_of_the_decimal_comma_locale)
 	size_t k;
 	int rc;
 
-	if (!set_comma_locale())
+	if (!tu_set_comma_locale())
 		cr_skip_test("no locale with a decimal comma (de_DE.UTF-8) is available");
 	back = read_str("c offset 0.25\np qubo 0 2 1 1\n0 0 0.5\n0 1 -1.25e-3\n");
 	cr_assert_eq(get_linear(back, 0), 0.5);

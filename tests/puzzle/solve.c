@@ -503,7 +503,7 @@ Test(puzzle_solve, bad_arguments)
 	cr_assert_eq(qubo_puzzle_solve(p, &o, board, 16, &r), QUBO_ERR_INVALID_ARG);
 	cr_assert(strstr(qubo_error_message(), "strategy"));
 	o.strategy = 0;
-	o.time_limit = NAN;
+	o.time_limit = (double)NAN;
 	cr_assert_eq(qubo_puzzle_solve(p, &o, board, 16, &r), QUBO_ERR_INVALID_ARG);
 	cr_assert(strstr(qubo_error_message(), "time_limit"));
 	o.time_limit = -1;
@@ -520,7 +520,7 @@ Test(puzzle_solve, bad_arguments)
 	co.max_variables = 41;
 	cr_assert_eq(qubo_puzzle_count(p, &co, &cr), QUBO_ERR_INVALID_ARG);
 	co.max_variables = 0;
-	co.time_limit = INFINITY;
+	co.time_limit = (double)INFINITY;
 	cr_assert_eq(qubo_puzzle_count(p, &co, &cr), QUBO_ERR_INVALID_ARG);
 	co.time_limit = 0;
 	co.reserved = 1;

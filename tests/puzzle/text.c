@@ -124,8 +124,8 @@ Test(puzzle_text, general_rules_accepted)
 		"# a comment\n\n# another\nqueens 4\naabb\nacbB\ndccb\nddc.\n",
 		"queens 4\r\naabb\r\nacbB\r\ndccb\r\nddc.\r\n",
 		"  queens \t 4  \naabb  \nacbB\t\ndccb \nddc.",
-		"queens 4\n\n# between the header and the grid\n\naabb\nacbB\ndccb\nddc.\n"
-		"\n# end\n\n",
+		("queens 4\n\n# between the header and the grid\n\naabb\nacbB\ndccb\nddc.\n"
+		 "\n# end\n\n"),
 		"queens 4 stars 1\naabb\nacbB\ndccb\nddc.\n",
 	};
 	char a[256], b[256];

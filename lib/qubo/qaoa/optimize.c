@@ -102,7 +102,7 @@ static double gamma_scale(const qubo_qaoa *q)
 /* The best depth-1 point of the grid. */
 static void depth1_start(const qubo_qaoa *q, double gmax, double *g_out, double *b_out)
 {
-	double best = INFINITY;
+	double best = (double)INFINITY;
 	int i, j;
 
 	*g_out = 0.0;
@@ -138,13 +138,13 @@ static double evaluate(nm_ctx *cx, const double *x)
 	int rc;
 
 	if (cx->rc)
-		return INFINITY;
+		return (double)INFINITY;
 	rc = qubo__qaoa_evolve(cx->q, cx->p, x, x + cx->p);
 	if (!rc)
 		rc = qubo__qaoa_figures(cx->q, &e, &l);
 	if (rc) {
 		cx->rc = rc;
-		return INFINITY;
+		return (double)INFINITY;
 	}
 	if (e < cx->best)
 		cx->best = e;
@@ -264,7 +264,7 @@ int qubo__qaoa_optimize(qubo_qaoa *q, size_t p, size_t iterations, double *gamma
 	cx.q = q;
 	cx.stop = stop;
 	cx.user_data = user_data;
-	cx.best = INFINITY;
+	cx.best = (double)INFINITY;
 
 	gmax = gamma_scale(q);
 	gmax = gmax > 0.0 ? PI / gmax : 0.0;

@@ -1,0 +1,358 @@
+/*
+ * The QAOA circuit of a model as an OpenQASM 2.0 or 3 program
+ * (qubo_qaoa_qasm(); doc/qaoa.md has the conventions and the derivation).
+ *
+ * With the spins s_i = 2x_i − 1 = −Z_i of qubo_model_to_ising(), the cost
+ * operator is C = offset − Σ h_i Z_i + Σ_{i<j} J_ij Z_i Z_j, so that
+ *
+ *   e^{−iγC} = e^{−iγ·offset} · Π_i Rz(−2γ h_i)_i · Π_{i<j} e^{−iγ J_ij Z_i Z_j},
+ *
+ * with Rz(θ) = e^{−iθZ/2}, and e^{−iγ J Z_i Z_j} = CX_ij · Rz(2γJ)_j · CX_ij
+ * (the CX maps Z_j to Z_i Z_j and back). The mixer e^{−iβ Σ X_i} is Rx(2β)
+ * on every qubit. The program is written in one pass into the caller's
+ * buffer: the bytes that fit are stored and all of them are counted.
+ *
+ * Angles are printed with the fewest significant digits (15 to 17) that
+ * read back to the same double, always with a decimal point (OpenQASM 2's
+ * real literals need one before an exponent: 1.0e-05), inside uselocale()
+ * of the C locale so that the decimal point is '.' whatever the caller's
+ * locale.
+ */
+#include <locale.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_impl.h"
+#include "qubo/qaoa.h"
+
+/* Room for one formatted angle: sign, 17 digits, point, exponent. */
+#define NUM_SIZE 40
+
+/* ------------------------------------------------------------------ */
+/* The C locale, created once. */
+
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+static locale_t c_locale;
+
+static void c_locale_init(void)
+{
+	c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Output. */
+
+typedef struct sink {
+	char *buf;
+	size_t cap; /* bytes below cap are stored */
+	size_t len; /* bytes written so far, stored or not */
+} sink;
+
+static void put(sink *s, const char *p, size_t n)
+{
+	if (s->len < s->cap)
+		memcpy(s->buf + s->len, p, s->cap - s->len < n ? s->cap - s->len : n);
+	s->len += n;
+}
+
+static void puts_(sink *s, const char *p)
+{
+	put(s, p, strlen(p));
+}
+
+static void putf(sink *s, const char *fmt, ...) QUBO__PRINTF(2, 3);
+
+static void putf(sink *s, const char *fmt, ...)
+{
+	char line[160];
+	va_list ap;
+	int k;
+
+	va_start(ap, fmt);
+	k = vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	/* every format below fits: at most two indices and no angle */
+	if (k > 0)
+		put(s, line, (size_t)k < sizeof line ? (size_t)k : sizeof line - 1);
+}
+
+/*
+ * v (finite) with the fewest significant digits from 15 to 17 that read back
+ * to the same double, in the C locale (current on this thread), with a
+ * decimal point before any exponent: 0.5, -2.0, 1.0e-05, 2.5e+20. Zero of
+ * either sign is "0.0". Returns the length.
+ */
+static size_t fmt_angle(char *out, double v)
+{
+	char tmp[NUM_SIZE];
+	size_t len, i, e;
+	int prec;
+
+	if (v == 0.0) {
+		memcpy(out, "0.0", 4);
+		return 3;
+	}
+	for (prec = 15; prec <= 17; prec++) {
+		snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+		if (prec == 17 || strtod_l(tmp, NULL, c_locale) == v)
+			break;
+	}
+	len = strlen(tmp);
+	if (strchr(tmp, '.')) {
+		memcpy(out, tmp, len + 1);
+		return len;
+	}
+	/* no point: "2" -> "2.0", "1e-05" -> "1.0e-05" */
+	for (e = 0; e < len && tmp[e] != 'e'; e++)
+		;
+	for (i = 0; i < e; i++)
+		out[i] = tmp[i];
+	out[e] = '.';
+	out[e + 1] = '0';
+	memcpy(out + e + 2, tmp + e, len - e + 1);
+	return len + 2;
+}
+
+static void put_angle(sink *s, double v)
+{
+	char num[NUM_SIZE];
+
+	put(s, num, fmt_angle(num, v));
+}
+
+/* The angle list of the header comment: "a, b, c". */
+static void put_angles(sink *s, const double *a, size_t p)
+{
+	size_t k;
+
+	for (k = 0; k < p; k++) {
+		if (k)
+			puts_(s, ", ");
+		put_angle(s, a[k]);
+	}
+}
+
+/* The model in its Ising form. */
+typedef struct ising {
+	size_t n, count, fields;
+	double *h, *j, offset;
+	uint32_t *rows, *cols;
+} ising;
+
+static void emit(sink *s, const ising *is, size_t p, const double *gammas, const double *betas,
+		 int32_t version)
+{
+	size_t n = is->n, i, k, c;
+
+	if (version == QUBO_QASM_2)
+		puts_(s, "OPENQASM 2.0;\ninclude \"qelib1.inc\";\n");
+	else
+		puts_(s, "OPENQASM 3.0;\ninclude \"stdgates.inc\";\n");
+	putf(s,
+	     "// QAOA circuit written by libqubo: a model of %zu variable%s (qubit%s), %zu "
+	     "Ising field%s and %zu coupling%s, depth p = %zu\n",
+	     n, n == 1 ? "" : "s", n == 1 ? "" : "s", is->fields, is->fields == 1 ? "" : "s", is->count,
+	     is->count == 1 ? "" : "s", p);
+	puts_(s, "// gamma = [");
+	put_angles(s, gammas, p);
+	puts_(s, "]\n// beta = [");
+	put_angles(s, betas, p);
+	puts_(s, "]\n");
+	if (n == 0) {
+		puts_(s, "// The model has no variables: the circuit has no qubits.\n");
+	} else {
+		puts_(s, "// Qubit q[i] is variable x_i (|1> is x_i = 1) and bit c[i] receives x_i.\n"
+			 "// Tools print c[n-1] first: the rightmost character of a bit string is "
+			 "x_0.\n");
+	}
+	puts_(s, "// The global phase is dropped: e^(-i gamma offset) per layer and the phases "
+		 "of the gate definitions.\n");
+	if (n == 0)
+		return;
+	if (version == QUBO_QASM_2)
+		putf(s, "qreg q[%zu];\ncreg c[%zu];\n", n, n);
+	else
+		putf(s, "qubit[%zu] q;\nbit[%zu] c;\n", n, n);
+	for (i = 0; i < n; i++)
+		putf(s, "h q[%zu];\n", i);
+	for (k = 0; k < p; k++) {
+		double g = gammas[k], b = betas[k];
+
+		putf(s, "// layer %zu: cost, gamma = ", k + 1);
+		put_angle(s, g);
+		puts_(s, "\n");
+		for (i = 0; i < n; i++) {
+			if (is->h[i] == 0.0)
+				continue;
+			puts_(s, "rz(");
+			put_angle(s, -2.0 * g * is->h[i]);
+			putf(s, ") q[%zu];\n", i);
+		}
+		for (c = 0; c < is->count; c++) {
+			if (is->j[c] == 0.0)
+				continue;
+			putf(s, "cx q[%u],q[%u];\nrz(", (unsigned)is->rows[c], (unsigned)is->cols[c]);
+			put_angle(s, 2.0 * g * is->j[c]);
+			putf(s, ") q[%u];\ncx q[%u],q[%u];\n", (unsigned)is->cols[c],
+			     (unsigned)is->rows[c], (unsigned)is->cols[c]);
+		}
+		putf(s, "// layer %zu: mixer, beta = ", k + 1);
+		put_angle(s, b);
+		puts_(s, "\n");
+		for (i = 0; i < n; i++) {
+			puts_(s, "rx(");
+			put_angle(s, 2.0 * b);
+			putf(s, ") q[%zu];\n", i);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (version == QUBO_QASM_2)
+			putf(s, "measure q[%zu] -> c[%zu];\n", i, i);
+		else
+			putf(s, "c[%zu] = measure q[%zu];\n", i, i);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Checks. */
+
+/* An angle that is not finite, named by its array and index. */
+static int bad_angle(const char *fn, const char *which, size_t k, double v)
+{
+	return qubo__error(QUBO_ERR_INVALID_ARG, "%s: %s[%zu] (layer %zu) is %s", fn, which, k,
+			   k + 1, v != v ? "NaN" : v > 0 ? "+inf" : "-inf");
+}
+
+/* Every gate angle finite: a product of finite numbers may still overflow. */
+static int check_gate_angles(const char *fn, const ising *is, size_t p, const double *gammas,
+			     const double *betas)
+{
+	size_t k, i, c;
+
+	for (k = 0; k < p; k++) {
+		double g = gammas[k];
+
+		if (!qubo__is_finite(2.0 * betas[k]))
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: the mixer angle 2 * betas[%zu] (layer %zu) overflows",
+					   fn, k, k + 1);
+		for (i = 0; i < is->n; i++)
+			if (!qubo__is_finite(-2.0 * g * is->h[i]))
+				return qubo__error(QUBO_ERR_INVALID_ARG,
+						   "%s: the angle -2 * gammas[%zu] * h_%zu (layer "
+						   "%zu) overflows",
+						   fn, k, i, k + 1);
+		for (c = 0; c < is->count; c++)
+			if (!qubo__is_finite(2.0 * g * is->j[c]))
+				return qubo__error(QUBO_ERR_INVALID_ARG,
+						   "%s: the angle 2 * gammas[%zu] * J_%u,%u (layer "
+						   "%zu) overflows",
+						   fn, k, (unsigned)is->rows[c], (unsigned)is->cols[c],
+						   k + 1);
+	}
+	return QUBO_OK;
+}
+
+static void ising_free(const qubo_allocator *a, ising *is)
+{
+	qubo__free(a, is->h);
+	qubo__free(a, is->j);
+	qubo__free(a, is->rows);
+	qubo__free(a, is->cols);
+}
+
+static int ising_read(const qubo_model *m, ising *is)
+{
+	const qubo_allocator *a = &m->alloc;
+	size_t count = m->nnz / 2, got = 0, i;
+	int rc;
+
+	memset(is, 0, sizeof *is);
+	is->n = m->n;
+	is->h = qubo__malloc_array(a, m->n, sizeof *is->h);
+	is->j = qubo__malloc_array(a, count, sizeof *is->j);
+	is->rows = qubo__malloc_array(a, count, sizeof *is->rows);
+	is->cols = qubo__malloc_array(a, count, sizeof *is->cols);
+	if (!is->h || !is->j || !is->rows || !is->cols) {
+		ising_free(a, is);
+		return qubo__nomem("the Ising form of the model");
+	}
+	rc = qubo_model_to_ising(m, is->h, m->n, is->rows, is->cols, is->j, count, &got,
+				 &is->offset);
+	if (rc) {
+		ising_free(a, is);
+		return rc;
+	}
+	is->count = got;
+	for (i = 0; i < m->n; i++)
+		is->fields += is->h[i] != 0.0;
+	return QUBO_OK;
+}
+
+/* ------------------------------------------------------------------ */
+
+int qubo_qaoa_qasm(const qubo_model *model, size_t p, const double *gammas, const double *betas,
+		   int32_t version, char *buffer, size_t capacity, size_t *length_out)
+{
+	static const char fn[] = "qubo_qaoa_qasm";
+	ising is;
+	sink s;
+	locale_t old;
+	size_t k;
+	int rc;
+
+	if (length_out)
+		*length_out = 0;
+	if ((rc = qubo__model_require_compiled(model, fn)))
+		return rc;
+	if (!buffer && capacity)
+		return qubo__error(QUBO_ERR_MISUSE, "%s: buffer is NULL with capacity %zu", fn,
+				   capacity);
+	if (version != QUBO_QASM_2 && version != QUBO_QASM_3)
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: version %ld is neither QUBO_QASM_2 (2) nor QUBO_QASM_3 (3)",
+				   fn, (long)version);
+	if (p > QUBO_QAOA_MAX_DEPTH)
+		return qubo__error(QUBO_ERR_OUT_OF_RANGE, "%s: depth p = %zu is above %d", fn, p,
+				   QUBO_QAOA_MAX_DEPTH);
+	if (p && !gammas)
+		return qubo__null_arg(fn, "gammas");
+	if (p && !betas)
+		return qubo__null_arg(fn, "betas");
+	for (k = 0; k < p; k++) {
+		if (!qubo__is_finite(gammas[k]))
+			return bad_angle(fn, "gammas", k, gammas[k]);
+		if (!qubo__is_finite(betas[k]))
+			return bad_angle(fn, "betas", k, betas[k]);
+	}
+	pthread_once(&c_locale_once, c_locale_init);
+	if (c_locale == (locale_t)0)
+		return qubo__error(QUBO_ERR_NOMEM, "%s: cannot create the C locale", fn);
+	if ((rc = ising_read(model, &is)))
+		return rc;
+	if ((rc = check_gate_angles(fn, &is, p, gammas, betas))) {
+		ising_free(&model->alloc, &is);
+		return rc;
+	}
+	s.buf = buffer;
+	s.cap = capacity;
+	s.len = 0;
+	old = uselocale(c_locale);
+	emit(&s, &is, p, gammas, betas, version);
+	if (old != (locale_t)0)
+		uselocale(old);
+	ising_free(&model->alloc, &is);
+	if (length_out)
+		*length_out = s.len;
+	if (s.len > capacity)
+		return qubo__error(QUBO_ERR_BUFFER_TOO_SMALL,
+				   "%s: the program takes %zu bytes (%zu with its NUL), capacity is "
+				   "%zu",
+				   fn, s.len, s.len + 1, capacity);
+	if (s.len < capacity)
+		buffer[s.len] = '\0';
+	return QUBO_OK;
+}
