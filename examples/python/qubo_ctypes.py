@@ -425,12 +425,6 @@ _CORE_PROTOTYPES = {
     "qubo_qaoa_probabilities": (c_int, [QaoaP, _DP, c_size_t]),
     "qubo_qaoa_sample": (c_int, [QaoaP, c_uint64, c_size_t, _U8P, c_size_t]),
     "qubo_qaoa_optimize": (c_int, [QaoaP, c_size_t, c_size_t, _DP, _DP, _DP]),
-}
-
-# Declared when the loaded library exports them (a libqubo built without the
-# OpenQASM export lacks qubo_qaoa_qasm); calling one that is absent raises
-# QuboError QUBO_ERR_NOT_SUPPORTED.
-_OPTIONAL_CORE_PROTOTYPES = {
     "qubo_qaoa_qasm": (c_int, [ModelP, c_size_t, _DP, _DP, c_int32, ctypes.c_char_p, c_size_t,
                                _SZP]),
 }
@@ -455,19 +449,11 @@ _PUZZLE_PROTOTYPES = {
 }
 
 
-def _declare(dll, prototypes, optional=False):
+def _declare(dll, prototypes):
     for name, (restype, argtypes) in prototypes.items():
-        if optional and not hasattr(dll, name):
-            continue
         fn = getattr(dll, name)
         fn.restype = restype
         fn.argtypes = argtypes
-
-
-def has_function(name):
-    """Whether the loaded libqubo exports an optional function (see
-    _OPTIONAL_CORE_PROTOTYPES)."""
-    return name in _OPTIONAL_CORE_PROTOTYPES and hasattr(_core, name)
 
 
 def _open(stem, places):
@@ -499,7 +485,6 @@ def load(*places):
     places = [p for p in places if p]
     _core = _open("qubo", places)
     _declare(_core, _CORE_PROTOTYPES)
-    _declare(_core, _OPTIONAL_CORE_PROTOTYPES, optional=True)
     _puzzle = _open("qubo-puzzle", places)
     _declare(_puzzle, _PUZZLE_PROTOTYPES)
     return _core, _puzzle
@@ -854,8 +839,6 @@ def qasm(model, gammas, betas, version=QUBO_QASM_3):
     QUBO_QASM_2 or QUBO_QASM_3)."""
     if len(gammas) != len(betas):
         raise ValueError("%d gammas for %d betas" % (len(gammas), len(betas)))
-    if not has_function("qubo_qaoa_qasm"):
-        raise QuboError(QUBO_ERR_NOT_SUPPORTED, "this libqubo has no qubo_qaoa_qasm()")
     g, b = _doubles(gammas), _doubles(betas)
     length = c_size_t()
     rc = _core.qubo_qaoa_qasm(model.handle, len(gammas), g, b, version, None, 0, byref(length))
