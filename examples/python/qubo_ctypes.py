@@ -1,9 +1,10 @@
 """A small ctypes binding of libqubo and libqubo-puzzle (standard library only).
 
 It covers a useful subset of the C API: models, the penalty "exactly k",
-built-in solvers, sample sets, puzzles (with the library's own solve and
-count, and the cells of a board), and solver backends written in Python and
-plugged into the library through qubo_backend_vtable.
+built-in solvers, sample sets, the QAOA simulator (Qaoa, qasm()), puzzles
+(with the library's own solve and count, and the cells of a board), and
+solver backends written in Python and plugged into the library through
+qubo_backend_vtable.
 
     import qubo_ctypes as q
     q.load()                      # or q.load("/path/to/lib", ...)
@@ -50,6 +51,21 @@ QUBO_ERR_PARSE = -10
 QUBO_ERR_IO = -11
 QUBO_ERR_INFEASIBLE = -12
 QUBO_ERR_TOO_LARGE = -13
+
+# --- Option value types (qubo/solver.h) -------------------------------------
+
+QUBO_TYPE_NONE = 0
+QUBO_TYPE_INT = 1
+QUBO_TYPE_DOUBLE = 2
+QUBO_TYPE_STRING = 3
+
+# --- QAOA (qubo/qaoa.h) -----------------------------------------------------
+
+QUBO_QAOA_DEFAULT_MAX_QUBITS = 26
+QUBO_QAOA_MAX_QUBITS = 40
+QUBO_QAOA_MAX_DEPTH = 64
+QUBO_QASM_2 = 2
+QUBO_QASM_3 = 3
 
 # --- Literals (qubo/literal.h): 2v, 2v + 1 for the complement ---------------
 
@@ -145,12 +161,17 @@ class qubo_puzzle(_Opaque):
     pass
 
 
+class qubo_qaoa(_Opaque):
+    pass
+
+
 ModelP = POINTER(qubo_model)
 SolverP = POINTER(qubo_solver)
 SampleSetP = POINTER(qubo_sampleset)
 OptionsP = POINTER(qubo_options)
 BackendCtxP = POINTER(qubo_backend_ctx)
 PuzzleP = POINTER(qubo_puzzle)
+QaoaP = POINTER(qubo_qaoa)
 
 # --- Structs, field by field as in the headers ------------------------------
 
@@ -166,6 +187,10 @@ class SampleInfo(Structure):
         ("flip_attempts", c_uint64),
         ("num_ground_states", c_uint64),
         ("seed", c_uint64),
+        # the second layout (QUBO_SAMPLE_INFO_SIZE_V2)
+        ("expectation", c_double),
+        ("lowest_probability", c_double),
+        ("has_expectation", c_int32),
     ]
 
 
@@ -295,19 +320,23 @@ class PuzzleCountResult(Structure):
     ]
 
 
-def size_v1(struct, last_field):
-    """The first layout's size of a versioned struct, as the headers' _SIZE_V1
-    macros compute it: the offset of its last field plus that field's size."""
+def size_through(struct, last_field):
+    """The size of one layout of a versioned struct, as the headers' _SIZE_V1
+    and _SIZE_V2 macros compute it: the offset of the layout's last field plus
+    that field's size."""
     field = getattr(struct, last_field)
     return field.offset + field.size
 
 
-# The _SIZE_V1 macros of qubo/puzzle.h, from the Python layouts.
-PUZZLE_CELL_SIZE_V1 = size_v1(PuzzleCell, "literal")
-PUZZLE_SOLVE_OPTIONS_SIZE_V1 = size_v1(PuzzleSolveOptions, "user_data")
-PUZZLE_RESULT_SIZE_V1 = size_v1(PuzzleResult, "seconds")
-PUZZLE_COUNT_OPTIONS_SIZE_V1 = size_v1(PuzzleCountOptions, "user_data")
-PUZZLE_COUNT_RESULT_SIZE_V1 = size_v1(PuzzleCountResult, "seconds")
+# The _SIZE_V1 and _SIZE_V2 macros of qubo/solver.h and qubo/puzzle.h, from
+# the Python layouts.
+SAMPLE_INFO_SIZE_V1 = size_through(SampleInfo, "seed")
+SAMPLE_INFO_SIZE_V2 = size_through(SampleInfo, "has_expectation")
+PUZZLE_CELL_SIZE_V1 = size_through(PuzzleCell, "literal")
+PUZZLE_SOLVE_OPTIONS_SIZE_V1 = size_through(PuzzleSolveOptions, "user_data")
+PUZZLE_RESULT_SIZE_V1 = size_through(PuzzleResult, "seconds")
+PUZZLE_COUNT_OPTIONS_SIZE_V1 = size_through(PuzzleCountOptions, "user_data")
+PUZZLE_COUNT_RESULT_SIZE_V1 = size_through(PuzzleCountResult, "seconds")
 
 
 # The slots of struct qubo_backend_vtable (qubo/backend.h).
@@ -364,9 +393,13 @@ _CORE_PROTOTYPES = {
     "qubo_solver_describe": (c_int, [SolverP, ctypes.c_char_p, c_size_t, _SZP]),
     "qubo_solver_set_int": (c_int, [SolverP, c_char_p, c_int64]),
     "qubo_solver_set_double": (c_int, [SolverP, c_char_p, c_double]),
+    "qubo_solver_set_string": (c_int, [SolverP, c_char_p, c_char_p]),
+    "qubo_solver_unset": (c_int, [SolverP, c_char_p]),
     "qubo_solver_sample": (c_int, [POINTER(SampleSetP), SolverP, ModelP]),
     "qubo_options_get_int": (c_int, [OptionsP, c_char_p, c_int64, POINTER(c_int64)]),
     "qubo_options_get_double": (c_int, [OptionsP, c_char_p, c_double, _DP]),
+    "qubo_options_get_string": (c_int, [OptionsP, c_char_p, c_char_p, POINTER(c_char_p)]),
+    "qubo_options_type": (c_int32, [OptionsP, c_char_p]),
     "qubo_sampleset_free": (None, [SampleSetP]),
     "qubo_sampleset_size": (c_size_t, [SampleSetP]),
     "qubo_sampleset_num_variables": (c_size_t, [SampleSetP]),
@@ -379,6 +412,21 @@ _CORE_PROTOTYPES = {
                                          POINTER(c_uint64)]),
     "qubo_backend_progress": (c_int, [BackendCtxP, c_uint64, c_uint64, c_double]),
     "qubo_backend_should_stop": (c_int, [BackendCtxP]),
+    "qubo_backend_report": (c_int, [BackendCtxP, POINTER(SampleInfo)]),
+    "qubo_qaoa_memory": (c_int, [c_size_t, c_int, POINTER(c_uint64)]),
+    "qubo_qaoa_new": (c_int, [POINTER(QaoaP), ModelP, c_size_t, c_void_p]),
+    "qubo_qaoa_free": (None, [QaoaP]),
+    "qubo_qaoa_num_qubits": (c_size_t, [QaoaP]),
+    "qubo_qaoa_set_threads": (c_int, [QaoaP, c_int]),
+    "qubo_qaoa_evolve": (c_int, [QaoaP, c_size_t, _DP, _DP]),
+    "qubo_qaoa_expectation": (c_int, [QaoaP, _DP, _DP]),
+    "qubo_qaoa_lowest_energy": (c_int, [QaoaP, _DP, POINTER(c_uint64)]),
+    "qubo_qaoa_amplitudes": (c_int, [QaoaP, _DP, c_size_t]),
+    "qubo_qaoa_probabilities": (c_int, [QaoaP, _DP, c_size_t]),
+    "qubo_qaoa_sample": (c_int, [QaoaP, c_uint64, c_size_t, _U8P, c_size_t]),
+    "qubo_qaoa_optimize": (c_int, [QaoaP, c_size_t, c_size_t, _DP, _DP, _DP]),
+    "qubo_qaoa_qasm": (c_int, [ModelP, c_size_t, _DP, _DP, c_int32, ctypes.c_char_p, c_size_t,
+                               _SZP]),
 }
 
 _PUZZLE_PROTOTYPES = {
@@ -582,6 +630,10 @@ class SampleSet(_Owned):
             _core.qubo_sampleset_free(self._h)
         self._h = SampleSetP()
 
+    @property
+    def handle(self):
+        return self._h
+
 
     def __len__(self):
         return _core.qubo_sampleset_size(self._h)
@@ -622,8 +674,8 @@ class SampleSet(_Owned):
 
 
 class Solver(_Owned):
-    """A built-in solver by name ("sa", "exhaustive", "tabu", "descent"), or
-    one around a Python backend (Solver.from_backend())."""
+    """A built-in solver by name ("sa", "exhaustive", "tabu", "descent",
+    "qaoa"), or one around a Python backend (Solver.from_backend())."""
 
     def __init__(self, name=None):
         self._h = SolverP()
@@ -673,12 +725,129 @@ class Solver(_Owned):
     def set_double(self, key, value):
         check(_core.qubo_solver_set_double(self._h, key.encode(), value))
 
+    def set_string(self, key, value):
+        check(_core.qubo_solver_set_string(self._h, key.encode(), value.encode()))
+
+    def unset(self, key):
+        """Removes an option: the solver's default applies again."""
+        check(_core.qubo_solver_unset(self._h, key.encode()))
+
     def sample(self, model):
         """Samples a compiled model; returns a SampleSet (its status says
         whether the run stopped early)."""
         out = SampleSetP()
         status = check(_core.qubo_solver_sample(byref(out), self._h, model.handle))
         return SampleSet(out, status)
+
+
+# --- The QAOA simulator (qubo/qaoa.h) ---------------------------------------
+
+
+def _doubles(values):
+    """A list of floats as a C double array (None when empty)."""
+    values = [float(v) for v in values]
+    return (c_double * len(values))(*values) if values else None
+
+
+class Qaoa(_Owned):
+    """The library's exact state-vector simulator of QAOA on a compiled model.
+
+    Basis state x is an int whose bit i is variable i (qubit 0 is the least
+    significant bit; |1> is the value 1). The state of depth p is
+    e^{-i b_p B} e^{-i g_p C} ... e^{-i b_1 B} e^{-i g_1 C} |+>^n, with C the
+    model's energies (offset included) and B the sum of the X_i. The model
+    is copied: it may be freed while the simulator lives."""
+
+    def __init__(self, model, max_qubits=0):
+        self._h = QaoaP()
+        check(_core.qubo_qaoa_new(byref(self._h), model.handle, max_qubits, None))
+
+    def close(self):
+        if self._h:
+            _core.qubo_qaoa_free(self._h)
+        self._h = QaoaP()
+
+    @property
+    def handle(self):
+        return self._h
+
+    @staticmethod
+    def memory(num_qubits, threads=0):
+        """The bytes a simulator of num_qubits qubits allocates at most
+        (2**64 - 1 when that does not fit in 64 bits)."""
+        out = c_uint64()
+        check(_core.qubo_qaoa_memory(num_qubits, threads, byref(out)))
+        return out.value
+
+    @property
+    def num_qubits(self):
+        return _core.qubo_qaoa_num_qubits(self._h)
+
+    def set_threads(self, threads):
+        check(_core.qubo_qaoa_set_threads(self._h, threads))
+
+    def evolve(self, gammas, betas):
+        """Prepares the state of depth len(gammas) from |+>^n."""
+        if len(gammas) != len(betas):
+            raise ValueError("%d gammas for %d betas" % (len(gammas), len(betas)))
+        check(_core.qubo_qaoa_evolve(self._h, len(gammas), _doubles(gammas), _doubles(betas)))
+
+    def expectation(self):
+        """(<C>, the probability of measuring a state of the lowest energy)."""
+        e, low = c_double(), c_double()
+        check(_core.qubo_qaoa_expectation(self._h, byref(e), byref(low)))
+        return e.value, low.value
+
+    def lowest_energy(self):
+        """(the model's lowest energy, how many states have it)."""
+        e, count = c_double(), c_uint64()
+        check(_core.qubo_qaoa_lowest_energy(self._h, byref(e), byref(count)))
+        return e.value, count.value
+
+    def amplitudes(self):
+        """The current state as a list of 2^n complex numbers."""
+        size = 2 * (1 << self.num_qubits)
+        buf = (c_double * size)()
+        check(_core.qubo_qaoa_amplitudes(self._h, buf, size))
+        return [complex(buf[2 * x], buf[2 * x + 1]) for x in range(size // 2)]
+
+    def probabilities(self):
+        size = 1 << self.num_qubits
+        buf = (c_double * size)()
+        check(_core.qubo_qaoa_probabilities(self._h, buf, size))
+        return list(buf)
+
+    def sample(self, seed, num_reads):
+        """num_reads measurements of the current state, each as n bytes."""
+        n = self.num_qubits
+        size = num_reads * n
+        buf = (c_uint8 * max(size, 1))()
+        check(_core.qubo_qaoa_sample(self._h, seed & 0xFFFFFFFFFFFFFFFF, num_reads, buf, size))
+        return [bytes(buf[r * n:(r + 1) * n]) for r in range(num_reads)]
+
+    def optimize(self, p, iterations=0):
+        """Optimises the angles of depth p (grid, INTERP, Nelder-Mead) and
+        leaves the simulator in their state: (gammas, betas, <C>)."""
+        gammas, betas = (c_double * max(p, 1))(), (c_double * max(p, 1))()
+        e = c_double()
+        check(_core.qubo_qaoa_optimize(self._h, p, iterations, gammas, betas, byref(e)))
+        return list(gammas[:p]), list(betas[:p]), e.value
+
+
+def qasm(model, gammas, betas, version=QUBO_QASM_3):
+    """The QAOA circuit of a compiled model as OpenQASM text (version
+    QUBO_QASM_2 or QUBO_QASM_3)."""
+    if len(gammas) != len(betas):
+        raise ValueError("%d gammas for %d betas" % (len(gammas), len(betas)))
+    g, b = _doubles(gammas), _doubles(betas)
+    length = c_size_t()
+    rc = _core.qubo_qaoa_qasm(model.handle, len(gammas), g, b, version, None, 0, byref(length))
+    if rc != QUBO_ERR_BUFFER_TOO_SMALL:
+        check(rc)
+    buf = ctypes.create_string_buffer(length.value + 1)
+    check(_core.qubo_qaoa_qasm(model.handle, len(gammas), g, b, version, buf, len(buf),
+                               byref(length)))
+    return buf.value.decode()
 
 
 # --- Backends written in Python ---------------------------------------------
@@ -700,6 +869,16 @@ class Options:
         check(_core.qubo_options_get_double(self._h, key.encode(), fallback, byref(v)))
         return v.value
 
+    def get_string(self, key, fallback=None):
+        """The string under key (str), or fallback when the key is absent."""
+        v = c_char_p()
+        check(_core.qubo_options_get_string(self._h, key.encode(), None, byref(v)))
+        return fallback if v.value is None else v.value.decode("utf-8", "replace")
+
+    def type(self, key):
+        """QUBO_TYPE_NONE (absent), QUBO_TYPE_INT, _DOUBLE or _STRING."""
+        return _core.qubo_options_type(self._h, key.encode())
+
 
 class BackendContext:
     """The host side of one sample call (valid during that call only)."""
@@ -707,16 +886,23 @@ class BackendContext:
     def __init__(self, handle):
         self._h = handle
 
-    def add_samples(self, samples):
+    def add_samples(self, samples, occurrences=None):
         """Hands samples (each bytes or a list of 0/1, all of one length) to
-        the host, which computes their energies."""
+        the host, which computes their energies; occurrences, when given, says
+        how often each occurred (each at least 1)."""
         samples = [bytes(s) for s in samples]
         if not samples:
             return
         data = b"".join(samples)
         arr = (c_uint8 * max(len(data), 1)).from_buffer_copy(data or b"\0")
+        occ = None
+        if occurrences is not None:
+            if len(occurrences) != len(samples):
+                raise ValueError("%d occurrences for %d samples"
+                                 % (len(occurrences), len(samples)))
+            occ = (c_uint64 * len(samples))(*occurrences)
         check(_core.qubo_backend_add_samples(self._h, arr, len(samples), len(samples[0]),
-                                             None))
+                                             occ))
 
     def progress(self, done, total, best_energy=float("nan")):
         """Reports progress; returns nonzero (QUBO_CANCELLED or
@@ -725,6 +911,18 @@ class BackendContext:
 
     def should_stop(self):
         return check(_core.qubo_backend_should_stop(self._h))
+
+    def report(self, **fields):
+        """Reports the backend's figures of the run (qubo_backend_report):
+        keyword arguments named as the fields of qubo_sample_info that it
+        marks "backend" (flip_attempts, num_ground_states, expectation,
+        lowest_probability, has_expectation); the others stay 0."""
+        info = SampleInfo(struct_size=ctypes.sizeof(SampleInfo))
+        for name, value in fields.items():
+            if name == "struct_size" or not hasattr(SampleInfo, name):
+                raise TypeError("qubo_sample_info has no field %r" % name)
+            setattr(info, name, value)
+        check(_core.qubo_backend_report(self._h, byref(info)))
 
 
 class Backend:

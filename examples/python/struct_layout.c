@@ -1,20 +1,37 @@
 /*
- * Prints the layout of the versioned structs of qubo/puzzle.h as the C
- * compiler sees it, for test_ctypes.py to compare with its ctypes
- * Structures: one line per struct ("struct NAME SIZEOF SIZE_V1") followed by
- * one line per field ("field NAME OFFSET SIZE").
+ * Prints the layout of the versioned structs of qubo/solver.h and
+ * qubo/puzzle.h as the C compiler sees it, for test_ctypes.py to compare with
+ * its ctypes Structures: one line per struct ("struct NAME SIZEOF SIZE_V1",
+ * followed by SIZE_V2 for a struct with a second layout) followed by one line
+ * per field ("field NAME OFFSET SIZE").
  */
 #include <stddef.h>
 #include <stdio.h>
 
 #include <qubo/puzzle.h>
+#include <qubo/solver.h>
 
 #define STRUCT(type, v1) printf("struct %s %zu %zu\n", #type, sizeof(type), (size_t)(v1))
+#define STRUCT2(type, v1, v2) \
+	printf("struct %s %zu %zu %zu\n", #type, sizeof(type), (size_t)(v1), (size_t)(v2))
 #define FIELD(type, name) \
 	printf("field %s %zu %zu\n", #name, offsetof(type, name), sizeof(((type *)0)->name))
 
 int main(void)
 {
+	STRUCT2(qubo_sample_info, QUBO_SAMPLE_INFO_SIZE_V1, QUBO_SAMPLE_INFO_SIZE_V2);
+	FIELD(qubo_sample_info, struct_size);
+	FIELD(qubo_sample_info, status);
+	FIELD(qubo_sample_info, reached_target);
+	FIELD(qubo_sample_info, seconds);
+	FIELD(qubo_sample_info, num_samples);
+	FIELD(qubo_sample_info, flip_attempts);
+	FIELD(qubo_sample_info, num_ground_states);
+	FIELD(qubo_sample_info, seed);
+	FIELD(qubo_sample_info, expectation);
+	FIELD(qubo_sample_info, lowest_probability);
+	FIELD(qubo_sample_info, has_expectation);
+
 	STRUCT(qubo_puzzle_cell, QUBO_PUZZLE_CELL_SIZE_V1);
 	FIELD(qubo_puzzle_cell, struct_size);
 	FIELD(qubo_puzzle_cell, on_board);

@@ -400,6 +400,7 @@ def test_puzzle(cli):
 # --- Solving, counting and cells (qubo_puzzle_solve, _count, _get_cell) ----
 
 LAYOUTS = {
+    "qubo_sample_info": q.SampleInfo,
     "qubo_puzzle_cell": q.PuzzleCell,
     "qubo_puzzle_progress": q.PuzzleProgress,
     "qubo_puzzle_solve_options": q.PuzzleSolveOptions,
@@ -408,17 +409,22 @@ LAYOUTS = {
     "qubo_puzzle_count_result": q.PuzzleCountResult,
 }
 V1 = {
+    "qubo_sample_info": q.SAMPLE_INFO_SIZE_V1,
     "qubo_puzzle_cell": q.PUZZLE_CELL_SIZE_V1,
     "qubo_puzzle_solve_options": q.PUZZLE_SOLVE_OPTIONS_SIZE_V1,
     "qubo_puzzle_result": q.PUZZLE_RESULT_SIZE_V1,
     "qubo_puzzle_count_options": q.PUZZLE_COUNT_OPTIONS_SIZE_V1,
     "qubo_puzzle_count_result": q.PUZZLE_COUNT_RESULT_SIZE_V1,
 }
+V2 = {
+    "qubo_sample_info": q.SAMPLE_INFO_SIZE_V2,
+}
 
 
 def test_struct_layouts(layout_program):
     """Every field's offset and size, each struct's size and its _SIZE_V1
-    macro, as the C compiler computes them, against the ctypes layouts."""
+    (and _SIZE_V2) macros, as the C compiler computes them, against the
+    ctypes layouts."""
     if not layout_program:
         print("skip: no struct layout program given (4th argument)")
         return
@@ -426,9 +432,11 @@ def test_struct_layouts(layout_program):
                           check=True).stdout
     structs, current = {}, None
     for line in text.splitlines():
-        kind, name, a, b = line.split()
+        kind, name, a, b, *more = line.split()
         if kind == "struct":
             current = structs[name] = {"size": int(a), "v1": int(b), "fields": []}
+            if more:
+                current["v2"] = int(more[0])
         else:
             current["fields"].append((name, int(a), int(b)))
     check(sorted(structs) == sorted(LAYOUTS), "layouts printed for %s" % ", ".join(structs))
@@ -445,6 +453,8 @@ def test_struct_layouts(layout_program):
         if name in V1:
             check(V1[name] == c["v1"], "%s: _SIZE_V1 %d from the ctypes offsets, %d in C"
                   % (name, V1[name], c["v1"]))
+        check(V2.get(name) == c.get("v2"), "%s: _SIZE_V2 %s from the ctypes offsets, %s in C"
+              % (name, V2.get(name), c.get("v2")))
 
 
 def test_struct_versions():
@@ -472,6 +482,32 @@ def test_struct_versions():
         cell = q.PuzzleCell(struct_size=q.PUZZLE_CELL_SIZE_V1)
         rc = q._puzzle.qubo_puzzle_get_cell(p.handle, 0, 0, ctypes.byref(cell))
         check(rc == q.QUBO_OK and cell.on_board == 1, "get_cell with a V1-sized cell")
+
+
+def test_sample_info_versions():
+    """qubo_sampleset_get_info() fills a V1-sized qubo_sample_info up to its
+    seed and leaves the V2 fields alone; a size below V1 is refused; a solver
+    that reports no expectation leaves has_expectation 0."""
+    with q.Model(3) as m:
+        m.add_linear(0, -1.0)
+        m.add_quadratic(1, 2, 1.0)
+        m.compile()
+        with q.Solver("exhaustive") as s, s.sample(m) as res:
+            info = q.SampleInfo(struct_size=q.SAMPLE_INFO_SIZE_V1, expectation=7.5,
+                                lowest_probability=0.25, has_expectation=9)
+            rc = q._core.qubo_sampleset_get_info(res.handle, ctypes.byref(info))
+            check(rc == q.QUBO_OK and info.flip_attempts == 8 and info.expectation == 7.5
+                  and info.lowest_probability == 0.25 and info.has_expectation == 9,
+                  "get_info with a V1-sized info: %d states visited, the V2 fields untouched"
+                  % info.flip_attempts)
+            info = q.SampleInfo(struct_size=q.SAMPLE_INFO_SIZE_V1 - 1)
+            rc = q._core.qubo_sampleset_get_info(res.handle, ctypes.byref(info))
+            check(rc == q.QUBO_ERR_UNSUPPORTED_VERSION,
+                  "an info one byte short of V1: QUBO_ERR_UNSUPPORTED_VERSION (%d)" % rc)
+            full = res.info()
+            check(full["has_expectation"] == 0 and full["expectation"] == 0.0
+                  and full["lowest_probability"] == 0.0,
+                  "exhaustive reports no expectation: has_expectation 0")
 
 
 def strip_comments(text):
@@ -728,6 +764,7 @@ def main():
     for test in (test_model_and_energy, test_penalty, test_exhaustive, test_sa,
                  test_python_backend, test_errors, lambda: test_puzzle(cli),
                  lambda: test_struct_layouts(layout), test_struct_versions,
+                 test_sample_info_versions,
                  test_solve_collection, test_solve_options, test_count,
                  test_stop_from_python, test_cells, test_binary_and_tents):
         try:
