@@ -100,8 +100,10 @@ static const struct {
 	{ "takuzu-4-nounique-empty", "takuzu 4 nounique\n....\n....\n....\n....\n" },
 	{ "takuzu-4-nounique-a", "takuzu 4 nounique\n.0..\n1.1.\n...1\n..0.\n" },
 	{ "takuzu-4-nounique-b", "takuzu 4 nounique\n1...\n....\n..0.\n....\n" },
-	{ "takuzu-6-nounique-a", "takuzu 6 nounique\n1.0...\n001...\n...1.0\n010..1\n.0....\n1..100\n" },
-	{ "takuzu-6-nounique-b", "takuzu 6 nounique\n11001.\n0.10..\n.1.1.0\n.1....\n...1.1\n.0.1..\n" },
+	{ "takuzu-6-nounique-a",
+	  "takuzu 6 nounique\n1.0...\n001...\n...1.0\n010..1\n.0....\n1..100\n" },
+	{ "takuzu-6-nounique-b",
+	  "takuzu 6 nounique\n11001.\n0.10..\n.1.1.0\n.1....\n...1.1\n.0.1..\n" },
 	{ "takuzu-6-distinct", "takuzu 6\n11001.\n0.10..\n.1.1.0\n.1....\n...1.1\n.0.1..\n" },
 };
 
@@ -196,8 +198,8 @@ static qubo_puzzle *pick_level(const char *name, const char *text, size_t len, s
 }
 
 /* Runs one puzzle and prints its line; returns -1 on an error. */
-static int run_puzzle(const struct config *cfg, struct set *s, const char *name,
-		      const char *text, size_t len)
+static int run_puzzle(const struct config *cfg, struct set *s, const char *name, const char *text,
+		      size_t len)
 {
 	qubo_puzzle *p;
 	const qubo_model *m = NULL;
@@ -240,8 +242,8 @@ static int run_puzzle(const struct config *cfg, struct set *s, const char *name,
 		qubo_puzzle_free(p);
 		return -1;
 	}
-	printf("%-30s %-5s %2zu %5llu %8.2e", name, level_name(level), n,
-	       (unsigned long long)count, (double)count / ldexp(1.0, (int)n));
+	printf("%-30s %-5s %2zu %5llu %8.2e", name, level_name(level), n, (unsigned long long)count,
+	       (double)count / ldexp(1.0, (int)n));
 	for (k = 1; k <= cfg->max_p; k++) {
 		double e = 0.0, prob = 0.0, t0 = now();
 
@@ -286,8 +288,8 @@ static int run_puzzle(const struct config *cfg, struct set *s, const char *name,
 
 		s->ground += (size_t)at_ground;
 		s->valid += viol == 0;
-		printf("  %s %s %6.2fs\n", at_ground ? "ground" : "above ", viol ? "INVALID" : "valid",
-		       now() - t_all);
+		printf("  %s %s %6.2fs\n", at_ground ? "ground" : "above ",
+		       viol ? "INVALID" : "valid", now() - t_all);
 		fflush(stdout);
 	}
 	s->seconds += now() - t_all;
@@ -377,8 +379,7 @@ static int cmp_small(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static int run_shared(const struct config *cfg, struct set *s, const char *dir,
-		      const char *prefix)
+static int run_shared(const struct config *cfg, struct set *s, const char *dir, const char *prefix)
 {
 	char path[2048];
 	char **names;
@@ -488,16 +489,16 @@ int main(int argc, char **argv)
 	}
 	if (set_init(&sets[0], "LinkedIn Queens", MAX_FILES) ||
 	    set_init(&sets[1], "Tango 6 x 6", MAX_FILES) ||
-	    set_init(&sets[2], "Takuzu (hand)", MAX_FILES) || set_init(&all, "all", 3 * MAX_FILES)) {
+	    set_init(&sets[2], "Takuzu (hand)", MAX_FILES) ||
+	    set_init(&all, "all", 3 * MAX_FILES)) {
 		fprintf(stderr, "out of memory\n");
 		return 1;
 	}
 	printf("QAOA on reduced puzzles: %s, at most %zu variables, p = 1..%zu, %zu Nelder-Mead "
 	       "iterations per depth%s, %zu reads (seed %llu), threads %d\n",
 	       cfg.all ? "every level" : "quick run (--all for every level)", cfg.max_vars,
-	       cfg.max_p, cfg.iterations ? cfg.iterations : 100,
-	       cfg.iterations ? "" : " (default)", cfg.reads, (unsigned long long)cfg.seed,
-	       cfg.threads);
+	       cfg.max_p, cfg.iterations ? cfg.iterations : 100, cfg.iterations ? "" : " (default)",
+	       cfg.reads, (unsigned long long)cfg.seed, cfg.threads);
 	printf("n variables, g ground states, P0 ground-state probability, <C> expectation, "
 	       "seconds of qubo_qaoa_optimize() at that p\n");
 	header(&cfg);

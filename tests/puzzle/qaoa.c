@@ -174,8 +174,8 @@ static void qaoa_solves(const char *name, const qubo_puzzle *p, int depth)
 	ground = exhaustive_ground(m, name, &ground_states);
 	cr_assert_eq(qubo_puzzle_ground_energy(p, &documented), QUBO_OK);
 	cr_assert(close_to(ground, documented),
-		  "%s: the exhaustive solver's ground energy %.17g is not the puzzle's %.17g",
-		  name, ground, documented);
+		  "%s: the exhaustive solver's ground energy %.17g is not the puzzle's %.17g", name,
+		  ground, documented);
 	mean = uniform_mean(m);
 	uniform = (double)ground_states / (double)(UINT64_C(1) << n);
 
@@ -497,9 +497,11 @@ static void run_shared(const char *family, const char *prefix, int32_t reduce, s
 		/* Under valgrind the hand-made instances of at most
 		 * QP_VALGRIND_VARS variables run the same checks. */
 		if (under_valgrind())
-			cr_skip_test("under valgrind: no %s* level of %s reduces to 1 to %zu variables",
-				     prefix, dir, limit);
-		cr_assert_fail("no %s* level of %s reduces to 1 to %zu variables", prefix, dir, limit);
+			cr_skip_test(
+				"under valgrind: no %s* level of %s reduces to 1 to %zu variables",
+				prefix, dir, limit);
+		cr_assert_fail("no %s* level of %s reduces to 1 to %zu variables", prefix, dir,
+			       limit);
 	}
 	qsort(picks, npicks, sizeof *picks, cmp_pick);
 	for (i = 0; i < npicks && ran < want; i++, ran++) {
