@@ -194,6 +194,18 @@ static void QUBO__NAME(phase_lanes_)(double *re, double *im, const double *pr, c
 		phase_lanes(re, im, pr, pi, tr, ti, len, lanes, d, 0);
 }
 
+static void QUBO__NAME(spread_)(double *pr, double *pi, size_t half, double er, double ei)
+{
+	v8 vr = splat(er), vi = splat(ei);
+	size_t k;
+
+	for (k = 0; k < half; k += 8) {
+		v8 a = ld(pr + k), b = ld(pi + k);
+		st(pr + half + k, a * vr - b * vi);
+		st(pi + half + k, a * vi + b * vr);
+	}
+}
+
 static void QUBO__NAME(gather_)(double *tre, double *tim, const double *re, const double *im,
 				size_t rows, size_t stride, size_t C)
 {
@@ -201,6 +213,10 @@ static void QUBO__NAME(gather_)(double *tre, double *tim, const double *re, cons
 
 	for (r = 0; r < rows; r++)
 		for (k = 0; k < C; k += 8) {
+			if (r + 8 < rows) {
+				__builtin_prefetch(re + (r + 8) * stride + k);
+				__builtin_prefetch(im + (r + 8) * stride + k);
+			}
 			st(tre + r * C + k, ld(re + r * stride + k));
 			st(tim + r * C + k, ld(im + r * stride + k));
 		}
@@ -219,6 +235,7 @@ static void QUBO__NAME(scatter_)(double *re, double *im, const double *tre, cons
 }
 
 const qubo__qaoa_kernels QUBO__NAME(qubo__qaoa_kernels_) = {
-	QUBO__STR(QUBO__QAOA_ISA), QUBO__NAME(phase_lanes_), QUBO__NAME(mix_), QUBO__NAME(gather_),
+	QUBO__STR(QUBO__QAOA_ISA), QUBO__NAME(phase_lanes_), QUBO__NAME(mix_), QUBO__NAME(spread_),
+	QUBO__NAME(gather_),
 	QUBO__NAME(scatter_)
 };

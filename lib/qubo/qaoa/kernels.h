@@ -28,6 +28,9 @@ typedef struct qubo__qaoa_kernels {
 	 * (in elements) of an array of len elements (a multiple of 2^count s). */
 	void (*mix)(double *re, double *im, size_t len, size_t s, unsigned count,
 		    const qubo__qaoa_mixer *mx);
+	/* Doubles a run's phase table: p[half + k] = p[k] · (er + i ei) for
+	 * k < half (a multiple of 8). */
+	void (*spread)(double *pr, double *pi, size_t half, double er, double ei);
 	/* Copies rows of C (a multiple of 8) amplitudes at a stride into a
 	 * dense tile, and back. */
 	void (*gather)(double *tre, double *tim, const double *re, const double *im,

@@ -79,9 +79,12 @@ static size_t run_doubles(unsigned L)
 	return L < 3 ? 8 : (size_t)1 << L;
 }
 
+/* A run's couplings, rounded up to whole vectors so that the tile after them stays aligned. */
+#define COUPLING_DOUBLES ((QUBO__QAOA_RUN_BITS + 7) & ~7)
+
 static size_t scratch_doubles(unsigned L)
 {
-	return 2 * run_doubles(L) + QUBO__QAOA_RUN_BITS + 2 * (size_t)TILE_AMPS;
+	return 2 * run_doubles(L) + COUPLING_DOUBLES + 2 * (size_t)TILE_AMPS;
 }
 
 uint64_t qubo__qaoa_bytes(size_t n, unsigned workers)
@@ -95,13 +98,14 @@ uint64_t qubo__qaoa_bytes(size_t n, unsigned workers)
 	amps = n < 6 ? QUBO__QAOA_MIN_AMPS : (uint64_t)1 << n;
 	pairs = (uint64_t)n * (n - (n > 0)) / 2 + 1;
 	/* always there: the object, the state, the energy split, the Ising form */
-	fixed = sizeof(struct qubo_qaoa) + 2 * sizeof(double) * amps +
+	fixed = sizeof(struct qubo_qaoa) + 2 * (sizeof(double) * amps + QUBO__QAOA_ALIGN) +
 		sizeof(double) * (run + (n - L + 1) + (n + 1) + ((uint64_t)n * n + 1)) +
 		2 * sizeof(qubo__qaoa_term) * pairs;
 	/* the optimiser's simplex at the deepest p, live while it evaluates */
 	opt = sizeof(double) * (3 * dim + (dim + 1) * (dim + 1) + 3 * dim);
 	/* one at a time: a layer's scratch, a scan's, the reads' chunk sums */
-	layer = sizeof(double) * (2 * run_doubles(L) + scratch_doubles(L) * (uint64_t)workers);
+	layer = sizeof(double) * (2 * run_doubles(L) + scratch_doubles(L) * (uint64_t)workers) +
+		QUBO__QAOA_ALIGN;
 	scan = sizeof(double) * ((uint64_t)workers * (run + QUBO__QAOA_RUN_BITS) + 3 * 64);
 	mass = sizeof(double) * ((amps >> 10) + 2);
 	most = layer > scan ? layer : scan;
@@ -127,6 +131,10 @@ static void run_phases(const struct qubo__qaoa_layer *ly, uint64_t h, double *re
 	for (i = 0; i < q->L; i++) {
 		size_t half = (size_t)1 << i;
 		double er = cos(ly->gamma * c[i]), ei = -sin(ly->gamma * c[i]);
+		if (half >= 8) {
+			ly->k->spread(pr, pi, half, er, ei);
+			continue;
+		}
 		for (k = 0; k < half; k++) {
 			pr[half + k] = pr[k] * er - pi[k] * ei;
 			pi[half + k] = pr[k] * ei + pi[k] * er;
@@ -167,8 +175,7 @@ static int tile_unit(qubo__pool *pl, unsigned w, size_t u)
 	size_t stride = (size_t)1 << ly->q0, rows = (size_t)1 << ly->g, C = ly->cols;
 	size_t per_block = stride / C; /* tiles per block of 2^(q0+g) */
 	size_t base = (u / per_block) * stride * rows + (u % per_block) * C;
-	double *br = ly->scratch + w * ly->scratch_per + 2 * run_doubles(q->L) +
-		     QUBO__QAOA_RUN_BITS;
+	double *br = ly->scratch + w * ly->scratch_per + 2 * run_doubles(q->L) + COUPLING_DOUBLES;
 	double *bi = br + TILE_AMPS;
 
 	ly->k->gather(br, bi, q->re + base, q->im + base, rows, stride, C);
@@ -230,6 +237,7 @@ static void mixer_form(const qubo_qaoa *q, double beta, qubo__qaoa_mixer *mx, do
 int qubo__qaoa_evolve(qubo_qaoa *q, size_t p, const double *gammas, const double *betas)
 {
 	struct qubo__qaoa_layer ly;
+	void *mem;
 	unsigned workers = qubo__qaoa_workers(q), nb;
 	size_t run = (size_t)1 << q->L, runv = run_doubles(q->L), len, k, l;
 	int rc = QUBO_OK;
@@ -242,9 +250,11 @@ int qubo__qaoa_evolve(qubo_qaoa *q, size_t p, const double *gammas, const double
 	ly.k = kernels();
 	ly.scratch_per = scratch_doubles(q->L);
 	/* the tables e^{−iγT} first, then the workers' scratch */
-	ly.tr = qubo__calloc_array(&q->alloc, 2 * runv + ly.scratch_per * workers, sizeof(double));
-	if (!ly.tr)
+	mem = qubo__calloc_array(&q->alloc, 2 * runv + ly.scratch_per * workers +
+					   QUBO__QAOA_ALIGN / sizeof(double), sizeof(double));
+	if (!mem)
 		return qubo__nomem("the QAOA layer's scratch");
+	ly.tr = qubo__qaoa_align(mem);
 	ly.ti = ly.tr + runv;
 	ly.scratch = ly.ti + runv;
 	nb = 0;
@@ -282,7 +292,7 @@ int qubo__qaoa_evolve(qubo_qaoa *q, size_t p, const double *gammas, const double
 		q->zr = zr;
 		q->zi = si;
 	}
-	qubo__free(&q->alloc, ly.tr);
+	qubo__free(&q->alloc, mem);
 	if (rc)
 		qubo__qaoa_reset(q);
 	return rc;

@@ -282,6 +282,14 @@ static void advise_huge(void *p, size_t bytes)
 #endif
 }
 
+/* The first 64-byte boundary in an allocation of QUBO__QAOA_ALIGN bytes more than an array
+ * needs: a vector load then never straddles two cache lines. */
+double *qubo__qaoa_align(void *mem)
+{
+	uintptr_t a = ((uintptr_t)mem + QUBO__QAOA_ALIGN - 1) & ~(uintptr_t)(QUBO__QAOA_ALIGN - 1);
+	return (double *)((char *)mem + (a - (uintptr_t)mem));
+}
+
 void qubo_qaoa_free(qubo_qaoa *q)
 {
 	qubo_allocator a;
@@ -289,8 +297,8 @@ void qubo_qaoa_free(qubo_qaoa *q)
 	if (!q)
 		return;
 	a = q->alloc;
-	qubo__free(&a, q->re);
-	qubo__free(&a, q->im);
+	qubo__free(&a, q->re_mem);
+	qubo__free(&a, q->im_mem);
 	qubo__free(&a, q->T);
 	qubo__free(&a, q->hd);
 	qubo__free(&a, q->lh);
@@ -344,15 +352,19 @@ int qubo_qaoa_new(qubo_qaoa **out, const qubo_model *model, size_t max_qubits,
 	q->L = (unsigned)low_bits(n);
 	q->N = (size_t)1 << n;
 	q->cap = q->N < QUBO__QAOA_MIN_AMPS ? QUBO__QAOA_MIN_AMPS : q->N;
-	q->re = qubo__malloc_array(&a, q->cap, sizeof(double));
-	q->im = qubo__malloc_array(&a, q->cap, sizeof(double));
-	if (!q->re || !q->im) {
+	q->re_mem = qubo__malloc_array(&a, q->cap + QUBO__QAOA_ALIGN / sizeof(double),
+				       sizeof(double));
+	q->im_mem = qubo__malloc_array(&a, q->cap + QUBO__QAOA_ALIGN / sizeof(double),
+				       sizeof(double));
+	if (!q->re_mem || !q->im_mem) {
 		char need[32];
 		format_bytes(2 * sizeof(double) * (uint64_t)q->cap, need, sizeof need);
 		qubo_qaoa_free(q);
 		return qubo__error(QUBO_ERR_NOMEM, "%s: out of memory for the state of %zu qubits "
 				   "(%s)", fn, n, need);
 	}
+	q->re = qubo__qaoa_align(q->re_mem);
+	q->im = qubo__qaoa_align(q->im_mem);
 	advise_huge(q->re, q->cap * sizeof(double));
 	advise_huge(q->im, q->cap * sizeof(double));
 	rc = split_model(q, model);

@@ -43,13 +43,17 @@ typedef struct qubo__qaoa_term {
 	double w;
 } qubo__qaoa_term;
 
+/* The alignment of the state and the layer's scratch: a vector of 8 doubles is one cache line. */
+#define QUBO__QAOA_ALIGN 64
+
 struct qubo_qaoa {
 	qubo_allocator alloc;
 	unsigned n;        /* qubits */
 	unsigned L;        /* low bits of a run: min(n, QUBO__QAOA_RUN_BITS) */
 	size_t N;          /* 2^n */
 	size_t cap;        /* amplitudes allocated: max(N, QUBO__QAOA_MIN_AMPS) */
-	double *re, *im;   /* the state, z · (re + i im) */
+	double *re, *im;   /* the state, z · (re + i im), 64-byte aligned */
+	void *re_mem, *im_mem; /* as allocated, QUBO__QAOA_ALIGN bytes more */
 	double zr, zi;
 	int threads;       /* as set: 0 means one per CPU */
 
@@ -81,6 +85,9 @@ void qubo__qaoa_run_energies(const qubo_qaoa *q, uint64_t h, double *e, double *
 
 /* Resets the state to |+⟩^n. */
 void qubo__qaoa_reset(qubo_qaoa *q);
+
+/* The first QUBO__QAOA_ALIGN boundary in mem (allocated that many bytes longer). */
+double *qubo__qaoa_align(void *mem);
 
 /* Evolves from |+⟩ through p layers; on failure the state is |+⟩. */
 int qubo__qaoa_evolve(qubo_qaoa *q, size_t p, const double *gammas, const double *betas);
