@@ -205,7 +205,7 @@ static int run_puzzle(const struct config *cfg, struct set *s, const char *name,
 	const qubo_model *m = NULL;
 	qubo_qaoa *q = NULL;
 	qubo_puzzle_stats st;
-	double gammas[MAX_P], betas[MAX_P], ground, uniform_mean, t_all, best = INFINITY;
+	double gammas[MAX_P], betas[MAX_P], ground, uniform_mean, t_all, best = (double)INFINITY;
 	uint8_t *reads = NULL, board[MAX_CELLS];
 	size_t clues = 0, full = 0, n, k, r, lowest = 0, cells, viol = 1;
 	uint64_t count = 0;

@@ -620,7 +620,7 @@ Test(qaoa_closed_form, the_formula_matches_the_dense_reference)
 			qh_reference_state(n, e, 1, &g, &b, psi);
 			for (x = 0; x < ((size_t)1 << n); x++)
 				pr[x] = creal(psi[x]) * creal(psi[x]) + cimag(psi[x]) * cimag(psi[x]);
-			cf_check(&is, pr, g, b, NAN, "dense reference");
+			cf_check(&is, pr, g, b, (double)NAN, "dense reference");
 		}
 		free(psi);
 		free(pr);
@@ -1056,7 +1056,7 @@ Test(qaoa_solver, unset_angles_are_those_of_qubo_qaoa_optimize)
 Test(qaoa_solver, a_time_limit_during_the_optimisation)
 {
 	qubo_model *m = qh_random_model(66, 8, 0.6, 2.0, 0);
-	double *e = qh_energies(m), emin = qh_min(e, 256, NULL), emax = -INFINITY;
+	double *e = qh_energies(m), emin = qh_min(e, 256, NULL), emax = -(double)INFINITY;
 	qubo_sample_info info = QUBO_SAMPLE_INFO_INIT;
 	qubo_solver *s = qaoa_solver(1, NULL, 50);
 	qubo_sampleset *set = NULL;
@@ -1228,7 +1228,7 @@ static double cf_expectation(const cf_ising *is, double g, double b)
 
 static double cf_grid_best(const cf_ising *is, size_t gamma_points, size_t beta_points)
 {
-	double best = INFINITY;
+	double best = (double)INFINITY;
 	size_t i, j;
 
 	for (i = 0; i < gamma_points; i++) {

@@ -876,7 +876,7 @@ Test(qaoa_args, evolve)
 	qubo_model *m = chain_model(4);
 	qubo_qaoa *q = qh_new(m);
 	double g[QUBO_QAOA_MAX_DEPTH + 1], b[QUBO_QAOA_MAX_DEPTH + 1];
-	double bad[] = { NAN, INFINITY, -INFINITY };
+	double bad[] = { (double)NAN, (double)INFINITY, -(double)INFINITY };
 	size_t k;
 
 	for (k = 0; k <= QUBO_QAOA_MAX_DEPTH; k++) {
@@ -996,7 +996,7 @@ Test(qaoa_args, optimize)
 Test(qaoa_args, qasm)
 {
 	qubo_model *m, *dirty = NULL;
-	double g[2] = { 0.1, 0.2 }, b[2] = { 0.3, 0.4 }, bad[2] = { 0.1, NAN };
+	double g[2] = { 0.1, 0.2 }, b[2] = { 0.3, 0.4 }, bad[2] = { 0.1, (double)NAN };
 	char buf[4096];
 	size_t len = 0, len2 = 0;
 	m = chain_model(3);

@@ -14,6 +14,11 @@
 #define QUBO_TEST_QAOA_HELPERS_H
 
 #include <complex.h>
+
+/* glibc defines CMPLX for GCC only; the values here are finite, so the sum is exact. */
+#ifndef CMPLX
+#define CMPLX(x, y) ((double)(x) + (double complex)I * (double)(y))
+#endif
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
