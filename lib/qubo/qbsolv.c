@@ -624,8 +624,8 @@ static int do_entry(parse *p, const tok *first, const char *cur)
 {
 	rd *r = &p->r;
 	tok tj, tw;
-	uint32_t i, j;
-	double w, s;
+	uint32_t i = 0, j = 0; /* set by rd_index before use; gcc -O3 cannot see it */
+	double w = 0.0, s;
 	int rc;
 
 	if (!p->have_header)
