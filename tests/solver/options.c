@@ -1,5 +1,7 @@
 /* Keyed typed options: each kind of error gives its code and a clear
  * message, and a failed set leaves the previous value in place. */
+#include <math.h>
+
 #include "helpers.h"
 
 #define MSG_HAS(s) cr_assert(strstr(qubo_error_message(), s), "message: %s", qubo_error_message())
@@ -47,13 +49,36 @@ Test(options, wrong_type_is_invalid_arg)
 	MSG_HAS("num_reads");
 	MSG_HAS("integer");
 	cr_assert_eq(qubo_solver_set_string(s, QUBO_PARAM_NUM_READS, "10"), QUBO_ERR_INVALID_ARG);
-	MSG_HAS("string");
+	MSG_HAS("option num_reads takes an integer, got '10'");
 	cr_assert_eq(qubo_solver_set_string(s, QUBO_PARAM_TIME_LIMIT, "1"), QUBO_ERR_INVALID_ARG);
 	cr_assert_eq(qubo_solver_set_double(s, QUBO_PARAM_NUM_SWEEPS, 5.0), QUBO_ERR_INVALID_ARG);
 	MSG_HAS("num_sweeps");
 	/* an integer is accepted where a double is expected */
 	th_set_int(s, QUBO_PARAM_TIME_LIMIT, 3);
 	th_set_int(s, QUBO_PARAM_BETA_HOT, 1);
+	qubo_solver_free(s);
+}
+
+/* What a program shows its users: the option and the value, never the C
+ * function that was called. */
+Test(options, value_messages_name_the_option_not_the_function)
+{
+	qubo_solver *s = th_solver("sa");
+
+	cr_assert_eq(qubo_solver_set_string(s, QUBO_PARAM_NUM_READS, "abc"), QUBO_ERR_INVALID_ARG);
+	cr_assert_str_eq(qubo_error_message(), "option num_reads takes an integer, got 'abc'");
+	cr_assert_eq(qubo_solver_set_double(s, QUBO_PARAM_NUM_READS, 2.5), QUBO_ERR_INVALID_ARG);
+	cr_assert_str_eq(qubo_error_message(), "option num_reads takes an integer, got 2.5");
+	cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_NUM_READS, -3), QUBO_ERR_OUT_OF_RANGE);
+	cr_assert_str_eq(qubo_error_message(), "option num_reads is -3, outside [1, 2147483647]");
+	cr_assert_eq(qubo_solver_set_double(s, QUBO_PARAM_TIME_LIMIT, -1.0), QUBO_ERR_OUT_OF_RANGE);
+	cr_assert_str_eq(qubo_error_message(), "option time_limit is -1, outside [0, inf]");
+	cr_assert_eq(qubo_solver_set_double(s, QUBO_PARAM_TIME_LIMIT, INFINITY),
+		     QUBO_ERR_INVALID_ARG);
+	cr_assert_str_eq(qubo_error_message(), "option time_limit takes a finite number, got inf");
+	cr_assert_eq(qubo_solver_set_int(s, "a b", 1), QUBO_ERR_INVALID_ARG);
+	cr_assert(!strstr(qubo_error_message(), "qubo_"), "%s", qubo_error_message());
+	MSG_HAS("option key \"a b\"");
 	qubo_solver_free(s);
 }
 

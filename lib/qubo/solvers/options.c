@@ -97,16 +97,16 @@ int qubo__options_check_key(const char *func, const char *key)
 			 (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
 		if (!ok)
 			return qubo__error(QUBO_ERR_INVALID_ARG,
-					   "%s: key \"%.*s\" has character %zu (byte 0x%02x) "
-					   "outside [A-Za-z0-9_.-]", func, KEY_MAX, key, i + 1,
+					   "option key \"%.*s\" has character %zu (byte 0x%02x) "
+					   "outside [A-Za-z0-9_.-]", KEY_MAX, key, i + 1,
 					   (unsigned)(unsigned char)c);
 		if (i >= KEY_MAX)
 			return qubo__error(QUBO_ERR_INVALID_ARG,
-					   "%s: key \"%.*s...\" is longer than %d characters",
-					   func, KEY_MAX, key, KEY_MAX);
+					   "option key \"%.*s...\" is longer than %d characters",
+					   KEY_MAX, key, KEY_MAX);
 	}
 	if (!i)
-		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: key is empty", func);
+		return qubo__error(QUBO_ERR_INVALID_ARG, "option key is empty");
 	return QUBO_OK;
 }
 
@@ -347,10 +347,13 @@ int qubo__params_check(const qubo__param *params, size_t count, const char *pref
 	}
 	if (!it)
 		return QUBO_OK;
-	if (it->type == QUBO_TYPE_STRING || (p->type == QUBO_TYPE_INT && it->type != p->type))
-		return qubo__error(QUBO_ERR_INVALID_ARG, "%s%soption %s takes %s, not %s", prefix,
-				   sep, key, p->type == QUBO_TYPE_INT ? "an integer" : "a number",
-				   qubo__type_name(it->type));
+	if (it->type == QUBO_TYPE_STRING)
+		return qubo__error(QUBO_ERR_INVALID_ARG, "%s%soption %s takes %s, got '%.64s'",
+				   prefix, sep, key,
+				   p->type == QUBO_TYPE_INT ? "an integer" : "a number", it->s);
+	if (p->type == QUBO_TYPE_INT && it->type != p->type)
+		return qubo__error(QUBO_ERR_INVALID_ARG, "%s%soption %s takes an integer, got %.17g",
+				   prefix, sep, key, it->d);
 	v = it->type == QUBO_TYPE_INT ? (double)it->i : it->d;
 	if (v < p->lo || v > p->hi || (p->lo_open && v <= p->lo)) {
 		format_bound(lo, sizeof lo, p->lo);

@@ -183,14 +183,15 @@ static int slot_failure(const qubo_backend_ctx *ctx, const char *slot, int rc)
 			   "an error", name, slot, rc);
 }
 
-/* The host's own checks of the common keys. */
-static int check_common(const char *fn, const qubo_options *o, const char *key)
+/* The host's own checks of the common keys. Their messages name the option
+ * and the value, not the function: they reach users of programs. */
+static int check_common(const qubo_options *o, const char *key)
 {
 	size_t i;
 
 	for (i = 0; i < qubo__num_common_params; i++)
 		if (!strcmp(qubo__common_params[i].key, key))
-			return qubo__params_check(&qubo__common_params[i], 1, fn, o, key);
+			return qubo__params_check(&qubo__common_params[i], 1, NULL, o, key);
 	return QUBO_OK;
 }
 
@@ -208,7 +209,7 @@ static int set_value(const char *fn, qubo_solver *s, const char *key, const qubo
 	rc = qubo__options_put(&s->options, key, value, &change);
 	if (rc)
 		return rc;
-	rc = check_common(fn, &s->options, key);
+	rc = check_common(&s->options, key);
 	if (!rc && s->vt.set_param) {
 		ctx_init(&ctx, s, NULL, QUBO__PHASE_SET_PARAM);
 		rc = s->vt.set_param(&ctx, key, &s->options, s->user_data);
@@ -236,8 +237,8 @@ int qubo_solver_set_double(qubo_solver *s, const char *key, double value)
 	qubo__opt v = { NULL, QUBO_TYPE_DOUBLE, 0, value, NULL };
 
 	if (!qubo__is_finite(value))
-		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: the value of %.64s is not finite", fn,
-				   key ? key : "(NULL)");
+		return qubo__error(QUBO_ERR_INVALID_ARG, "option %.64s takes a finite number, got %g",
+				   key ? key : "(NULL)", value);
 	return set_value(fn, s, key, &v);
 }
 
