@@ -369,23 +369,39 @@ QUBO_API int qubo_puzzle_get_cell(const qubo_puzzle *puzzle, uint32_t row, uint3
  * @{
  */
 
-/** What qubo_puzzle_solve() concluded (qubo_puzzle_result.verdict). */
+/** What qubo_puzzle_solve() concluded (qubo_puzzle_result.verdict): exactly
+ *  one of these. A feasibility puzzle (every family but dominating sets and
+ *  max chess pieces) ends #QUBO_PUZZLE_SOLVED, #QUBO_PUZZLE_INFEASIBLE,
+ *  #QUBO_PUZZLE_STOPPED or #QUBO_PUZZLE_NOT_FOUND; an optimisation puzzle
+ *  ends #QUBO_PUZZLE_OPTIMAL, #QUBO_PUZZLE_BEST_FOUND,
+ *  #QUBO_PUZZLE_INFEASIBLE, #QUBO_PUZZLE_STOPPED or #QUBO_PUZZLE_NOT_FOUND,
+ *  never #QUBO_PUZZLE_SOLVED. */
 enum qubo_puzzle_verdict {
 	/** Nothing concluded (only after an error). */
 	QUBO_PUZZLE_UNKNOWN = 0,
-	/** The board is a solution, confirmed by the rule checker. */
+	/** Feasibility puzzle: the board is a solution, confirmed by the rule
+	 *  checker. */
 	QUBO_PUZZLE_SOLVED = 1,
-	/** Optimisation puzzle: the board is checked and proven optimal. */
+	/** Optimisation puzzle: the board is checked and its optimality is
+	 *  proven: by an exact search (branch and bound) or an enumeration of
+	 *  the model (the "exhaustive" solver) that ran to its end, by the
+	 *  reduction, or because the board reaches qubo_puzzle_ground_energy(),
+	 *  which the library gives only for proven optima (the domination
+	 *  numbers of the literature, established by complete searches). */
 	QUBO_PUZZLE_OPTIMAL = 2,
-	/** Optimisation puzzle: the board is checked, the best found, and not
-	 *  proven optimal (the run was stopped, or only sampled). */
+	/** Optimisation puzzle: the board is checked, the best the run found,
+	 *  and not proven optimal: the run was stopped (the call returns
+	 *  #QUBO_TIME_LIMIT or #QUBO_CANCELLED), or it only sampled and no
+	 *  sample reached a known optimum. */
 	QUBO_PUZZLE_BEST_FOUND = 3,
-	/** Proven: the puzzle has no solution. No board. */
+	/** Proven: the puzzle has no solution (no valid board at all). No board. */
 	QUBO_PUZZLE_INFEASIBLE = 4,
-	/** Stopped by the time limit or the progress callback before a
-	 *  solution was found. No board. */
+	/** Stopped by the time limit or the progress callback before a valid
+	 *  board was found (the call returns #QUBO_TIME_LIMIT or
+	 *  #QUBO_CANCELLED). The board, when @c has_board is 1, is the lowest
+	 *  sample's, which breaks @c violations rules. */
 	QUBO_PUZZLE_STOPPED = 5,
-	/** The run ended without a solution and without proof that none
+	/** The run ended without a valid board and without proof that none
 	 *  exists (a sampling-only run whose reads found none). The board, when
 	 *  @c has_board is 1, is the lowest sample's, which breaks
 	 *  @c violations rules. */
@@ -513,7 +529,8 @@ typedef struct qubo_puzzle_result {
 	int32_t has_energy;
 	/** Reserved; 0. */
 	int32_t reserved;
-	/** Rules the board breaks (0 for every verdict but #QUBO_PUZZLE_NOT_FOUND). */
+	/** Rules the board breaks (0 for every verdict but #QUBO_PUZZLE_STOPPED
+	 *  and #QUBO_PUZZLE_NOT_FOUND). */
 	uint64_t violations;
 	/** The lowest energy the run found in the model: the board's when
 	 *  @c has_board is 1 (for a solution, the ground energy), otherwise the
@@ -550,9 +567,13 @@ typedef struct qubo_puzzle_result {
  * (queens boards with regions first; other families after a first
  * annealing round fails), sampled in rounds of growing length until a read
  * reaches the energy of a solution, and settled exactly when small.
- * Optimisation puzzles (dominating sets, max chess pieces) are annealed once
- * and then searched by branch and bound, which proves the optimum when it
- * ends within the time limit; they are never reported optimal above it.
+ * Optimisation puzzles (dominating sets, max chess pieces) are searched by
+ * branch and bound, which proves the optimum when it ends; when a short
+ * first try does not end, one annealing run gives the search a board to
+ * bound it with, and the search goes on until the time limit. They are
+ * never reported #QUBO_PUZZLE_SOLVED, and #QUBO_PUZZLE_OPTIMAL only when
+ * the optimum is proven (see enum qubo_puzzle_verdict); a run stopped first
+ * reports its best valid board as #QUBO_PUZZLE_BEST_FOUND.
  * Every board reported is confirmed by qubo_puzzle_check().
  *
  * @param[in] puzzle the puzzle; not modified.

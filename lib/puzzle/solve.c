@@ -23,6 +23,11 @@
  * annealing run gives it a good board to bound the search with, and that
  * board is the answer (best found, not proven) if the time runs out.
  *
+ * The verdict is exact: an optimisation puzzle is never SOLVED; it is
+ * OPTIMAL only when the optimum is proven (an exact search or enumeration
+ * that ended, the reduction, or a board at qubo_puzzle_ground_energy(),
+ * which gives only proven optima), else BEST_FOUND with a checked board.
+ *
  * The default run is made for speed on small puzzles: one thread while the
  * reads are short (starting threads costs more than the anneal). Every
  * board reported is confirmed by the rule checker.
@@ -478,8 +483,12 @@ static int solve_optimisation(struct run *r)
 		return rc;
 	}
 	if (!has_optimum(r)) {
-		if (r->n > EXACT_FALLBACK_VARS)
-			return sample(r, 0);
+		if (r->n > EXACT_FALLBACK_VARS) {
+			rc = sample(r, 0);
+			if (!rc && reached(r) && r->has_ground && !r->target_given)
+				r->optimum_proven = 1; /* the known optimum */
+			return rc;
+		}
 		r->res.method = "exhaustive";
 		return sample_with(r, "exhaustive", 0);
 	}

@@ -810,3 +810,59 @@ Test(puzzle_solve, optimal_counts_agree_with_enumeration)
 	}
 	cr_assert_geq(compared, 5, "only %zu boards were small enough to enumerate", compared);
 }
+
+/* An optimisation puzzle is never SOLVED, and OPTIMAL only with a proof:
+ * a short anneal of 11 x 11 (domination number 5, known) or 13 x 13
+ * (unknown) gives the best found at most, a stopped default run its best
+ * board as the best found (or nothing), and a finished branch and bound the
+ * optimum. */
+Test(puzzle_solve, optimisation_verdicts_need_a_proof)
+{
+	static const char *const texts[] = { "domination 11\n", "domination 13\n" };
+	size_t t, i;
+
+	for (t = 0; t < 2; t++) {
+		qubo_puzzle *p = parse(texts[t]);
+		qubo_puzzle_solve_options o = QUBO_PUZZLE_SOLVE_OPTIONS_INIT;
+		qubo_puzzle_result r = result_init();
+		qubo_solver *s = NULL;
+		uint8_t board[169];
+		size_t queens = 0, cells = t ? 169 : 121;
+		int rc;
+
+		cr_assert_eq(qubo_solver_new(&s, "sa", NULL), QUBO_OK);
+		cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_NUM_READS, 1), QUBO_OK);
+		cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_NUM_SWEEPS, 1), QUBO_OK);
+		o.strategy = QUBO_PUZZLE_STRATEGY_SAMPLE;
+		o.solver = s;
+		cr_assert_eq(qubo_puzzle_solve(p, &o, board, sizeof board, &r), QUBO_OK, "%s",
+			     qubo_error_message());
+		cr_assert(r.verdict == QUBO_PUZZLE_BEST_FOUND || r.verdict == QUBO_PUZZLE_NOT_FOUND,
+			  "%s: one sweep: verdict %d", texts[t], r.verdict);
+		if (r.verdict == QUBO_PUZZLE_BEST_FOUND) {
+			for (i = 0; i < cells; i++)
+				queens += board[i];
+			cr_assert_gt(queens, 5, "%s: %zu queens", texts[t], queens);
+		}
+		qubo_solver_free(s);
+
+		o = (qubo_puzzle_solve_options)QUBO_PUZZLE_SOLVE_OPTIONS_INIT;
+		o.time_limit = 0.05;
+		r = result_init();
+		rc = qubo_puzzle_solve(p, &o, board, sizeof board, &r);
+		if (t == 1) {
+			/* 13 x 13 needs seconds of branch and bound */
+			cr_assert_eq(rc, QUBO_TIME_LIMIT, "%s: %d", texts[t], rc);
+			cr_assert(r.verdict == QUBO_PUZZLE_BEST_FOUND ||
+					  r.verdict == QUBO_PUZZLE_STOPPED,
+				  "%s: stopped: verdict %d", texts[t], r.verdict);
+		} else {
+			cr_assert(rc == QUBO_OK ? r.verdict == QUBO_PUZZLE_OPTIMAL
+						: r.verdict == QUBO_PUZZLE_BEST_FOUND ||
+							  r.verdict == QUBO_PUZZLE_STOPPED,
+				  "%s: rc %d, verdict %d", texts[t], rc, r.verdict);
+		}
+		cr_assert_neq(r.verdict, QUBO_PUZZLE_SOLVED);
+		qubo_puzzle_free(p);
+	}
+}
