@@ -15,18 +15,22 @@
 #include <qubo.h>
 #include <qubo/puzzle.h>
 
-/* Exit codes. 0-3 keep their meaning from the first release of the program
- * (which used 3 for unreadable files too; those are 4 now). */
+/* Exit codes, as doc/cli.md's table gives them. 0-3 keep their meaning from
+ * the first release of the program (which used 3 for unreadable files too;
+ * those are 4 now). */
 enum {
-	CLI_OK = 0,         /* success: solved and verified, valid, written */
-	CLI_FAILURE = 1,    /* no solution found within the limits, the solver
-			     * failed, or (verify) the solution breaks a rule */
-	CLI_USAGE = 2,      /* bad command line or option value */
+	CLI_OK = 0,         /* success: solved and verified, optimal and proven,
+			     * valid, written, counted */
+	CLI_FAILURE = 1,    /* no proven answer within the limits: stopped by the
+			     * time limit or Ctrl-C, best found but not proven
+			     * optimal, not found by sampling, the solver failed;
+			     * or (verify) the solution breaks a rule */
+	CLI_USAGE = 2,      /* bad command line or option value, wrong kind of input */
 	CLI_PARSE = 3,      /* the input is malformed (position on stderr) */
 	CLI_IO = 4,         /* a file could not be read or written */
 	CLI_INFEASIBLE = 5, /* proven: the puzzle has no solution */
-	CLI_TOO_LARGE = 6   /* count: the model is too large to enumerate; export
-			     * --qasm2/3: too large to optimise the angles */
+	CLI_TOO_LARGE = 6   /* an input, its model or a run beyond a size limit
+			     * (the library's QUBO_ERR_TOO_LARGE) */
 };
 
 /* One verb: `qubo <name> ...`. argv[0] is the verb. */

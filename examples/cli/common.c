@@ -217,6 +217,8 @@ int cli_exit_code(int rc)
 		return CLI_IO;
 	case QUBO_ERR_INFEASIBLE:
 		return CLI_INFEASIBLE;
+	case QUBO_ERR_TOO_LARGE:
+		return CLI_TOO_LARGE;
 	case QUBO_ERR_INVALID_ARG:
 	case QUBO_ERR_OUT_OF_RANGE:
 	case QUBO_ERR_NOT_SUPPORTED:

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -92,9 +93,23 @@ static int add_option(solve_args *a, const char *flag, const char *key, int32_t 
 	return 0;
 }
 
+/* A value that does not parse: names the option and what it takes. A value
+ * that names a file is most likely the input, taken as the value of an
+ * option that was given none (qubo solve --reads FILE). */
+static void bad_value(const char *flag, const char *wants, const char *text)
+{
+	struct stat st;
+
+	if (!stat(text, &st))
+		cli_error("%s takes %s, got '%s', a file: is the value of %s missing?", flag,
+			  wants, text, flag);
+	else
+		cli_error("%s takes %s, got '%s'", flag, wants, text);
+}
+
 /* A value of a typed flag: parsed now, so that typos are usage errors. */
 static int typed_value(solve_args *a, const char *flag, const char *key, int32_t type,
-		       const char *text)
+		       const char *text, const char *wants)
 {
 	solve_option *o;
 
@@ -102,11 +117,11 @@ static int typed_value(solve_args *a, const char *flag, const char *key, int32_t
 		return -1;
 	o = &a->opts[a->num_opts - 1];
 	if (type == QUBO_TYPE_INT && cli_parse_int(text, INT64_MIN, INT64_MAX, &o->i)) {
-		cli_error("%s: '%s' is not an integer", flag, text);
+		bad_value(flag, wants, text);
 		return -1;
 	}
 	if (type == QUBO_TYPE_DOUBLE && cli_parse_double(text, &o->d)) {
-		cli_error("%s: '%s' is not a finite number", flag, text);
+		bad_value(flag, wants, text);
 		return -1;
 	}
 	return 0;
@@ -117,16 +132,26 @@ static int beta_range(solve_args *a, const char *text)
 	const char *comma = strchr(text, ',');
 	char hot[64];
 	size_t len = comma ? (size_t)(comma - text) : 0;
+	double h, c;
 
 	if (!comma || len >= sizeof hot) {
-		cli_error("--beta-range: expected HOT,COLD, got '%s'", text);
+		bad_value("--beta-range", "HOT,COLD (two inverse temperatures)", text);
 		return -1;
 	}
 	memcpy(hot, text, len);
 	hot[len] = '\0';
-	if (typed_value(a, "--beta-range", QUBO_PARAM_BETA_HOT, QUBO_TYPE_DOUBLE, hot) ||
-	    typed_value(a, "--beta-range", QUBO_PARAM_BETA_COLD, QUBO_TYPE_DOUBLE, comma + 1))
+	if (typed_value(a, "--beta-range", QUBO_PARAM_BETA_HOT, QUBO_TYPE_DOUBLE, hot,
+			"HOT,COLD with HOT a finite number") ||
+	    typed_value(a, "--beta-range", QUBO_PARAM_BETA_COLD, QUBO_TYPE_DOUBLE, comma + 1,
+			"HOT,COLD with COLD a finite number"))
 		return -1;
+	h = a->opts[a->num_opts - 2].d;
+	c = a->opts[a->num_opts - 1].d;
+	if (!(h > 0) || h > c) {
+		cli_error("--beta-range: HOT,COLD are inverse temperatures with 0 < HOT <= COLD "
+			  "(the schedule cools from HOT to COLD), got '%s'", text);
+		return -1;
+	}
 	return 0;
 }
 
@@ -181,13 +206,18 @@ static int parse_args(int argc, char **argv, solve_args *a)
 	static const struct {
 		const char *flag, *key;
 		int32_t type;
+		const char *wants;
 	} typed[] = {
-		{ "--reads", QUBO_PARAM_NUM_READS, QUBO_TYPE_INT },
-		{ "--sweeps", QUBO_PARAM_NUM_SWEEPS, QUBO_TYPE_INT },
-		{ "--seed", QUBO_PARAM_SEED, QUBO_TYPE_INT },
-		{ "--threads", QUBO_PARAM_THREADS, QUBO_TYPE_INT },
-		{ "--time-limit", QUBO_PARAM_TIME_LIMIT, QUBO_TYPE_DOUBLE },
-		{ "--target", QUBO_PARAM_TARGET_ENERGY, QUBO_TYPE_DOUBLE },
+		{ "--reads", QUBO_PARAM_NUM_READS, QUBO_TYPE_INT, "a number of reads, an integer" },
+		{ "--sweeps", QUBO_PARAM_NUM_SWEEPS, QUBO_TYPE_INT,
+		  "a number of sweeps, an integer" },
+		{ "--seed", QUBO_PARAM_SEED, QUBO_TYPE_INT, "a seed, an integer" },
+		{ "--threads", QUBO_PARAM_THREADS, QUBO_TYPE_INT,
+		  "a number of threads, an integer" },
+		{ "--time-limit", QUBO_PARAM_TIME_LIMIT, QUBO_TYPE_DOUBLE,
+		  "a number of seconds" },
+		{ "--target", QUBO_PARAM_TARGET_ENERGY, QUBO_TYPE_DOUBLE,
+		  "an energy, a finite number" },
 	};
 	int i, only_paths = 0;
 	size_t k;
@@ -250,13 +280,13 @@ static int parse_args(int argc, char **argv, solve_args *a)
 			a->solver_given = 1;
 		} else if (!strcmp(flag, "--reduce")) {
 			if (cli_parse_reduce(val, &a->reduce)) {
-				cli_error("--reduce: '%s' is not none, clues or full", val);
+				bad_value("--reduce", "none, clues or full", val);
 				return -1;
 			}
 			a->reduce_given = 1;
 		} else if (!strcmp(flag, "--top")) {
 			if (cli_parse_int(val, 1, INT64_MAX, &a->top)) {
-				cli_error("--top: '%s' is not a positive integer", val);
+				bad_value("--top", "a positive integer", val);
 				return -1;
 			}
 		} else if (!strcmp(flag, "--beta-range")) {
@@ -268,7 +298,8 @@ static int parse_args(int argc, char **argv, solve_args *a)
 		} else {
 			for (k = 0; strcmp(flag, typed[k].flag); k++)
 				;
-			if (typed_value(a, typed[k].flag, typed[k].key, typed[k].type, val))
+			if (typed_value(a, typed[k].flag, typed[k].key, typed[k].type, val,
+					typed[k].wants))
 				return -1;
 			remember(a, typed[k].key, &a->opts[a->num_opts - 1]);
 		}
@@ -286,6 +317,8 @@ static int exit_code(int rc)
 	if (rc == QUBO_ERR_INVALID_ARG || rc == QUBO_ERR_OUT_OF_RANGE ||
 	    rc == QUBO_ERR_NOT_SUPPORTED)
 		return CLI_USAGE;
+	if (rc == QUBO_ERR_TOO_LARGE)
+		return CLI_TOO_LARGE;
 	return CLI_FAILURE;
 }
 
@@ -378,12 +411,15 @@ static int solve_model(const solve_args *a, const cli_input *in)
 	rc = qubo_solver_sample(&set, s, m);
 	cli_progress_done(&prog);
 	if (rc < 0) {
-		cli_error("%s: %s", in->name, qubo_error_message());
 		code = exit_code(rc);
+		if (code == CLI_USAGE)
+			/* a value the solver refused only when it ran (beta_hot
+			 * above beta_cold): the options are at fault, not the model */
+			cli_error("the solver's options: %s", qubo_error_message());
+		else
+			cli_error("%s: %s", in->name, qubo_error_message());
 		goto out;
 	}
-	if (rc == QUBO_TIME_LIMIT && !a->quiet)
-		cli_error("time limit reached; printing the samples found so far");
 	distinct = qubo_sampleset_size(set);
 	if (a->top > 0 && (uint64_t)a->top < distinct)
 		qubo_sampleset_truncate(set, (size_t)a->top);
@@ -392,6 +428,13 @@ static int solve_model(const solve_args *a, const cli_input *in)
 		print_stats(m, s, set, distinct);
 	if (!code && !distinct) {
 		cli_error("no samples");
+		code = CLI_FAILURE;
+	}
+	/* a run that was stopped has not done what was asked: its samples are
+	 * printed, and the status says it stopped */
+	if (!code && (rc == QUBO_TIME_LIMIT || rc == QUBO_CANCELLED)) {
+		cli_error("%s: stopped (%s); the samples found so far are printed", in->name,
+			  rc == QUBO_TIME_LIMIT ? "time limit" : "interrupted");
 		code = CLI_FAILURE;
 	}
 out:

@@ -115,21 +115,40 @@ typedef struct figures {
 	int has_ground;
 	double ground;
 	const char *solver;  /* the solver's name, for a method the library does not name */
+	const uint8_t *board; /* the result's board, when it has one */
+	size_t cells;
 } figures;
 
+/* The energy line. The model's energy of an optimisation puzzle counts
+ * what the board optimises: the pieces of a dominating set (whose fewest is
+ * the domination number, when known), minus the total weight of a max chess
+ * placement. */
 static void print_energy(const figures *f, const qubo_puzzle_result *res)
 {
-	char e[40];
+	int family = qubo_puzzle_family(f->p);
+	char e[40], g[40];
+	size_t i, pieces = 0;
 
 	if (!res->has_energy)
 		return;
 	cli_format_energy(e, sizeof e, res->energy);
-	fprintf(stderr, "energy: %s", e);
-	if (f->has_ground) {
-		cli_format_energy(e, sizeof e, f->ground);
-		fprintf(stderr, " (solutions: %s)", e);
+	cli_format_energy(g, sizeof g, f->ground);
+	if (family == QUBO_PUZZLE_DOMINATION && res->has_board && !res->violations) {
+		for (i = 0; i < f->cells; i++)
+			pieces += f->board[i] != 0;
+		fprintf(stderr, "energy: %s (%zu piece%s", e, pieces, pieces == 1 ? "" : "s");
+		if (f->has_ground)
+			fprintf(stderr, "; the domination number is %s", g);
+		fprintf(stderr, ")\n");
+	} else if (family == QUBO_PUZZLE_CHESS_MAX && res->has_board && !res->violations) {
+		fprintf(stderr, "energy: %s (minus the pieces' total weight)\n", e);
+	} else if (f->has_ground && family != QUBO_PUZZLE_DOMINATION) {
+		fprintf(stderr, "energy: %s (a solution's is %s)\n", e, g);
+	} else if (f->has_ground) {
+		fprintf(stderr, "energy: %s (the optimum's is %s)\n", e, g);
+	} else {
+		fprintf(stderr, "energy: %s\n", e);
 	}
-	fputc('\n', stderr);
 }
 
 static void print_figures(const figures *f, const char *status, double t_built,
@@ -230,9 +249,9 @@ int cli_solve_puzzle(const cli_solve_args *a, const cli_input *in)
 	uint8_t *board = NULL;
 	size_t cells, violations = 0, k;
 	double t_built, t_solved;
-	const char *status, *method;
+	const char *status, *method, *stop;
 	char report[1024] = "";
-	int rc, code, target_given = 0, interrupted;
+	int rc, code, target_given = 0, interrupted, written = CLI_OK;
 
 	if (a->top >= 0) {
 		cli_error("--top applies to QUBO models; %s is a puzzle", in->name);
@@ -275,8 +294,17 @@ int cli_solve_puzzle(const cli_solve_args *a, const cli_input *in)
 	interrupted = rc == QUBO_CANCELLED || cli_interrupted();
 	cli_progress_done(&ps.prog);
 	if (rc < 0) {
-		cli_error("%s: %s", in->name, qubo_error_message());
-		code = cli_exit_code(rc) == CLI_USAGE ? CLI_USAGE : CLI_FAILURE;
+		code = cli_exit_code(rc);
+		if (code == CLI_USAGE || code == CLI_PARSE) {
+			/* a value the solver refused only when it ran (beta_hot above
+			 * beta_cold): the options are at fault, not the puzzle */
+			cli_error("the solver's options: %s", qubo_error_message());
+			code = CLI_USAGE;
+		} else {
+			cli_error("%s: %s", in->name, qubo_error_message());
+			if (code != CLI_TOO_LARGE)
+				code = CLI_FAILURE;
+		}
 		goto out;
 	}
 	if (res.has_board && res.violations) {
@@ -287,30 +315,50 @@ int cli_solve_puzzle(const cli_solve_args *a, const cli_input *in)
 		}
 	}
 	method = res.method ? res.method : "";
+	stop = rc == QUBO_CANCELLED || interrupted ? "interrupted" : "time limit";
 	switch (res.verdict) {
 	case QUBO_PUZZLE_SOLVED:
+		status = "solved and verified";
+		code = CLI_OK;
+		break;
 	case QUBO_PUZZLE_OPTIMAL:
+		status = !strcmp(method, "exhaustive") ? "optimal and proven (by exhaustive search)"
+			 : !strcmp(method, "reduction") ? "optimal and proven (by the reduction)"
+			 : !strcmp(method, "branch and bound") ? "optimal and proven (by exact search)"
+			 : ps.has_ground && res.has_energy && res.energy <= ps.ground
+				 ? "optimal and proven (the known optimum reached)"
+			 : strstr(method, "branch and bound") ? "optimal and proven (by exact search)"
+						      : "optimal and proven";
+		code = CLI_OK;
+		break;
 	case QUBO_PUZZLE_BEST_FOUND:
-		code = print_solution(p, board, cells, in->name);
-		status = code ? "solved and verified, but not written"
-			 : res.verdict == QUBO_PUZZLE_SOLVED ? "solved and verified"
-			 : res.verdict == QUBO_PUZZLE_BEST_FOUND
-				 ? "solved and verified; the best found, not proven optimal"
-			 : !strcmp(method, "exhaustive")
-				 ? "solved and verified; optimum proven by exhaustive search"
-			 : !strcmp(method, "reduction")
-				 ? "solved and verified; optimum proven by the reduction"
-				 : "solved and verified; optimum proven by exact search";
-		break;
-	case QUBO_PUZZLE_INFEASIBLE:
-		status = "no solution: the puzzle has none";
-		code = CLI_INFEASIBLE;
-		break;
-	default: /* stopped, or not found */
-		status = interrupted ? "no solution found before the interrupt"
-				     : "no solution found within the time limit";
+		status = rc == QUBO_OK ? "best found, not proven optimal (sampling only)"
+			 : !strcmp(stop, "interrupted")
+				 ? "best found, not proven optimal (interrupted)"
+				 : "best found, not proven optimal (time limit)";
 		code = CLI_FAILURE;
 		break;
+	case QUBO_PUZZLE_INFEASIBLE:
+		status = "proven infeasible";
+		code = CLI_INFEASIBLE;
+		break;
+	case QUBO_PUZZLE_STOPPED:
+		status = !strcmp(stop, "interrupted") ? "stopped (interrupted)"
+						       : "stopped (time limit)";
+		code = CLI_FAILURE;
+		break;
+	default:
+		status = "not found";
+		code = CLI_FAILURE;
+		break;
+	}
+	/* a valid board is printed, proven or not; the status says which */
+	if (res.has_board && !res.violations &&
+	    (res.verdict == QUBO_PUZZLE_SOLVED || res.verdict == QUBO_PUZZLE_OPTIMAL ||
+	     res.verdict == QUBO_PUZZLE_BEST_FOUND)) {
+		written = print_solution(p, board, cells, in->name);
+		if (written)
+			code = written;
 	}
 	if (!a->quiet) {
 		fig.in = in;
@@ -321,16 +369,23 @@ int cli_solve_puzzle(const cli_solve_args *a, const cli_input *in)
 		fig.has_ground = ps.has_ground;
 		fig.ground = ps.ground;
 		fig.solver = a->solver;
+		fig.board = board;
+		fig.cells = cells;
 		print_figures(&fig, status, t_built, t_solved, cli_now());
 	}
-	if (code == CLI_INFEASIBLE)
-		cli_error("%s: the puzzle has no solution", in->name);
+	if (written)
+		; /* the write error is reported */
+	else if (code == CLI_INFEASIBLE)
+		cli_error("%s: the puzzle has no solution (proven)", in->name);
+	else if (res.verdict == QUBO_PUZZLE_BEST_FOUND)
+		cli_error("%s: %s; the board printed is valid, but may not be the optimum",
+			  in->name, status);
 	else if (code == CLI_FAILURE && res.has_board && violations)
-		cli_error("%s: %s; the best board found breaks %zu rule%s:\n%.*s", in->name,
-			  status, violations, violations == 1 ? "" : "s",
+		cli_error("%s: %s, no solution found; the best board found breaks %zu rule%s:\n%.*s",
+			  in->name, status, violations, violations == 1 ? "" : "s",
 			  (int)(strlen(report) - (report[0] ? 1 : 0)), report);
 	else if (code == CLI_FAILURE)
-		cli_error("%s: %s", in->name, status);
+		cli_error("%s: %s, no solution found", in->name, status);
 out:
 	free(board);
 	qubo_puzzle_free(p);

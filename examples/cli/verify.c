@@ -57,8 +57,10 @@ int cli_verify(int argc, char **argv)
 		cli_input_free(&pin);
 		return code;
 	}
-	if (cli_input_kind(&pin) == CLI_KIND_MODEL) {
-		cli_error("%s is a QUBO model, not a puzzle", pin.name);
+	if (cli_input_kind(&pin) == CLI_KIND_MODEL || cli_input_kind(&sin) == CLI_KIND_MODEL) {
+		cli_error("%s is a QUBO model, not a %s",
+			  cli_input_kind(&pin) == CLI_KIND_MODEL ? pin.name : sin.name,
+			  cli_input_kind(&pin) == CLI_KIND_MODEL ? "puzzle" : "solution");
 		code = CLI_USAGE;
 		goto out;
 	}

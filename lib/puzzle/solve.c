@@ -497,11 +497,12 @@ static int solve_optimisation(struct run *r)
 	if (rc || r->optimum_proven || r->ctl.stopped)
 		return rc;
 	rc = sample(r, 0);
+	/* the first try of branch and bound ran, whatever stops the run now */
+	r->res.method = r->o.solver ? "sampling, then branch and bound" : "sa, then branch and bound";
 	if (!rc && reached(r) && r->has_ground && !r->target_given)
 		r->optimum_proven = 1; /* the known optimum */
 	if (rc || r->ctl.stopped || r->optimum_proven)
 		return rc;
-	r->res.method = r->o.solver ? "sampling, then branch and bound" : "sa, then branch and bound";
 	return optimum(r, 0);
 }
 
