@@ -58,6 +58,10 @@ void cli_error(const char *fmt, ...)
 #endif
 	;
 
+/* The library's last message without the name of the C function that
+ * some messages start with ("qubo_puzzle_parse_solution: "). */
+const char *cli_library_message(void);
+
 /* Reports the library's last error for input @p what: "qubo: FILE:LINE:COL:
  * message" when it has a position. Returns the exit code for status @p rc. */
 int cli_report(const char *what, int rc);

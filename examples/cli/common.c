@@ -228,6 +228,24 @@ int cli_exit_code(int rc)
 	}
 }
 
+/* @p msg without a leading "qubo_name: ": the C function is of no use to
+ * the program's users. */
+static const char *strip_function(const char *msg)
+{
+	const char *p = msg;
+
+	if (strncmp(p, "qubo_", 5))
+		return msg;
+	for (p += 5; (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'; p++)
+		;
+	return p[0] == ':' && p[1] == ' ' ? p + 2 : msg;
+}
+
+const char *cli_library_message(void)
+{
+	return strip_function(qubo_error_message());
+}
+
 int cli_report(const char *what, int rc)
 {
 	const char *msg = qubo_error_message();
@@ -238,12 +256,13 @@ int cli_report(const char *what, int rc)
 		const char *colon = strstr(msg, ": ");
 		if (!strncmp(msg, "line ", 5) && colon)
 			msg = colon + 2;
+		msg = strip_function(msg);
 		if (col)
 			cli_error("%s:%zu:%zu: %s", what, line, col, msg);
 		else
 			cli_error("%s:%zu: %s", what, line, msg);
 	} else {
-		cli_error("%s: %s", what, msg);
+		cli_error("%s: %s", what, strip_function(msg));
 	}
 	return cli_exit_code(rc);
 }

@@ -215,7 +215,7 @@ int cli_count(int argc, char **argv)
 		goto out;
 	}
 	if (rc < 0) {
-		cli_error("%s: %s", in.name, qubo_error_message());
+		cli_error("%s: %s", in.name, cli_library_message());
 		code = rc == QUBO_ERR_TOO_LARGE ? CLI_TOO_LARGE : cli_exit_code(rc);
 		goto out;
 	}

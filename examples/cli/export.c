@@ -148,7 +148,7 @@ static int optimise_angles(const qubo_model *m, size_t p, double *gammas, double
 
 	rc = qubo_qaoa_new(&q, m, 0, NULL);
 	if (rc) {
-		cli_error("cannot optimise the angles: %s", qubo_error_message());
+		cli_error("cannot optimise the angles: %s", cli_library_message());
 		return rc == QUBO_ERR_TOO_LARGE ? CLI_TOO_LARGE : cli_exit_code(rc);
 	}
 	rc = qubo_qaoa_optimize(q, p, 0, gammas, betas, &expectation);

@@ -336,7 +336,7 @@ int cli_apply_options(qubo_solver *s, const solve_args *a)
 		else
 			rc = qubo_solver_set_string(s, o->key, o->s);
 		if (rc) {
-			cli_error("%s: %s", o->flag, qubo_error_message());
+			cli_error("%s: %s", o->flag, cli_library_message());
 			return exit_code(rc);
 		}
 	}
@@ -398,7 +398,7 @@ static int solve_model(const solve_args *a, const cli_input *in)
 		return code;
 	rc = qubo_solver_new(&s, a->solver, NULL);
 	if (rc) {
-		cli_error("--solver: %s", qubo_error_message());
+		cli_error("--solver: %s", cli_library_message());
 		qubo_model_free(m);
 		return exit_code(rc);
 	}
@@ -415,9 +415,9 @@ static int solve_model(const solve_args *a, const cli_input *in)
 		if (code == CLI_USAGE)
 			/* a value the solver refused only when it ran (beta_hot
 			 * above beta_cold): the options are at fault, not the model */
-			cli_error("the solver's options: %s", qubo_error_message());
+			cli_error("the solver's options: %s", cli_library_message());
 		else
-			cli_error("%s: %s", in->name, qubo_error_message());
+			cli_error("%s: %s", in->name, cli_library_message());
 		goto out;
 	}
 	distinct = qubo_sampleset_size(set);
@@ -497,7 +497,7 @@ int cli_solvers(int argc, char **argv)
 		char text[4096];
 		if (qubo_solver_new(&s, name, NULL) ||
 		    qubo_solver_describe(s, text, sizeof text, NULL)) {
-			cli_error("%s: %s", name, qubo_error_message());
+			cli_error("%s: %s", name, cli_library_message());
 			qubo_solver_free(s);
 			return CLI_FAILURE;
 		}

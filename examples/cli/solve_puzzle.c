@@ -83,7 +83,7 @@ static int print_solution(const qubo_puzzle *p, const uint8_t *board, size_t cel
 	}
 	rc = qubo_puzzle_format_solution(p, board, cells, text, len + 1, &len);
 	if (rc) {
-		cli_error("%s: %s", name, qubo_error_message());
+		cli_error("%s: %s", name, cli_library_message());
 		free(text);
 		return CLI_FAILURE;
 	}
@@ -220,7 +220,7 @@ static int make_solver(const cli_solve_args *a, int target_given, qubo_solver **
 		return CLI_OK;
 	rc = qubo_solver_new(&s, a->solver, NULL);
 	if (rc) {
-		cli_error("--solver: %s", qubo_error_message());
+		cli_error("--solver: %s", cli_library_message());
 		return cli_exit_code(rc) == CLI_USAGE ? CLI_USAGE : CLI_FAILURE;
 	}
 	code = cli_apply_options(s, a);
@@ -298,10 +298,10 @@ int cli_solve_puzzle(const cli_solve_args *a, const cli_input *in)
 		if (code == CLI_USAGE || code == CLI_PARSE) {
 			/* a value the solver refused only when it ran (beta_hot above
 			 * beta_cold): the options are at fault, not the puzzle */
-			cli_error("the solver's options: %s", qubo_error_message());
+			cli_error("the solver's options: %s", cli_library_message());
 			code = CLI_USAGE;
 		} else {
-			cli_error("%s: %s", in->name, qubo_error_message());
+			cli_error("%s: %s", in->name, cli_library_message());
 			if (code != CLI_TOO_LARGE)
 				code = CLI_FAILURE;
 		}
