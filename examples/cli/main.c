@@ -29,15 +29,17 @@ static const cli_verb verbs[] = {
 
 const char cli_exit_help[] =
 	"exit status:\n"
-	"  0  success: solved and verified, solution valid, file written\n"
-	"  1  no solution found within the limits, the solver failed, or (verify)\n"
-	"     the solution breaks a rule\n"
-	"  2  usage error: bad command line or option value\n"
+	"  0  success: solved and verified, optimal and proven, solution valid,\n"
+	"     count complete, file written\n"
+	"  1  no proven answer within the limits: stopped by the time limit or\n"
+	"     Ctrl-C, best found but not proven optimal, not found by sampling, or\n"
+	"     the solver failed (what was found is still printed); or (verify) the\n"
+	"     solution breaks a rule\n"
+	"  2  usage error: bad command line or option value, wrong kind of input\n"
 	"  3  parse error: the input is malformed (FILE:LINE:COLUMN on stderr)\n"
 	"  4  I/O error: a file could not be read or written\n"
-	"  5  the puzzle has no solution (proven)\n"
-	"  6  count: the model is too large to enumerate; export --qasm2/3: too\n"
-	"     large for the simulator that optimises the angles\n";
+	"  5  the puzzle has no solution (proven infeasible)\n"
+	"  6  too large: the input, its model or the run is beyond a size limit\n";
 
 static void usage(FILE *f)
 {

@@ -59,8 +59,9 @@ static void solve_usage(FILE *f)
 		"                        (puzzles: default 1, so the output is reproducible)\n"
 		"  --threads N           worker threads; 0 means one per CPU (the default\n"
 		"                        for models; puzzles use one thread for small models)\n"
-		"  --time-limit SECONDS  stop after this long; a model prints what was found.\n"
-		"                        Puzzles: default 60, 0 means no limit\n"
+		"  --time-limit SECONDS  stop after this long; what was found is printed and\n"
+		"                        the exit status is 1. Puzzles: default 60, 0 means\n"
+		"                        no limit\n"
 		"  --reduce LEVEL        puzzles: none, clues or full (default): how far the\n"
 		"                        puzzle is reduced before its model is built\n"
 		"  --target ENERGY       stop once a sample reaches this energy (puzzles:\n"
@@ -74,8 +75,13 @@ static void solve_usage(FILE *f)
 		"  --quiet               no progress messages (puzzles: and no figures)\n"
 		"  -h, --help            this help\n"
 		"\n"
+		"A puzzle's status line on standard error is one of: solved and verified;\n"
+		"optimal and proven; best found, not proven optimal (the board is printed,\n"
+		"exit status 1); proven infeasible (5); stopped (1); not found (1).\n"
+		"\n"
 		"Progress goes to standard error for runs longer than a second; Ctrl-C stops\n"
-		"the run and prints what was found so far (a second Ctrl-C quits).\n"
+		"the run and prints what was found so far, with exit status 1 (a second\n"
+		"Ctrl-C quits).\n"
 		"\n%s", cli_exit_help);
 }
 

@@ -263,6 +263,8 @@ int cli_solve_puzzle(const cli_solve_args *a, const cli_input *in)
 	if (code)
 		return code;
 	code = cli_input_puzzle(in, a->reduce, &p);
+	if (code == CLI_INFEASIBLE && !a->quiet)
+		fprintf(stderr, "status: proven infeasible (by the reduction)\n");
 	if (code)
 		goto out;
 	cells = cli_puzzle_stats(p, &st);

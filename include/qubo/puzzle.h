@@ -538,9 +538,9 @@ typedef struct qubo_puzzle_result {
 	double energy;
 	/** How the answer was reached, a static string: "reduction",
 	 *  "branch and reduce", "branch and bound", "sa", "sa, then
-	 *  exhaustive", "sa, then branch and bound", "sampling, then
-	 *  exhaustive", "sampling, then branch and bound", "exhaustive", a
-	 *  built-in solver's name, or "a caller's solver". */
+	 *  exhaustive", "sa, then branch and reduce", "sa, then branch and
+	 *  bound", the same three with "sampling" for a caller's solver,
+	 *  "exhaustive", a built-in solver's name, or "a caller's solver". */
 	const char *method;
 	/** Sampling rounds run. */
 	uint32_t rounds;

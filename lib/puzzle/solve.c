@@ -458,8 +458,11 @@ static int solve_feasibility(struct run *r)
 	rc = sample(r, after || r->n <= EXACT_FALLBACK_VARS);
 	if (rc || reached(r) || r->ctl.stopped || r->proven_infeasible)
 		return rc;
-	if (has_search(r))
+	if (has_search(r)) {
+		r->res.method = !strcmp(r->res.method, "sa") ? "sa, then branch and reduce"
+							      : "sampling, then branch and reduce";
 		return search(r);
+	}
 	if (r->n <= EXACT_FALLBACK_VARS) {
 		r->res.method = !strcmp(r->res.method, "sa") ? "sa, then exhaustive"
 							      : "sampling, then exhaustive";
