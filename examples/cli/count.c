@@ -220,8 +220,8 @@ int cli_count(int argc, char **argv)
 		goto out;
 	}
 	if (rc != QUBO_OK) {
-		cli_error("%s: %s after %llu solution%s; no count", in.name,
-			  rc == QUBO_TIME_LIMIT ? "time limit reached" : "stopped",
+		cli_error("%s: stopped (%s) after %llu solution%s; no count", in.name,
+			  rc == QUBO_TIME_LIMIT ? "time limit" : "interrupted",
 			  (unsigned long long)res.count, res.count == 1 ? "" : "s");
 		code = CLI_FAILURE;
 		goto out;

@@ -14,6 +14,7 @@
  *  - --solver NAME or a target energy: that solver only, in rounds until a
  *    read reaches the target or the time limit passes.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,7 +328,8 @@ int cli_solve_puzzle(const cli_solve_args *a, const cli_input *in)
 		status = !strcmp(method, "exhaustive") ? "optimal and proven (by exhaustive search)"
 			 : !strcmp(method, "reduction") ? "optimal and proven (by the reduction)"
 			 : !strcmp(method, "branch and bound") ? "optimal and proven (by exact search)"
-			 : ps.has_ground && res.has_energy && res.energy <= ps.ground
+			 : ps.has_ground && res.has_energy &&
+					 res.energy <= ps.ground + 1e-9 * (1.0 + fabs(ps.ground))
 				 ? "optimal and proven (the known optimum reached)"
 			 : strstr(method, "branch and bound") ? "optimal and proven (by exact search)"
 						      : "optimal and proven";

@@ -142,7 +142,8 @@ rc, out, err = run("verify", nqueens, bad)
 check(rc == 1 and out.startswith("invalid"), f"1 verify failure: {rc} {out!r}")
 # count stopped by the time limit
 rc, out, err = run("count", "--time-limit", "0.3", dom13)
-check(rc == 1 and out == "", f"1 count stopped: {rc} {out!r} {err!r}")
+check(rc == 1 and out == "" and "stopped (time limit)" in err,
+      f"1 count stopped: {rc} {out!r} {err!r}")
 
 # ---- 2: usage ----
 rc, out, err = run("solve", "--bogus", nqueens)
