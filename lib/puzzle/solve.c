@@ -547,6 +547,11 @@ static int conclude(struct run *r, uint8_t *board)
 	r->p->fam->check(r->p, board, &rep);
 	res->violations = rep.violations;
 	if (!rep.violations) {
+		/* a valid board at a known optimum (a proven value) is optimal,
+		 * whatever target the run sampled for */
+		if (optimisation && r->has_ground &&
+		    r->best_e <= r->ground + 1e-9 * (1.0 + fabs(r->ground)))
+			r->optimum_proven = 1;
 		res->verdict = !optimisation	   ? QUBO_PUZZLE_SOLVED :
 			       r->optimum_proven ? QUBO_PUZZLE_OPTIMAL :
 						   QUBO_PUZZLE_BEST_FOUND;

@@ -866,3 +866,30 @@ Test(puzzle_solve, optimisation_verdicts_need_a_proof)
 		qubo_puzzle_free(p);
 	}
 }
+
+/* A board at a known optimum (3 rooks dominate 3 x 3, a proven value) is
+ * optimal even when the caller's target, not the optimum, stopped the
+ * sampling. */
+Test(puzzle_solve, a_known_optimum_reached_is_optimal_whatever_the_target)
+{
+	qubo_puzzle *p = parse("domination 3 rook\n");
+	qubo_puzzle_solve_options o = QUBO_PUZZLE_SOLVE_OPTIONS_INIT;
+	qubo_puzzle_result r = result_init();
+	qubo_solver *s = NULL;
+	uint8_t board[9];
+	size_t i, rooks = 0;
+
+	cr_assert_eq(qubo_solver_new(&s, "sa", NULL), QUBO_OK);
+	cr_assert_eq(qubo_solver_set_double(s, QUBO_PARAM_TARGET_ENERGY, 3.5), QUBO_OK);
+	o.solver = s;
+	o.strategy = QUBO_PUZZLE_STRATEGY_SAMPLE;
+	cr_assert_eq(qubo_puzzle_solve(p, &o, board, sizeof board, &r), QUBO_OK, "%s",
+		     qubo_error_message());
+	for (i = 0; i < 9; i++)
+		rooks += board[i];
+	cr_assert_eq(r.energy, 3.0);
+	cr_assert_eq(rooks, 3);
+	cr_assert_eq(r.verdict, QUBO_PUZZLE_OPTIMAL, "verdict %d", r.verdict);
+	qubo_solver_free(s);
+	qubo_puzzle_free(p);
+}
