@@ -81,6 +81,24 @@ class Loading(unittest.TestCase):
         self.assertIs(qubo_ctypes, qubo)
 
 
+# A 6 x 6 Tango with 36 variables, 21 after the clues' reduction and 12
+# after the full one.
+TANGO = """\
+tango 6
+. . . . . .
+  x   =   x
+. .x. . .=1
+
+. 1 . 1 . .
+          x
+.x. . . . .
+
+. . . .x. .
+    = = =
+.x. . . . .
+"""
+
+
 class Files(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
@@ -100,8 +118,13 @@ class Files(unittest.TestCase):
                 self.assertEqual(p.family, qubo.QUBO_PUZZLE_NQUEENS)
                 self.assertEqual(p.stats(), q.stats())
                 self.assertEqual(p.count()["count"], 4)  # the 6-queens problem's 4 solutions
-        with qubo.Puzzle.from_file(path, reduce=qubo.QUBO_REDUCE_NONE) as p:
-            self.assertEqual(p.stats()["variables_after"], 36)
+        # the options reach the parser: a Tango's variables after each
+        # reduction
+        tango = self.path("tango.txt", TANGO)
+        for reduce, variables in ((qubo.QUBO_REDUCE_NONE, 36), (qubo.QUBO_REDUCE_CLUES, 21),
+                                  (qubo.QUBO_REDUCE_FULL, 12)):
+            with qubo.Puzzle.from_file(tango, reduce=reduce) as p:
+                self.assertEqual(p.stats()["variables_after"], variables)
 
     def test_puzzle_file_errors(self):
         with self.assertRaises(qubo.QuboError) as e:
