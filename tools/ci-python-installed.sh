@@ -96,6 +96,7 @@ fi
 PKG_DIR=$(dirname "$PKG_INIT")
 
 TMP=$(mktemp -d)
+# shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
 	rm -rf "$TMP"
 	if [ "${QUBO_PY_KEEP:-0}" = 1 ]; then

@@ -36,7 +36,6 @@ garbage collector frees them too, but not at a predictable time).
 import ctypes
 import ctypes.util
 import os
-import sys
 from ctypes import (CFUNCTYPE, POINTER, Structure, byref, c_char_p, c_double, c_int,
                     c_int32, c_int64, c_size_t, c_uint8, c_uint32, c_uint64, c_void_p)
 
@@ -567,9 +566,17 @@ def load(*places):
         paths = (_in_places("qubo", places), _in_places("qubo-puzzle", places))
     else:
         paths = (_by_default("qubo"), _by_default("qubo-puzzle"))
-    core = ctypes.CDLL(paths[0])
-    _declare(core, _CORE_PROTOTYPES)
-    puzzle = ctypes.CDLL(paths[1])
+    puzzle = None
+    try:
+        core = ctypes.CDLL(paths[0])
+        _declare(core, _CORE_PROTOTYPES)
+        puzzle = ctypes.CDLL(paths[1])
+    except OSError as e:
+        if places:
+            raise
+        raise OSError("%s (no lib%s where this package looks: pass its directory to "
+                      "qubo.load() or set QUBO_LIBDIR)"
+                      % (e, "qubo" if puzzle is None else "qubo-puzzle")) from e
     _declare(puzzle, _PUZZLE_PROTOTYPES)
     _core, _puzzle, _paths = core, puzzle, paths
     return core, puzzle
