@@ -7,8 +7,10 @@ queens puzzle of the shared collection, known counts, limits, stops from
 Python callbacks). Python recomputes every figure it can (energies,
 brute-force minima, the puzzle's solution, regions read from the text).
 
-usage: test_ctypes.py LIBQUBO LIBQUBO_PUZZLE [QUBO_CLI [STRUCT_LAYOUT]]
-  LIBQUBO, LIBQUBO_PUZZLE: the shared libraries (files or their directories)
+usage: test_ctypes.py [LIBQUBO LIBQUBO_PUZZLE [QUBO_CLI [STRUCT_LAYOUT]]]
+  LIBQUBO, LIBQUBO_PUZZLE: the shared libraries (files or their directories);
+    without them, those qubo.load() finds (QUBO_LIBDIR, else the installed
+    ones)
   QUBO_CLI: optional; the qubo program, to cross-check `qubo info`
   STRUCT_LAYOUT: optional; examples/python/struct_layout.c built, which
     prints the C layout of the versioned puzzle structs
@@ -751,7 +753,7 @@ def asan_instrumented(paths):
 
 
 def main():
-    if len(sys.argv) < 3:
+    if len(sys.argv) == 2:
         print(__doc__, file=sys.stderr)
         return 2
     libs, cli = sys.argv[1:3], (sys.argv[3] if len(sys.argv) > 3 else None)

@@ -10,8 +10,10 @@ Rx(2 beta) matrices, energies by brute force, the OpenQASM circuit run gate
 by gate, read frequencies against the probabilities, and a Tango board
 checked against the puzzle's rules read from its text.
 
-usage: test_qaoa.py LIBQUBO LIBQUBO_PUZZLE
-  LIBQUBO, LIBQUBO_PUZZLE: the shared libraries (files or their directories)
+usage: test_qaoa.py [LIBQUBO LIBQUBO_PUZZLE]
+  LIBQUBO, LIBQUBO_PUZZLE: the shared libraries (files or their directories);
+    without them, those qubo.load() finds (QUBO_LIBDIR, else the installed
+    ones)
 Exit status: 0 passed, 1 failed, 77 skipped (ASan-instrumented libraries
 without the ASan runtime in LD_PRELOAD).
 """
@@ -560,7 +562,7 @@ LIBS = []
 
 
 def main():
-    if len(sys.argv) < 3:
+    if len(sys.argv) == 2:
         print(__doc__, file=sys.stderr)
         return 2
     LIBS[:] = sys.argv[1:3]
