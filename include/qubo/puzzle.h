@@ -270,14 +270,17 @@ QUBO_API int qubo_puzzle_check(const qubo_puzzle *puzzle, const uint8_t *board, 
  * Formats a board as a solution file (doc/formats.md): the puzzle's header
  * line (for Tents & Trees also its `cols` and `rows` lines) and the filled
  * grid (the grid alone for a puzzle built from a spec, which has no header).
- * Call with @p capacity 0 to learn the size.
+ * Call with @p capacity 0 (@p buffer may be NULL) to learn the size: that
+ * call writes nothing and returns #QUBO_OK with the length in @p length_out.
  * @param[in] puzzle the puzzle.
  * @param[in] board width × height bytes.
  * @param[in] length must equal width × height.
  * @param[out] buffer destination, NUL-terminated when it fits.
  * @param[in] capacity its size.
  * @param[out] length_out receives the text length without the NUL.
- * @return #QUBO_OK, #QUBO_ERR_BUFFER_TOO_SMALL, #QUBO_ERR_INVALID_ARG, #QUBO_ERR_MISUSE.
+ * @return #QUBO_OK (also for the size query), #QUBO_ERR_BUFFER_TOO_SMALL (a
+ *         nonzero @p capacity below the length), #QUBO_ERR_INVALID_ARG,
+ *         #QUBO_ERR_MISUSE.
  * @since 0.1
  */
 QUBO_API int qubo_puzzle_format_solution(const qubo_puzzle *puzzle, const uint8_t *board,
@@ -286,13 +289,15 @@ QUBO_API int qubo_puzzle_format_solution(const qubo_puzzle *puzzle, const uint8_
 
 /**
  * Formats the puzzle itself back in its text format (doc/formats.md), so
- * that parsing the result gives the same puzzle. Call with @p capacity 0 to
- * learn the size.
+ * that parsing the result gives the same puzzle. Call with @p capacity 0
+ * (@p buffer may be NULL) to learn the size: that call writes nothing and
+ * returns #QUBO_OK with the length in @p length_out.
  * @param[in] puzzle the puzzle.
  * @param[out] buffer destination, NUL-terminated when it fits.
  * @param[in] capacity its size.
  * @param[out] length_out receives the text length without the NUL.
- * @return #QUBO_OK, #QUBO_ERR_BUFFER_TOO_SMALL, #QUBO_ERR_NOT_SUPPORTED (a
+ * @return #QUBO_OK (also for the size query), #QUBO_ERR_BUFFER_TOO_SMALL (a
+ *         nonzero @p capacity below the length), #QUBO_ERR_NOT_SUPPORTED (a
  *         spec-built puzzle with no text form), #QUBO_ERR_MISUSE.
  * @since 0.1
  */
