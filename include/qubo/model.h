@@ -52,6 +52,12 @@ typedef struct qubo_model_stats {
  *  @c compiled_bytes), frozen: the smallest @c struct_size accepted. @since 0.1 */
 #define QUBO_MODEL_STATS_SIZE_V1 (offsetof(qubo_model_stats, compiled_bytes) + sizeof(size_t))
 
+/** Initialiser of a qubo_model_stats with @c struct_size set and every
+ *  other field zero, which compiles without warnings under -Wextra
+ *  (unlike `{sizeof st}`): `qubo_model_stats st = QUBO_MODEL_STATS_INIT;`
+ *  @since 0.1 */
+#define QUBO_MODEL_STATS_INIT { sizeof(qubo_model_stats), 0, 0, 0, 0, 0, 0, 0 }
+
 /**
  * Creates an empty model.
  * @param[out] out receives the new model; set to NULL on failure.

@@ -124,6 +124,11 @@ typedef struct qubo_puzzle_stats {
 #define QUBO_PUZZLE_STATS_SIZE_V1 \
 	(offsetof(qubo_puzzle_stats, solved_by_reduction) + sizeof(int32_t))
 
+/** Initialiser of a qubo_puzzle_stats with @c struct_size set and every
+ *  other field zero, which compiles without warnings under -Wextra:
+ *  `qubo_puzzle_stats st = QUBO_PUZZLE_STATS_INIT;` @since 0.1 */
+#define QUBO_PUZZLE_STATS_INIT { sizeof(qubo_puzzle_stats), 0, 0, 0, 0, 0, 0, 0, 0 }
+
 /**
  * Parses a puzzle from text and builds its model.
  * @param[out] out receives the puzzle; NULL on failure.
@@ -350,6 +355,10 @@ typedef struct qubo_puzzle_cell {
 /** Size of the first layout of qubo_puzzle_cell. */
 #define QUBO_PUZZLE_CELL_SIZE_V1 (offsetof(qubo_puzzle_cell, literal) + sizeof(qubo_lit))
 
+/** Initialiser of a qubo_puzzle_cell with @c struct_size set and every
+ *  other field zero: `qubo_puzzle_cell c = QUBO_PUZZLE_CELL_INIT;` @since 0.1 */
+#define QUBO_PUZZLE_CELL_INIT { sizeof(qubo_puzzle_cell), 0, 0, 0, 0, 0 }
+
 /**
  * Describes one cell of the board.
  * @param[in] puzzle the puzzle.
@@ -548,6 +557,12 @@ typedef struct qubo_puzzle_result {
 /** Size of the first layout of qubo_puzzle_result. */
 #define QUBO_PUZZLE_RESULT_SIZE_V1 (offsetof(qubo_puzzle_result, seconds) + sizeof(double))
 
+/** Initialiser of a qubo_puzzle_result with @c struct_size set and every
+ *  other field zero: `qubo_puzzle_result r = QUBO_PUZZLE_RESULT_INIT;`
+ *  @since 0.1 */
+#define QUBO_PUZZLE_RESULT_INIT \
+	{ sizeof(qubo_puzzle_result), 0, 0, 0, 0, 0, 0.0, NULL, 0, 0, 0, 0, 0, 0, 0.0 }
+
 /**
  * Solves a puzzle: the default strategy is the `qubo solve` command's.
  *
@@ -658,6 +673,12 @@ typedef struct qubo_puzzle_count_result {
 /** Size of the first layout of qubo_puzzle_count_result. */
 #define QUBO_PUZZLE_COUNT_RESULT_SIZE_V1 \
 	(offsetof(qubo_puzzle_count_result, seconds) + sizeof(double))
+
+/** Initialiser of a qubo_puzzle_count_result with @c struct_size set and
+ *  every other field zero:
+ *  `qubo_puzzle_count_result r = QUBO_PUZZLE_COUNT_RESULT_INIT;` @since 0.1 */
+#define QUBO_PUZZLE_COUNT_RESULT_INIT \
+	{ sizeof(qubo_puzzle_count_result), 0, 0, 0, 0.0, NULL, 0, 0.0 }
 
 /**
  * Counts a puzzle's distinct solutions by exact search or enumeration,
