@@ -63,7 +63,9 @@ enum qubo_puzzle_reduce {
 	QUBO_REDUCE_DEFAULT = 0,
 	/** Every cell is a variable; clues are constraints of the model. */
 	QUBO_REDUCE_NONE = 1,
-	/** Clues and their direct consequences are fixed (seeds/003 Prop. 2.1). */
+	/** Clues and their direct consequences are fixed (Proposition 2.1 of the
+	 *  second QUBO paper, "A QUBO Formulation for the Generalized LinkedIn
+	 *  Queens and Takuzu/Tango Game"). */
 	QUBO_REDUCE_CLUES = 2,
 	/** Propagation to a fixpoint that keeps exactly the same solutions. */
 	QUBO_REDUCE_FULL = 3
@@ -154,7 +156,7 @@ QUBO_API int qubo_puzzle_parse(qubo_puzzle **out, const char *text, size_t lengt
  * qubo_puzzle_parse() would make, without keeping the puzzle. The queens
  * families then build no model, which makes this several times cheaper; a
  * search that reduces many boards (as `qubo solve` does) wants it.
- * @param[in] text the puzzle text (FORMATS.md).
+ * @param[in] text the puzzle text (doc/formats.md).
  * @param[in] length length of @p text in bytes.
  * @param[in] options optional; NULL for the defaults.
  * @param[out] lits receives width × height literals; a cell that is neither

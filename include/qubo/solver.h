@@ -65,7 +65,9 @@ typedef struct qubo_options qubo_options;
 
 /** @name Common option keys, understood by every solver
  * @{ */
-/** int, 1 to 2^31 − 1: independent reads (runs) to make. Default 10. */
+/** int, 1 to 2^31 − 1: independent reads (runs) to make. Default 16 for
+ *  "sa" and 10 for "tabu", "descent" and "qaoa" (QAOA measurements);
+ *  "exhaustive" accepts it and ignores it. */
 #define QUBO_PARAM_NUM_READS "num_reads"
 /** int, any value (used as 64 unsigned bits): the random seed. When unset, a
  *  seed is drawn from the clock; qubo_sample_info::seed tells which. */

@@ -173,7 +173,8 @@ static int check_weights(struct cz *z, const qubo_puzzle_chess_spec *s, double P
 					      fn, s->lambda);
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: spec.lambda is %g, but the model is exact only when it "
-				      "exceeds every weight (seeds/003 Prop. 2.3); the weight at "
+				      "exceeds every weight (doc/formulations.md, the λ rule); the "
+				      "weight at "
 				      "row %zu, column %zu is %g",
 				      fn, s->lambda, argmax / z->w + 1, argmax % z->w + 1, z->maxw);
 	}
