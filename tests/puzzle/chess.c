@@ -1,7 +1,7 @@
-/* Coloured and max chess pieces: exactness by brute force (FORMULATIONS.md
+/* Coloured and max chess pieces: exactness by brute force (doc/formulations.md
  * §7) on random small boards with every piece type, custom move sets,
  * regions, weights and pre-placed pieces, at every reduction level; the λ
- * rule of seeds/003 Prop. 2.3; the rule checker and its messages; the text
+ * rule of the second paper's Prop. 2.3; the rule checker and its messages; the text
  * form (round trips, solution files, a table of bad inputs with line and
  * column); and a few boards solved with the built-in solvers. */
 #include <math.h>

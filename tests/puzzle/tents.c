@@ -1,4 +1,4 @@
-/* Tents & Trees: exactness by brute force (FORMULATIONS.md §7) on random
+/* Tents & Trees: exactness by brute force (doc/formulations.md) on random
  * small boards, planted and random, rectangular, at every reduction level,
  * through the spec and the text; qubo_puzzle_count() against the referee;
  * the relaxed model (every solution is a minimiser, and a board where two
