@@ -25,17 +25,13 @@ int main(void)
 	qubo_puzzle *p = NULL;
 	qubo_puzzle_solve_options o = QUBO_PUZZLE_SOLVE_OPTIONS_INIT;
 	qubo_puzzle_count_options co = QUBO_PUZZLE_COUNT_OPTIONS_INIT;
-	qubo_puzzle_result r;
-	qubo_puzzle_count_result c;
+	qubo_puzzle_result r = QUBO_PUZZLE_RESULT_INIT;
+	qubo_puzzle_count_result c = QUBO_PUZZLE_COUNT_RESULT_INIT;
 	uint8_t board[36];
 	char out[256];
 	size_t len = 0, violations = 1;
 	int rc;
 
-	memset(&r, 0, sizeof r);
-	r.struct_size = sizeof r;
-	memset(&c, 0, sizeof c);
-	c.struct_size = sizeof c;
 	o.time_limit = 10;
 	co.limit = 2;
 	rc = qubo_puzzle_parse(&p, text, sizeof text - 1, NULL);

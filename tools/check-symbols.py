@@ -19,7 +19,7 @@
       and 'local: *;' in the first node only.
 
 Exit status 0 when everything agrees, 1 with a list of differences otherwise.
-See doc/abi.md and TOOLCHAIN.md section 8 (pitfalls P10-P12).
+See doc/abi.md.
 """
 
 import fnmatch

@@ -15,7 +15,7 @@ tests/meson.build enables with CRITERION_VERBOSITY_LEVEL=1). Every other meson
 test counts as one test: OK and EXPECTEDFAIL pass, SKIP is skipped, anything
 else fails.
 
-Guards against tests that pass without testing (TOOLCHAIN.md P1, P3):
+Guards against tests that pass without testing:
 - a Criterion executable with no Synthesis line (for instance Criterion 2.4.1
   given an unknown option prints its usage and exits 0) counts as failed;
 - a Criterion executable that ran and skipped nothing counts as failed;

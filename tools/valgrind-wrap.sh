@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a test under valgrind for `meson test --setup valgrind`.
 #
-# Why a wrapper (doc: TOOLCHAIN.md section 7): Criterion re-executes itself
+# Why a wrapper: Criterion re-executes itself
 # once per test, and it ignores a worker's exit status once the test has
 # reported. So valgrind must follow the children (--trace-children=yes), an
 # invalid access must kill the worker at once (--exit-on-first-error=yes),

@@ -52,6 +52,12 @@ typedef struct qubo_model_stats {
  *  @c compiled_bytes), frozen: the smallest @c struct_size accepted. @since 0.1 */
 #define QUBO_MODEL_STATS_SIZE_V1 (offsetof(qubo_model_stats, compiled_bytes) + sizeof(size_t))
 
+/** Initialiser of a qubo_model_stats with @c struct_size set and every
+ *  other field zero, which compiles without warnings under -Wextra
+ *  (unlike `{sizeof st}`): `qubo_model_stats st = QUBO_MODEL_STATS_INIT;`
+ *  @since 0.1 */
+#define QUBO_MODEL_STATS_INIT { sizeof(qubo_model_stats), 0, 0, 0, 0, 0, 0, 0 }
+
 /**
  * Creates an empty model.
  * @param[out] out receives the new model; set to NULL on failure.
@@ -285,7 +291,9 @@ QUBO_API int qubo_model_export_linear(const qubo_model *model, double *h, size_t
 
 /**
  * Exports the couplers as coordinates, upper triangle (i < j), sorted by
- * (i, j). Call with @p capacity 0 (arrays may be NULL) to learn the count.
+ * (i, j). Call with @p capacity 0 (arrays may be NULL) to learn the count:
+ * that call writes no coupler and returns #QUBO_OK with the count in
+ * @p count_out.
  * @param[in] model a compiled model.
  * @param[out] rows receives i for each coupler.
  * @param[out] cols receives j for each coupler.
@@ -293,7 +301,9 @@ QUBO_API int qubo_model_export_linear(const qubo_model *model, double *h, size_t
  * @param[in] capacity length of each array.
  * @param[out] count_out receives the number of couplers (also on
  *             #QUBO_ERR_BUFFER_TOO_SMALL).
- * @return #QUBO_OK, #QUBO_ERR_BUFFER_TOO_SMALL, #QUBO_ERR_MISUSE (not compiled).
+ * @return #QUBO_OK (also for the count query), #QUBO_ERR_BUFFER_TOO_SMALL (a
+ *         nonzero @p capacity below the count), #QUBO_ERR_MISUSE (not
+ *         compiled).
  * @since 0.1
  */
 QUBO_API int qubo_model_export_coo(const qubo_model *model, uint32_t *rows, uint32_t *cols,
@@ -361,6 +371,9 @@ QUBO_API int qubo_model_delta(const qubo_model *model, const uint8_t *sample, si
  * E = offset + Σ h_i s_i + Σ_{i<j} J_ij s_i s_j, where J_ij = Q_ij / 4,
  * h_i = Q_ii / 2 + Σ_j Q_ij / 4 and offset = c + Σ Q_ii / 2 + Σ_{i<j} Q_ij / 4.
  * The couplers come in the order and count of qubo_model_export_coo().
+ * Call with @p h_capacity and @p capacity both 0 (arrays may be NULL) to
+ * learn the count: that call writes no array and returns #QUBO_OK with the
+ * count in @p count_out (@p h needs qubo_model_num_variables() doubles).
  * @param[in] model a compiled model.
  * @param[out] h receives n fields.
  * @param[in] h_capacity length of @p h; at least n.
@@ -369,8 +382,10 @@ QUBO_API int qubo_model_delta(const qubo_model *model, const uint8_t *sample, si
  * @param[out] couplings receives J_ij.
  * @param[in] capacity length of each coupling array.
  * @param[out] count_out receives the number of couplings.
- * @param[out] offset_out receives the constant.
- * @return #QUBO_OK, #QUBO_ERR_BUFFER_TOO_SMALL, #QUBO_ERR_MISUSE.
+ * @param[out] offset_out receives the constant (not by the size query of a
+ *             model with variables).
+ * @return #QUBO_OK (also for the size query), #QUBO_ERR_BUFFER_TOO_SMALL (a
+ *         capacity below its count, not both 0), #QUBO_ERR_MISUSE.
  * @since 0.1
  */
 QUBO_API int qubo_model_to_ising(const qubo_model *model, double *h, size_t h_capacity,

@@ -63,7 +63,9 @@ enum qubo_puzzle_reduce {
 	QUBO_REDUCE_DEFAULT = 0,
 	/** Every cell is a variable; clues are constraints of the model. */
 	QUBO_REDUCE_NONE = 1,
-	/** Clues and their direct consequences are fixed (seeds/003 Prop. 2.1). */
+	/** Clues and their direct consequences are fixed (Proposition 2.1 of the
+	 *  second QUBO paper, "A QUBO Formulation for the Generalized LinkedIn
+	 *  Queens and Takuzu/Tango Game"). */
 	QUBO_REDUCE_CLUES = 2,
 	/** Propagation to a fixpoint that keeps exactly the same solutions. */
 	QUBO_REDUCE_FULL = 3
@@ -124,6 +126,11 @@ typedef struct qubo_puzzle_stats {
 #define QUBO_PUZZLE_STATS_SIZE_V1 \
 	(offsetof(qubo_puzzle_stats, solved_by_reduction) + sizeof(int32_t))
 
+/** Initialiser of a qubo_puzzle_stats with @c struct_size set and every
+ *  other field zero, which compiles without warnings under -Wextra:
+ *  `qubo_puzzle_stats st = QUBO_PUZZLE_STATS_INIT;` @since 0.1 */
+#define QUBO_PUZZLE_STATS_INIT { sizeof(qubo_puzzle_stats), 0, 0, 0, 0, 0, 0, 0, 0 }
+
 /**
  * Parses a puzzle from text and builds its model.
  * @param[out] out receives the puzzle; NULL on failure.
@@ -149,7 +156,7 @@ QUBO_API int qubo_puzzle_parse(qubo_puzzle **out, const char *text, size_t lengt
  * qubo_puzzle_parse() would make, without keeping the puzzle. The queens
  * families then build no model, which makes this several times cheaper; a
  * search that reduces many boards (as `qubo solve` does) wants it.
- * @param[in] text the puzzle text (FORMATS.md).
+ * @param[in] text the puzzle text (doc/formats.md).
  * @param[in] length length of @p text in bytes.
  * @param[in] options optional; NULL for the defaults.
  * @param[out] lits receives width × height literals; a cell that is neither
@@ -274,14 +281,17 @@ QUBO_API int qubo_puzzle_check(const qubo_puzzle *puzzle, const uint8_t *board, 
  * Formats a board as a solution file (doc/formats.md): the puzzle's header
  * line (for Tents & Trees also its `cols` and `rows` lines) and the filled
  * grid (the grid alone for a puzzle built from a spec, which has no header).
- * Call with @p capacity 0 to learn the size.
+ * Call with @p capacity 0 (@p buffer may be NULL) to learn the size: that
+ * call writes nothing and returns #QUBO_OK with the length in @p length_out.
  * @param[in] puzzle the puzzle.
  * @param[in] board width × height bytes.
  * @param[in] length must equal width × height.
  * @param[out] buffer destination, NUL-terminated when it fits.
  * @param[in] capacity its size.
  * @param[out] length_out receives the text length without the NUL.
- * @return #QUBO_OK, #QUBO_ERR_BUFFER_TOO_SMALL, #QUBO_ERR_INVALID_ARG, #QUBO_ERR_MISUSE.
+ * @return #QUBO_OK (also for the size query), #QUBO_ERR_BUFFER_TOO_SMALL (a
+ *         nonzero @p capacity below the length), #QUBO_ERR_INVALID_ARG,
+ *         #QUBO_ERR_MISUSE.
  * @since 0.1
  */
 QUBO_API int qubo_puzzle_format_solution(const qubo_puzzle *puzzle, const uint8_t *board,
@@ -290,13 +300,15 @@ QUBO_API int qubo_puzzle_format_solution(const qubo_puzzle *puzzle, const uint8_
 
 /**
  * Formats the puzzle itself back in its text format (doc/formats.md), so
- * that parsing the result gives the same puzzle. Call with @p capacity 0 to
- * learn the size.
+ * that parsing the result gives the same puzzle. Call with @p capacity 0
+ * (@p buffer may be NULL) to learn the size: that call writes nothing and
+ * returns #QUBO_OK with the length in @p length_out.
  * @param[in] puzzle the puzzle.
  * @param[out] buffer destination, NUL-terminated when it fits.
  * @param[in] capacity its size.
  * @param[out] length_out receives the text length without the NUL.
- * @return #QUBO_OK, #QUBO_ERR_BUFFER_TOO_SMALL, #QUBO_ERR_NOT_SUPPORTED (a
+ * @return #QUBO_OK (also for the size query), #QUBO_ERR_BUFFER_TOO_SMALL (a
+ *         nonzero @p capacity below the length), #QUBO_ERR_NOT_SUPPORTED (a
  *         spec-built puzzle with no text form), #QUBO_ERR_MISUSE.
  * @since 0.1
  */
@@ -348,6 +360,10 @@ typedef struct qubo_puzzle_cell {
 
 /** Size of the first layout of qubo_puzzle_cell. */
 #define QUBO_PUZZLE_CELL_SIZE_V1 (offsetof(qubo_puzzle_cell, literal) + sizeof(qubo_lit))
+
+/** Initialiser of a qubo_puzzle_cell with @c struct_size set and every
+ *  other field zero: `qubo_puzzle_cell c = QUBO_PUZZLE_CELL_INIT;` @since 0.1 */
+#define QUBO_PUZZLE_CELL_INIT { sizeof(qubo_puzzle_cell), 0, 0, 0, 0, 0 }
 
 /**
  * Describes one cell of the board.
@@ -566,6 +582,12 @@ typedef struct qubo_puzzle_result {
 /** Size of the first layout of qubo_puzzle_result. */
 #define QUBO_PUZZLE_RESULT_SIZE_V1 (offsetof(qubo_puzzle_result, seconds) + sizeof(double))
 
+/** Initialiser of a qubo_puzzle_result with @c struct_size set and every
+ *  other field zero: `qubo_puzzle_result r = QUBO_PUZZLE_RESULT_INIT;`
+ *  @since 0.1 */
+#define QUBO_PUZZLE_RESULT_INIT \
+	{ sizeof(qubo_puzzle_result), 0, 0, 0, 0, 0, 0.0, NULL, 0, 0, 0, 0, 0, 0, 0.0 }
+
 /**
  * Solves a puzzle: the default strategy is the `qubo solve` command's.
  *
@@ -680,6 +702,12 @@ typedef struct qubo_puzzle_count_result {
 /** Size of the first layout of qubo_puzzle_count_result. */
 #define QUBO_PUZZLE_COUNT_RESULT_SIZE_V1 \
 	(offsetof(qubo_puzzle_count_result, seconds) + sizeof(double))
+
+/** Initialiser of a qubo_puzzle_count_result with @c struct_size set and
+ *  every other field zero:
+ *  `qubo_puzzle_count_result r = QUBO_PUZZLE_COUNT_RESULT_INIT;` @since 0.1 */
+#define QUBO_PUZZLE_COUNT_RESULT_INIT \
+	{ sizeof(qubo_puzzle_count_result), 0, 0, 0, 0.0, NULL, 0, 0.0 }
 
 /**
  * Counts a puzzle's distinct solutions by exact search or enumeration,

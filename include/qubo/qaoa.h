@@ -230,7 +230,9 @@ QUBO_API int qubo_qaoa_optimize(qubo_qaoa *qaoa, size_t p, size_t iterations, do
  * i. Version 2 uses only the gates of qelib1.inc. The global phase is
  * dropped. The text is NUL-terminated when it fits with its terminator (a
  * capacity of exactly its length holds it without the NUL, as
- * qubo_qbsolv_write() does); call with @p capacity 0 to learn the length.
+ * qubo_qbsolv_write() does); call with @p capacity 0 to learn the length:
+ * that call writes nothing and returns #QUBO_OK with the length in
+ * @p length_out.
  * @param[in] model a compiled model.
  * @param[in] p the depth, 0 to #QUBO_QAOA_MAX_DEPTH.
  * @param[in] gammas the p cost angles, finite.
@@ -239,7 +241,8 @@ QUBO_API int qubo_qaoa_optimize(qubo_qaoa *qaoa, size_t p, size_t iterations, do
  * @param[out] buffer destination (may be NULL when @p capacity is 0).
  * @param[in] capacity its size in bytes.
  * @param[out] length_out optional; receives the length without the NUL.
- * @return #QUBO_OK, #QUBO_ERR_BUFFER_TOO_SMALL, #QUBO_ERR_INVALID_ARG
+ * @return #QUBO_OK (also for the size query), #QUBO_ERR_BUFFER_TOO_SMALL (a
+ *         nonzero @p capacity below the length), #QUBO_ERR_INVALID_ARG
  *         (version, an angle not finite), #QUBO_ERR_OUT_OF_RANGE (@p p),
  *         #QUBO_ERR_NOMEM, #QUBO_ERR_MISUSE.
  * @since 0.1

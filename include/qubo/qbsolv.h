@@ -56,13 +56,15 @@ QUBO_API int qubo_qbsolv_read_file(qubo_model **out, const char *path,
 /**
  * Writes a compiled model into a caller buffer. The text is NUL-terminated
  * when it fits with its terminator. Call with @p capacity 0 (@p buffer may
- * be NULL) to learn the size.
+ * be NULL) to learn the size: that call writes nothing and returns #QUBO_OK
+ * with the length in @p length_out.
  * @param[in] model a compiled model.
  * @param[out] buffer destination.
  * @param[in] capacity its size in bytes.
  * @param[out] length_out receives the text's length without the NUL (also on
  *             #QUBO_ERR_BUFFER_TOO_SMALL).
- * @return #QUBO_OK, #QUBO_ERR_BUFFER_TOO_SMALL, #QUBO_ERR_MISUSE.
+ * @return #QUBO_OK (also for the size query), #QUBO_ERR_BUFFER_TOO_SMALL (a
+ *         nonzero @p capacity below the length), #QUBO_ERR_MISUSE.
  * @since 0.1
  */
 QUBO_API int qubo_qbsolv_write(const qubo_model *model, char *buffer, size_t capacity,

@@ -65,7 +65,9 @@ typedef struct qubo_options qubo_options;
 
 /** @name Common option keys, understood by every solver
  * @{ */
-/** int, 1 to 2^31 − 1: independent reads (runs) to make. Default 10. */
+/** int, 1 to 2^31 − 1: independent reads (runs) to make. Default 16 for
+ *  "sa" and 10 for "tabu", "descent" and "qaoa" (QAOA measurements);
+ *  "exhaustive" accepts it and ignores it. */
 #define QUBO_PARAM_NUM_READS "num_reads"
 /** int, any value (used as 64 unsigned bits): the random seed. When unset, a
  *  seed is drawn from the clock; qubo_sample_info::seed tells which. */
@@ -261,12 +263,16 @@ QUBO_API const char *qubo_solver_name(const qubo_solver *solver);
 /**
  * A human-readable description of the solver and its options, from the
  * backend's describe slot (or the name alone). The text is NUL-terminated
- * when it fits with its terminator; call with @p capacity 0 to learn the size.
+ * when it fits with its terminator; call with @p capacity 0 to learn the size:
+ * that call writes nothing and returns #QUBO_OK with the length in
+ * @p length_out.
  * @param[in] solver the solver.
  * @param[out] buffer destination (may be NULL when @p capacity is 0).
  * @param[in] capacity its size in bytes.
  * @param[out] length_out optional; receives the length without the NUL.
- * @return #QUBO_OK, #QUBO_ERR_BUFFER_TOO_SMALL, #QUBO_ERR_MISUSE.
+ * @return #QUBO_OK (also for the size query), #QUBO_ERR_BUFFER_TOO_SMALL (a
+ *         nonzero @p capacity that does not hold the text and its NUL),
+ *         #QUBO_ERR_MISUSE.
  * @since 0.1
  */
 QUBO_API int qubo_solver_describe(const qubo_solver *solver, char *buffer, size_t capacity,

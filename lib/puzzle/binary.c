@@ -1,10 +1,11 @@
 /*
  * The binary-grid families: Takuzu (Binairo, Unruly) and LinkedIn Tango
- * (seeds/003 §3). Every instance is a struct bn (binary_impl.h): this file
- * checks and copies it, folds the relations into parity classes, runs the
- * reduction (binary_reduce.c) and the checks it cannot make, builds the
- * exact QUBO at the chosen reduction level, and holds the rule checker and
- * the search slots. The text forms are in binary_text.c.
+ * (§3 of the second paper cited in doc/formulations.md). Every instance is
+ * a struct bn (binary_impl.h): this file checks and copies it, folds the
+ * relations into parity classes, runs the reduction (binary_reduce.c) and
+ * the checks it cannot make, builds the exact QUBO at the chosen reduction
+ * level, and holds the rule checker and the search slots. The text forms
+ * are in binary_text.c.
  *
  * The model over literals (one per cell: a variable, its complement for a
  * cell that differs from its parity class's representative, or a constant

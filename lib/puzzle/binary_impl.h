@@ -1,7 +1,8 @@
 /*
  * Private interface of the binary-grid families (binary.c, binary_reduce.c,
  * binary_text.c): Takuzu (Binairo, Unruly) and LinkedIn Tango
- * (seeds/003 §3). Both become one instance, a board of 0/1 cells with
+ * (§3 of the second paper cited in doc/formulations.md). Both become one
+ * instance, a board of 0/1 cells with
  *  - a count per row and per column (the ones it needs, or none);
  *  - windows: cell triples that may not be all equal (the horizontal and
  *    vertical windows of three for the text formats; any triple, so that

@@ -1,7 +1,8 @@
 /*
- * Coloured and max chess pieces (seeds/003 §2.6): checking and copying a
- * spec, the attack graph, propagation from pre-placed pieces, the model,
- * and the rule checker. The text form is in chess_text.c.
+ * Coloured and max chess pieces (§2.6 of the second paper cited in
+ * doc/formulations.md): checking and copying a spec, the attack graph,
+ * propagation from pre-placed pieces, the model, and the rule checker. The
+ * text form is in chess_text.c.
  *
  * The model over literals (one per cell: a variable, or a constant for
  * cells without a piece and fixed cells):
@@ -12,7 +13,7 @@
  * otherwise, so the minimisers are the solutions, at energy 0. Max: with
  * λ > max w, removing a piece from a conflicting pair lowers the energy by
  * at least λ − w > 0, so a minimiser has no conflict, and among
- * conflict-free boards the energy is −(total weight) (seeds/003 Prop. 2.3;
+ * conflict-free boards the energy is −(total weight) (the second paper, Prop. 2.3;
  * doc/formulations.md).
  */
 #include <float.h>
@@ -173,7 +174,8 @@ static int check_weights(struct cz *z, const qubo_puzzle_chess_spec *s, double P
 					      fn, s->lambda);
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: spec.lambda is %g, but the model is exact only when it "
-				      "exceeds every weight (seeds/003 Prop. 2.3); the weight at "
+				      "exceeds every weight (doc/formulations.md, the λ rule); the "
+				      "weight at "
 				      "row %zu, column %zu is %g",
 				      fn, s->lambda, argmax / z->w + 1, argmax % z->w + 1, z->maxw);
 	}

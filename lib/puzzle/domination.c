@@ -1,7 +1,8 @@
 /*
- * Minimum domination (seeds/004): place as few pieces as possible so that
- * every cell on the board holds one or is attacked by one. The spec, the
- * model, the rule checker and the text form
+ * Minimum domination (the minimum dominating set of queens, generalised to
+ * every piece): place as few pieces as possible so that every cell on the
+ * board holds one or is attacked by one. The spec, the model, the rule
+ * checker and the text form
  *
  *   domination N [PIECE]        or  domination WxH [PIECE]
  *   ..#.                        optional: height lines of width characters,

@@ -173,7 +173,8 @@ void qubo__pz_put(struct qubo__pz_out *o, const char *s, size_t n);
 void qubo__pz_putc(struct qubo__pz_out *o, char c);
 void qubo__pz_printf(struct qubo__pz_out *o, const char *fmt, ...) QUBO__PZ_PRINTF(2, 3);
 /* Sets *length_out; QUBO_OK and a NUL when it fits, QUBO_OK without one when
- * the text fills the buffer exactly, QUBO_ERR_BUFFER_TOO_SMALL otherwise. */
+ * the text fills the buffer exactly, QUBO_OK when the capacity is 0 (the
+ * size query), QUBO_ERR_BUFFER_TOO_SMALL otherwise. */
 int qubo__pz_out_finish(struct qubo__pz_out *o, const char *fn, size_t *length_out);
 
 /* A rule checker's report: one line per broken rule, cut to the capacity

@@ -1,10 +1,10 @@
 /*
  * The queens family: LinkedIn Queens, Star Battle, N-Queens and generalised
- * queens (seeds/003 §2). Every instance is a struct qz (queens_impl.h):
- * this file checks and copies a spec, derives the count constraints and the
- * conflict graph, builds the exact QUBO at the chosen reduction level, and
- * holds the rule checker. Propagation is in queens_reduce.c, the text forms
- * in queens_text.c.
+ * queens (§2 of the second paper cited in doc/formulations.md). Every
+ * instance is a struct qz (queens_impl.h): this file checks and copies a
+ * spec, derives the count constraints and the conflict graph, builds the
+ * exact QUBO at the chosen reduction level, and holds the rule checker.
+ * Propagation is in queens_reduce.c, the text forms in queens_text.c.
  *
  * The model over literals (one per cell: a variable, or a constant for
  * off-board and fixed cells), weight P:

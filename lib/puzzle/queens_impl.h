@@ -98,7 +98,7 @@ void qubo__pz_qz_con_name(const struct qz *q, const struct qz_con *con, char *bu
 
 /* Fixes cells by propagation. val (n bytes) receives -1 (free), 0 or 1 for
  * every cell; off-board cells are 0. level QUBO_REDUCE_CLUES applies the
- * pre-placed queens and their direct consequences (seeds/003 Prop. 2.1);
+ * pre-placed queens and their direct consequences (Prop. 2.1 of the second paper);
  * QUBO_REDUCE_FULL runs every rule to a fixpoint. Both keep exactly the
  * solution set. QUBO_ERR_INFEASIBLE (with a message naming the row, column
  * or region) when a contradiction shows up; QUBO_ERR_NOMEM. `counts`

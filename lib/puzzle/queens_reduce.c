@@ -9,7 +9,7 @@
  * over its on-board cells; ones_j and free_j count its cells fixed to 1 and
  * not yet fixed.
  *
- * Level CLUES (seeds/003 Prop. 2.1, generalised to counts above one): a
+ * Level CLUES (the second paper's Prop. 2.1, generalised to counts above one): a
  * pre-placed queen is 1; every cell it attacks is 0; every other cell of a
  * constraint that its pre-placed queens already fill (their number equals
  * hi_j) is 0.

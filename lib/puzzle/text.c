@@ -347,7 +347,8 @@ int qubo__pz_out_finish(struct qubo__pz_out *o, const char *fn, size_t *length_o
 {
 	if (length_out)
 		*length_out = o->len;
-	if (o->len > o->cap)
+	/* capacity 0 is the size query: it succeeds */
+	if (o->len > o->cap && o->cap)
 		return qubo__pz_error(
 			QUBO_ERR_BUFFER_TOO_SMALL,
 			"%s: the text takes %zu bytes (%zu with its NUL), capacity is "

@@ -17,6 +17,10 @@ int qubo_model_to_ising(const qubo_model *m, double *h, size_t h_capacity, uint3
 	if (!count_out || !offset_out)
 		return qubo__error(QUBO_ERR_MISUSE, "%s: count_out or offset_out is NULL", fn);
 	*count_out = m->nnz / 2;
+	/* both capacities 0 is the size query: it succeeds (an empty model
+	 * needs no array and goes on to its offset) */
+	if (!h_capacity && !capacity && m->n)
+		return QUBO_OK;
 	if (h_capacity < m->n || (m->n && !h))
 		return qubo__error(QUBO_ERR_BUFFER_TOO_SMALL, "%s: h_capacity %zu, need %zu", fn,
 				   h_capacity, m->n);

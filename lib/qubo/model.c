@@ -560,6 +560,9 @@ int qubo_model_export_coo(const qubo_model *m, uint32_t *rows, uint32_t *cols,
 	if (!count_out)
 		return qubo__error(QUBO_ERR_MISUSE, "%s: count_out is NULL", fn);
 	*count_out = m->nnz / 2;
+	/* capacity 0 is the count query: it succeeds */
+	if (!capacity)
+		return QUBO_OK;
 	if (capacity < m->nnz / 2 || (m->nnz && (!rows || !cols || !weights)))
 		return qubo__error(QUBO_ERR_BUFFER_TOO_SMALL, "%s: capacity %zu, need %zu", fn,
 				   capacity, m->nnz / 2);

@@ -1,5 +1,5 @@
 /*
- * The penalty algebra (FORMULATIONS.md §2): constraints over literals as
+ * The penalty algebra (qubo/penalty.h): constraints over literals as
  * QUBO terms.
  *
  * Every function follows the same three steps:

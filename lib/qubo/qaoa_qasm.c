@@ -347,7 +347,8 @@ int qubo_qaoa_qasm(const qubo_model *model, size_t p, const double *gammas, cons
 	ising_free(&model->alloc, &is);
 	if (length_out)
 		*length_out = s.len;
-	if (s.len > capacity)
+	/* capacity 0 is the size query: it succeeds */
+	if (s.len > capacity && capacity)
 		return qubo__error(QUBO_ERR_BUFFER_TOO_SMALL,
 				   "%s: the program takes %zu bytes (%zu with its NUL), capacity is "
 				   "%zu",

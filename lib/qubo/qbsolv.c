@@ -1208,7 +1208,8 @@ int qubo_qbsolv_write(const qubo_model *model, char *buffer, size_t capacity,
 	s.cap = capacity;
 	emit_c_locale(model, &s);
 	*length_out = s.len;
-	if (s.len > capacity)
+	/* capacity 0 is the size query: it succeeds */
+	if (s.len > capacity && capacity)
 		return qubo__error(QUBO_ERR_BUFFER_TOO_SMALL,
 				   "%s: the text takes %zu bytes (%zu with its NUL), capacity is "
 				   "%zu", fn, s.len, s.len + 1, capacity);

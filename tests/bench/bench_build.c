@@ -1,5 +1,5 @@
 /*
- * Benchmark: build and compile the N-Queens QUBO (FORMULATIONS.md §3)
+ * Benchmark: build and compile the N-Queens QUBO (doc/formulations.md)
  * through the public penalty API, then evaluate energies in batches.
  *
  *   bench_build N [REPS]

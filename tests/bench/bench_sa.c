@@ -2,7 +2,7 @@
  * Benchmark of the simulated annealing kernel (lib/qubo/solvers/sa.c).
  *
  * Models, built with the public model API:
- *   queens32, queens64  N-Queens (FORMULATIONS.md §3): per cell linear −2
+ *   queens32, queens64  N-Queens (doc/formulations.md): per cell linear −2
  *                       (row and column exactly-one, P = 1), 2 per pair in a
  *                       row or column, 1 per pair on a common diagonal,
  *                       offset 2N. Integer weights, ground energy 0.

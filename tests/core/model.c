@@ -458,3 +458,40 @@ Test(model, clique_of_constants_first)
 	cr_assert_eq(e, 0.0);
 	qubo_model_free(m);
 }
+
+/* The count queries of qubo_model_export_coo() (capacity 0) and
+ * qubo_model_to_ising() (both capacities 0) succeed with the count, so that
+ * `rc < 0` checks accept them; a nonzero capacity below the count is still
+ * QUBO_ERR_BUFFER_TOO_SMALL. */
+Test(model, count_queries_return_ok)
+{
+	qubo_model *m;
+	size_t count = 0;
+	uint32_t r, c;
+	double w = 7.0, h[3], off = 0.0;
+
+	cr_assert_eq(qubo_model_new(&m, 3, NULL), QUBO_OK);
+	cr_assert_eq(qubo_model_add_quadratic(m, 0, 1, 1.5), QUBO_OK);
+	cr_assert_eq(qubo_model_add_quadratic(m, 1, 2, -2.0), QUBO_OK);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+
+	cr_assert_eq(qubo_model_export_coo(m, NULL, NULL, NULL, 0, &count), QUBO_OK, "%s",
+		     qubo_error_message());
+	cr_assert_eq(count, 2);
+	count = 0;
+	cr_assert_eq(qubo_model_export_coo(m, &r, &c, &w, 0, &count), QUBO_OK);
+	cr_assert_eq(count, 2);
+	cr_assert_eq(w, 7.0, "the count query wrote a weight");
+	cr_assert_eq(qubo_model_export_coo(m, &r, &c, &w, 1, &count), QUBO_ERR_BUFFER_TOO_SMALL);
+	cr_assert_eq(count, 2);
+
+	count = 0;
+	cr_assert_eq(qubo_model_to_ising(m, NULL, 0, NULL, NULL, NULL, 0, &count, &off), QUBO_OK,
+		     "%s", qubo_error_message());
+	cr_assert_eq(count, 2);
+	cr_assert_eq(qubo_model_to_ising(m, h, 3, &r, &c, &w, 1, &count, &off),
+		     QUBO_ERR_BUFFER_TOO_SMALL);
+	cr_assert_eq(qubo_model_to_ising(m, NULL, 0, &r, &c, &w, 1, &count, &off),
+		     QUBO_ERR_BUFFER_TOO_SMALL);
+	qubo_model_free(m);
+}

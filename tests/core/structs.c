@@ -310,3 +310,21 @@ Test(structs, backend_vtable)
 	ts_set_size(&buf, QUBO_BACKEND_VTABLE_SIZE_V1);
 	cr_assert_eq(use_vtable(NULL, buf.b), QUBO_OK, "%s", qubo_error_message());
 }
+
+/* QUBO_MODEL_STATS_INIT: the caller's size and every other field zero,
+ * accepted as it is by qubo_model_get_stats(). */
+Test(structs, model_stats_init)
+{
+	qubo_model *m = small_model();
+	qubo_model_stats st = QUBO_MODEL_STATS_INIT;
+
+	cr_assert_eq(st.struct_size, sizeof st);
+	cr_assert_eq(st.num_variables + st.num_couplers + st.max_degree + st.num_linear +
+			     st.pending_pairs + st.compiled_bytes,
+		     0);
+	cr_assert_eq(st.compiled, 0);
+	cr_assert_eq(qubo_model_get_stats(m, &st), QUBO_OK, "%s", qubo_error_message());
+	cr_assert_eq(st.num_variables, 3);
+	cr_assert_eq(st.num_couplers, 1);
+	qubo_model_free(m);
+}

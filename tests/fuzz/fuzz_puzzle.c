@@ -120,7 +120,7 @@ static char *format_all(const qubo_puzzle *p, size_t *len_out)
 	char *buf;
 	int rc = qubo_puzzle_format(p, NULL, 0, &len);
 
-	check(rc == QUBO_ERR_BUFFER_TOO_SMALL && len > 0, "format size query");
+	check(rc == QUBO_OK && len > 0, "format size query");
 	buf = malloc(len + 1);
 	check(buf != NULL, "malloc");
 	rc = qubo_puzzle_format(p, buf, len + 1, &len2);
@@ -193,7 +193,7 @@ static void exercise(const qubo_puzzle *p, const uint8_t *data, size_t size)
 		check(viol == 0, "a puzzle solved by reduction decodes to an invalid board");
 	/* a solution file round trip */
 	rc = qubo_puzzle_format_solution(p, board, cells, NULL, 0, &len);
-	check(rc == QUBO_ERR_BUFFER_TOO_SMALL && len > 0, "solution size query");
+	check(rc == QUBO_OK && len > 0, "solution size query");
 	sol = malloc(len + 1);
 	check(sol != NULL, "malloc");
 	check(qubo_puzzle_format_solution(p, board, cells, sol, len + 1, &len) == QUBO_OK,

@@ -78,7 +78,7 @@ static char *write_all(const qubo_model *m, size_t *len_out)
 	char *buf;
 	int rc = qubo_qbsolv_write(m, NULL, 0, &len);
 
-	check(rc == QUBO_ERR_BUFFER_TOO_SMALL && len > 0, "size query");
+	check(rc == QUBO_OK && len > 0, "size query");
 	buf = malloc(len + 1);
 	check(buf != NULL, "malloc");
 	rc = qubo_qbsolv_write(m, buf, len + 1, &len2);

@@ -2,7 +2,7 @@
 # Installs libqubo into a staging directory, checks that every public header
 # (and nothing else) is installed, and builds examples/consumer and
 # examples/hello against it through pkg-config, as a user of the installed
-# library would (TOOLCHAIN.md section 9): PKG_CONFIG_LIBDIR points at the
+# library would (doc/abi.md): PKG_CONFIG_LIBDIR points at the
 # staged .pc files only, and PKG_CONFIG_SYSROOT_DIR maps their /usr/local
 # paths into the stage (pitfall P21). The programs then run with
 # LD_LIBRARY_PATH set to the staged libdir. consumer.c is also compiled as

@@ -1,6 +1,6 @@
 /* The binary-grid families (Takuzu, Binairo, Unruly, Tango and the
  * generalisations of qubo/puzzle/binary.h): exactness by brute force
- * (FORMULATIONS.md §7) against the independent rule checker of
+ * (doc/formulations.md) against the independent rule checker of
  * binary_oracle.h, at every reduction level, for every feature of the spec;
  * the local model against the witness model (§6); Tango's parity classes;
  * contradictory instances named; spec validation. */
@@ -915,7 +915,7 @@ Test(binary, wrap_long_sides_agree)
 	cr_assert_eq(t.with, sizeof sizes / sizeof sizes[0]);
 }
 
-/* ---- the local model against the witness model (FORMULATIONS.md §6) ---- */
+/* ---- the local model against the witness model (doc/formulations.md) ---- */
 
 static qubo_puzzle *parse_at(const char *text, int32_t level)
 {

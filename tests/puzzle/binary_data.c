@@ -133,7 +133,7 @@ static void check_collection(const char *family, int fam_id)
 		canon = malloc(len + 1);
 		cr_assert(canon);
 		strip_comments(text, canon, len + 1);
-		cr_assert_eq(qubo_puzzle_format(p, NULL, 0, &flen), QUBO_ERR_BUFFER_TOO_SMALL);
+		cr_assert_eq(qubo_puzzle_format(p, NULL, 0, &flen), QUBO_OK);
 		fmt = malloc(flen + 1);
 		cr_assert(fmt);
 		cr_assert_eq(qubo_puzzle_format(p, fmt, flen + 1, &flen), QUBO_OK);
@@ -202,7 +202,7 @@ static void check_collection(const char *family, int fam_id)
 				strip_comments(sol, sc, slen + 1);
 				cr_assert_eq(qubo_puzzle_format_solution(p, published, cells, NULL, 0,
 									 &sl),
-					     QUBO_ERR_BUFFER_TOO_SMALL);
+					     QUBO_OK);
 				sf = malloc(sl + 1);
 				cr_assert(sf);
 				cr_assert_eq(qubo_puzzle_format_solution(p, published, cells, sf,

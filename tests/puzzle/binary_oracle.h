@@ -1,7 +1,7 @@
 /* Helpers of the binary-grid suites (tests/puzzle/binary*.c): an instance
  * owned by the test and a rule checker written from the rules of
  * qubo/puzzle/binary.h (never from the library), the brute-force referee of
- * FORMULATIONS.md §7:
+ * doc/formulations.md:
  *
  *  - bo_inst: a small Takuzu / Tango / generalised instance; bo_spec() fills
  *    a qubo_puzzle_binary_spec from it, bo_text() writes it as a `takuzu`

@@ -339,8 +339,9 @@ Test(domination, queen_domination_numbers)
 	}
 }
 
-/* seeds/004: 8 x 8 needs 5 queens and has 4860 optimal placements. Every
- * one passes the checker; no 4 queens dominate. */
+/* As the mixed-integer formulation of dominating queens found: 8 x 8 needs
+ * 5 queens and has 4860 optimal placements. Every one passes the checker;
+ * no 4 queens dominate. */
 Test(domination, eight_queens_4860_placements, .timeout = 120)
 {
 	static const char text[] = "domination 8\n";
@@ -592,7 +593,7 @@ static size_t solve_board(uint32_t w, uint32_t h, int32_t piece, int32_t slack,
 	return cnt;
 }
 
-/* seeds/004: the domination numbers of n x n queens boards, n = 4 … 8, are
+/* The domination numbers of n x n queens boards, n = 4 … 8, are
  * 2, 3, 3, 4, 5. SA reaches each with its default settings: its moves set
  * the cover terms' slack bits (one group per cell) to their best values
  * (doc/solvers-sa.md, "Group moves"). Both slack forms, several seeds. */

@@ -3,7 +3,7 @@
  *
  *  - ph_inst: a small queens instance owned by the test (the "oracle"), with
  *    its own rule evaluation written from the rules, not from the library:
- *    the brute-force referee of FORMULATIONS.md §7. It fills a
+ *    the brute-force referee of doc/formulations.md. It fills a
  *    qubo_puzzle_queens_spec and can write itself as a queens/nqueens file.
  *  - ph_solutions(): every valid board by backtracking over the cells
  *    (pruned only by monotone count bounds and attacks between placed

@@ -1,4 +1,4 @@
-/* The queens family: exactness by brute force (FORMULATIONS.md §7) for every
+/* The queens family: exactness by brute force (doc/formulations.md) for every
  * variant and option, N-Queens ground-state counts, the rule checker, and
  * infeasible instances. */
 #include "puzzle/helpers.h"

@@ -1,7 +1,7 @@
 /* White-box tests of the exact search slots of the chess families
  * (struct qubo__pz_search_ops; links the static library). The referee is
  * brute force over every board of small random instances, judged by the
- * rule checker qubo_puzzle_check(), never by the model (FORMULATIONS.md
+ * rule checker qubo_puzzle_check(), never by the model (doc/formulations.md
  * §7):
  * - coloured pieces: propagate keeps exactly the solutions that agree with
  *   the caller's decisions, and a branch and reduce run here with the
@@ -12,7 +12,7 @@
  *   variables at their best, and the model's minimum by enumeration);
  * - the domination numbers of n × n queens, n = 4 … 7, and their optimal
  *   boards counted by brute force, and the 4,860 optimal boards of 8 × 8
- *   (from the dominating-queens literature; FORMULATIONS.md §4), fast;
+ *   (from the dominating-queens literature; doc/formulations.md), fast;
  * - stop and found stop a search; hints; the cell slots; out of memory. */
 #include <time.h>
 
@@ -952,7 +952,7 @@ static double seconds_since(const struct timespec *t0)
 }
 
 /* 4,860 smallest dominating sets of 5 queens on 8 × 8 (the literature's
- * figure; FORMULATIONS.md §4), well under a second. */
+ * figure; doc/formulations.md), well under a second. */
 Test(search_chess, eight_queens_4860_sets_fast)
 {
 	qubo_puzzle *p = queens_board(8);

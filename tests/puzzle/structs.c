@@ -201,3 +201,44 @@ Test(puzzle_structs, domination_spec)
 	ts_input_rule(use_domination, NULL, &s, sizeof s, QUBO_PUZZLE_DOMINATION_SPEC_SIZE_V1,
 		      "qubo_puzzle_domination_spec", "qubo_puzzle_domination_new");
 }
+
+/* The out-struct initialisers: the caller's size and every other field
+ * zero, accepted as they are by the calls that fill them. */
+Test(puzzle_structs, out_struct_inits)
+{
+	qubo_puzzle *p = NULL;
+	qubo_puzzle_stats st = QUBO_PUZZLE_STATS_INIT;
+	qubo_puzzle_cell cell = QUBO_PUZZLE_CELL_INIT;
+	qubo_puzzle_result r = QUBO_PUZZLE_RESULT_INIT;
+	qubo_puzzle_count_result c = QUBO_PUZZLE_COUNT_RESULT_INIT;
+	uint8_t board[16];
+
+	cr_assert_eq(st.struct_size, sizeof st);
+	cr_assert_eq(st.width + st.height + st.variables_before + st.couplers_before +
+			     st.variables_after + st.couplers_after + st.cells_fixed,
+		     0);
+	cr_assert_eq(st.solved_by_reduction, 0);
+	cr_assert_eq(cell.struct_size, sizeof cell);
+	cr_assert(cell.on_board == 0 && cell.region == 0 && cell.given == 0 && cell.piece == 0 &&
+		  cell.literal == 0);
+	cr_assert_eq(r.struct_size, sizeof r);
+	cr_assert(r.verdict == 0 && r.has_board == 0 && r.has_energy == 0 && r.reserved == 0 &&
+		  r.violations == 0 && r.energy == 0.0 && r.method == NULL && r.rounds == 0 &&
+		  r.reads == 0 && r.sweeps_first == 0 && r.sweeps_last == 0 && r.seed == 0 &&
+		  r.nodes == 0 && r.seconds == 0.0);
+	cr_assert_eq(c.struct_size, sizeof c);
+	cr_assert(c.complete == 0 && c.optimal_only == 0 && c.count == 0 && c.energy == 0.0 &&
+		  c.method == NULL && c.nodes == 0 && c.seconds == 0.0);
+
+	cr_assert_eq(qubo_puzzle_parse(&p, linkedin, sizeof linkedin - 1, NULL), QUBO_OK);
+	cr_assert_eq(qubo_puzzle_get_stats(p, &st), QUBO_OK, "%s", qubo_error_message());
+	cr_assert_eq(st.width, 4);
+	cr_assert_eq(qubo_puzzle_get_cell(p, 0, 0, &cell), QUBO_OK, "%s", qubo_error_message());
+	cr_assert_eq(cell.on_board, 1);
+	cr_assert_eq(qubo_puzzle_solve(p, NULL, board, sizeof board, &r), QUBO_OK, "%s",
+		     qubo_error_message());
+	cr_assert_eq(r.verdict, QUBO_PUZZLE_SOLVED);
+	cr_assert_eq(qubo_puzzle_count(p, NULL, &c), QUBO_OK, "%s", qubo_error_message());
+	cr_assert_eq(c.count, 1);
+	qubo_puzzle_free(p);
+}

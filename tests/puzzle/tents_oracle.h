@@ -1,5 +1,5 @@
 /* The Tents & Trees referee of the tests, written from the rules and not
- * from the library (FORMULATIONS.md §7): a small instance, its validity
+ * from the library (doc/formulations.md): a small instance, its validity
  * check (counts, no touching in the eight directions, every tree matched to
  * its own tent orthogonally beside it by plain backtracking), and every
  * valid board by backtracking over the cells. Header-only, as helpers.h. */

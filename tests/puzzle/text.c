@@ -203,7 +203,7 @@ Test(puzzle_text, format_buffers)
 	uint8_t board[16] = { 0 };
 
 	cr_assert_eq(qubo_puzzle_parse(&p, text, sizeof text - 1, NULL), QUBO_OK);
-	cr_assert_eq(qubo_puzzle_format(p, NULL, 0, &len), QUBO_ERR_BUFFER_TOO_SMALL);
+	cr_assert_eq(qubo_puzzle_format(p, NULL, 0, &len), QUBO_OK);
 	cr_assert_eq(len, sizeof text - 1);
 	memset(buf, 'x', sizeof buf);
 	cr_assert_eq(qubo_puzzle_format(p, buf, len, &len), QUBO_OK);
@@ -213,8 +213,7 @@ Test(puzzle_text, format_buffers)
 	cr_assert_eq(qubo_puzzle_format(p, buf, len + 1, NULL), QUBO_OK);
 	cr_assert_str_eq(buf, text);
 	board[1] = board[7] = board[8] = board[14] = 1;
-	cr_assert_eq(qubo_puzzle_format_solution(p, board, 16, NULL, 0, &len),
-		     QUBO_ERR_BUFFER_TOO_SMALL);
+	cr_assert_eq(qubo_puzzle_format_solution(p, board, 16, NULL, 0, &len), QUBO_OK);
 	cr_assert_eq(len, 29);
 	cr_assert_eq(qubo_puzzle_format_solution(p, board, 16, buf, sizeof buf, &len), QUBO_OK);
 	cr_assert_str_eq(buf, "queens 4\n.Q..\n...Q\nQ...\n..Q.\n");
@@ -348,4 +347,39 @@ Test(puzzle_text, parse_file)
 	cr_assert_eq(qubo_error_line(), 3);
 	cr_assert_eq(qubo_error_column(), 3);
 	remove(path);
+}
+
+/* The size queries of qubo_puzzle_format() and qubo_puzzle_format_solution()
+ * (capacity 0) succeed with the length, so that `rc < 0` checks accept
+ * them; one byte of capacity is still QUBO_ERR_BUFFER_TOO_SMALL. */
+Test(puzzle_text, size_queries_return_ok)
+{
+	static const char text[] = "queens 4\naabb\nacbB\ndccb\nddc.\n";
+	qubo_puzzle *p = NULL;
+	uint8_t board[16] = { 0 };
+	size_t len = 0, got = 0;
+	char one = 'x';
+
+	board[1] = board[7] = board[8] = board[14] = 1;
+	cr_assert_eq(qubo_puzzle_parse(&p, text, sizeof text - 1, NULL), QUBO_OK);
+	cr_assert_eq(qubo_puzzle_format(p, NULL, 0, &len), QUBO_OK, "%s", qubo_error_message());
+	cr_assert_eq(len, sizeof text - 1);
+	cr_assert_eq(qubo_puzzle_format(p, &one, 0, &got), QUBO_OK);
+	cr_assert_eq(got, len);
+	cr_assert_eq(one, 'x', "the size query wrote into the buffer");
+	cr_assert_eq(qubo_puzzle_format(p, &one, 1, &got), QUBO_ERR_BUFFER_TOO_SMALL);
+	cr_assert_eq(got, len);
+
+	len = 0;
+	one = 'x';
+	cr_assert_eq(qubo_puzzle_format_solution(p, board, 16, NULL, 0, &len), QUBO_OK, "%s",
+		     qubo_error_message());
+	cr_assert_eq(len, strlen("queens 4\n.Q..\n...Q\nQ...\n..Q.\n"));
+	cr_assert_eq(qubo_puzzle_format_solution(p, board, 16, &one, 0, &got), QUBO_OK);
+	cr_assert_eq(got, len);
+	cr_assert_eq(one, 'x', "the size query wrote into the buffer");
+	cr_assert_eq(qubo_puzzle_format_solution(p, board, 16, &one, 1, &got),
+		     QUBO_ERR_BUFFER_TOO_SMALL);
+	cr_assert_eq(got, len);
+	qubo_puzzle_free(p);
 }

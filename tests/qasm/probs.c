@@ -70,8 +70,7 @@ int main(int argc, char **argv)
 		return fail(argv[1]);
 	n = qubo_model_num_variables(m);
 
-	if (qubo_qaoa_qasm(m, (size_t)p, gammas, betas, QUBO_QASM_2, NULL, 0, &len) !=
-	    QUBO_ERR_BUFFER_TOO_SMALL)
+	if (qubo_qaoa_qasm(m, (size_t)p, gammas, betas, QUBO_QASM_2, NULL, 0, &len))
 		return fail("qubo_qaoa_qasm");
 	text = malloc(len + 1);
 	if (!text || qubo_qaoa_qasm(m, (size_t)p, gammas, betas, QUBO_QASM_2, text, len + 1,

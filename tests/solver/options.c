@@ -256,7 +256,7 @@ Test(options, describe_buffer_sizes)
 	char small[8], big[4096];
 	size_t len = 0, len2 = 0;
 
-	cr_assert_eq(qubo_solver_describe(s, NULL, 0, &len), QUBO_ERR_BUFFER_TOO_SMALL);
+	cr_assert_eq(qubo_solver_describe(s, NULL, 0, &len), QUBO_OK);
 	cr_assert_gt(len, 20);
 	cr_assert_eq(qubo_solver_describe(s, small, sizeof small, NULL), QUBO_ERR_BUFFER_TOO_SMALL);
 	cr_assert_eq(qubo_solver_describe(s, big, len + 1, &len2), QUBO_OK);
@@ -264,4 +264,32 @@ Test(options, describe_buffer_sizes)
 	cr_assert_eq(strlen(big), len);
 	cr_assert(strstr(big, "tenure"));
 	qubo_solver_free(s);
+}
+
+/* The size query of qubo_solver_describe() (capacity 0) succeeds with the
+ * length, so that `rc < 0` checks accept it, for every built-in solver. */
+Test(options, describe_size_query_returns_ok)
+{
+	const char *names[] = { "sa", "tabu", "descent", "exhaustive", "qaoa" };
+	size_t k;
+
+	for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+		qubo_solver *s = th_solver(names[k]);
+		size_t len = 0, len2 = 0;
+		char one = 'X', *text;
+
+		cr_assert_eq(qubo_solver_describe(s, NULL, 0, &len), QUBO_OK, "%s: %s", names[k],
+			     qubo_error_message());
+		cr_assert_gt(len, 0);
+		cr_assert_eq(qubo_solver_describe(s, &one, 0, NULL), QUBO_OK);
+		cr_assert_eq(one, 'X', "the size query wrote into the buffer");
+		cr_assert_eq(qubo_solver_describe(s, &one, 1, &len2), QUBO_ERR_BUFFER_TOO_SMALL);
+		cr_assert_eq(len2, len);
+		text = malloc(len + 1);
+		cr_assert_not_null(text);
+		cr_assert_eq(qubo_solver_describe(s, text, len + 1, &len2), QUBO_OK);
+		cr_assert_eq(strlen(text), len);
+		free(text);
+		qubo_solver_free(s);
+	}
 }

@@ -1,8 +1,14 @@
 /**
  * @file qubo/puzzle/chess.h
  * @brief Chess piece problems: coloured chess pieces, max chess pieces
- *        (seeds/003 §2.6) and minimum domination (seeds/004), built from a
- *        spec struct.
+ *        and minimum domination, built from a spec struct.
+ *
+ * Coloured and max chess pieces are the chess piece problems of §2.6 of
+ * the second QUBO paper, "A QUBO Formulation for the Generalized LinkedIn
+ * Queens and Takuzu/Tango Game".
+ * Minimum domination is the minimum dominating set of queens, known from
+ * its formulation as a mixed integer program (8 × 8 needs 5 queens, in
+ * 4860 optimal placements), generalised here to every piece.
  *
  * The text forms (`chess WxH coloured|max` and `domination N [PIECE]`) are
  * in doc/formats.md; this header describes everything, including what the
@@ -22,7 +28,7 @@
  * king steps once in the 8 directions, the knight leaps by (±1, ±2) and
  * (±2, ±1). A piece attacks every cell its moves reach **on an empty
  * board**: other pieces and cells without a piece never block a slide
- * (seeds/003 treats attacks as reach; this also keeps the attack relation
+ * (the second paper treats attacks as reach; this also keeps the attack relation
  * independent of the placement, which a QUBO needs). A slide stops at the
  * board's edge; there is no wrap-around.
  *
@@ -35,7 +41,7 @@
  *   conflicting pair. Exact, ground energy 0.
  * - max: −Σ w_c x_c + λ Σ_{conflicts} x_a x_b. Exact (its minimisers are
  *   exactly the non-attacking placements of largest total weight) whenever
- *   λ > max w (seeds/003 Prop. 2.3); smaller λ is rejected.
+ *   λ > max w (the second paper, Proposition 2.3); smaller λ is rejected.
  * - domination: Σ x_c + (1 + P) Σ_c (Σ_{c' ∈ N[c]} x_c' − 1 − s_c)², with
  *   N[c] the cell c and every cell whose piece attacks c, and s_c a binary
  *   slack number. Exact: its minimisers, with the slack dropped, are

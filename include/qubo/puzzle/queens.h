@@ -6,8 +6,9 @@
  *
  * The text formats cover LinkedIn Queens, Star Battle and N-Queens
  * (`queens N [stars K]`, `nqueens N [torus|cylinder]`; see doc/formats.md).
- * Everything else in the queens family of seeds/003 §2.3–2.4 (rectangular
- * and irregular boards, per-row and per-column counts, overlapping regions
+ * Everything else in the queens family of §2.3–2.4 of the second QUBO
+ * paper, "A QUBO Formulation for the Generalized LinkedIn Queens and
+ * Takuzu/Tango Game" (rectangular and irregular boards, per-row and per-column counts, overlapping regions
  * needing q or q+1 queens, per-cell attack reach, N-Queens with regions or
  * soft regions) is described by a qubo_puzzle_queens_spec and built with
  * qubo_puzzle_queens_build(). The result is an ordinary puzzle object
@@ -19,10 +20,11 @@
  * Attacks: two on-board cells a and b conflict when one of them reaches the
  * other, that is when b lies in direction d of a at a distance (in steps) of
  * at most a's reach in direction d, or the same with a and b swapped. The
- * conflict graph is the union of both cells' reach (seeds/003 §2.3.2).
+ * conflict graph is the union of both cells' reach (the second paper, §2.3.2).
  * Cells that are not on the board do not block an attack: an attack is
  * reach on an empty board, and an off-board cell is a cell that can never
- * hold a queen (seeds/003 §2.3 makes irregular boards exactly that way).
+ * hold a queen (the second paper, §2.3, makes irregular boards exactly that
+ * way).
  * On a cylinder the columns wrap around (left and right edges are glued),
  * on a torus the rows wrap too; a walk that comes back to its start ends.
  *
@@ -85,7 +87,8 @@ enum qubo_queens_wrap {
 enum qubo_queens_region_form {
 	/** The q-or-q+1 count term, like every other region. */
 	QUBO_QUEENS_REGION_COUNT = 0,
-	/** A pairwise at-most-one term P Σ_{a<b} x_a x_b (seeds/003 eq. 29):
+	/** A pairwise at-most-one term P Σ_{a<b} x_a x_b (the second paper,
+	 *  §2.4.2, eq. 29):
 	 *  half the weight on the same couplers, no linear terms. */
 	QUBO_QUEENS_REGION_PAIRWISE = 1
 };
@@ -140,7 +143,7 @@ typedef struct qubo_puzzle_queens_spec {
 	/** An enum qubo_queens_wrap value. */
 	int32_t wrap;
 	/** Pre-placed queens: @c num_queens distinct on-board cell indices.
-	 *  Their rows, columns and regions count them (seeds/003 §2.3: the
+	 *  Their rows, columns and regions count them (the second paper, §2.3: the
 	 *  counts left for the free cells are corrected). */
 	const uint32_t *queens;
 	/** Number of pre-placed queens. */

@@ -152,6 +152,9 @@ int qubo_solver_describe(const qubo_solver *s, char *buffer, size_t capacity, si
 	len = strlen(text);
 	if (length_out)
 		*length_out = len;
+	/* capacity 0 is the size query: it succeeds */
+	if (!capacity)
+		return QUBO_OK;
 	if (capacity <= len)
 		return qubo__error(QUBO_ERR_BUFFER_TOO_SMALL, "%s: the description needs %zu "
 				   "bytes, capacity is %zu", fn, len + 1, capacity);
