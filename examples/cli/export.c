@@ -194,7 +194,7 @@ static int write_qasm(const qubo_model *m, const qasm_args *qa, const char *out)
 		return rc;
 	}
 	rc = qubo_qaoa_qasm(m, p, gammas, betas, qa->version, NULL, 0, &len);
-	if (rc && rc != QUBO_ERR_BUFFER_TOO_SMALL)
+	if (rc)
 		return cli_report("the circuit", rc);
 	text = malloc(len + 1);
 	if (!text) {

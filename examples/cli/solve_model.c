@@ -1,7 +1,7 @@
 /*
  * `qubo solve FILE`: the command line, and the QUBO-model half. A model is
  * sampled with a built-in solver and its samples are printed, lowest energy
- * first, as "<energy> <count> <bits>" (FORMATS.md, "Solutions and sample
+ * first, as "<energy> <count> <bits>" (doc/formats.md, "Solutions and sample
  * sets"); a puzzle goes to solve_puzzle.c. The input's content decides
  * which it is (cli_input_kind()).
  *

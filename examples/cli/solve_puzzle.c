@@ -1,6 +1,6 @@
 /*
  * `qubo solve PUZZLE`: builds the puzzle's reduced model, has
- * qubo_puzzle_solve() solve it, and prints the solution (FORMATS.md layout)
+ * qubo_puzzle_solve() solve it, and prints the solution (the layout of doc/formats.md)
  * on stdout. Figures go to stderr.
  *
  * The strategy is the library's (qubo/puzzle.h, "Solving and counting"):

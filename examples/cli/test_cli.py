@@ -502,7 +502,7 @@ check(rc == 0 and "Q" not in out and regions[0][0] in out, f"render the puzzle a
 rc, out, err = run("render", pz, "-", stdin=bad)
 check(rc == 0 and "breaks" in err, f"render an invalid solution: {rc} {err!r}")
 
-# dominating queens: 8 x 8 needs 5 (seeds/004), found by the default solver
+# dominating queens: 8 x 8 needs 5 (a known result: the domination number of the 8 x 8 queens graph), found by the default solver
 rc, out, err = run("solve", "-", stdin="domination 8\n")
 check(rc == 0 and out.count("Q") == 5 and "status: optimal and proven" in err
       and "energy: 5 " in err, f"solve domination 8: {rc} {out!r} {err!r}")

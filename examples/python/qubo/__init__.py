@@ -703,9 +703,7 @@ class Model(_Owned):
     def to_qbsolv(self):
         """The compiled model as qbsolv `.qubo` text (qubo_qbsolv_write())."""
         length = c_size_t()
-        rc = _core.qubo_qbsolv_write(self._h, None, 0, byref(length))
-        if rc != QUBO_ERR_BUFFER_TOO_SMALL:
-            check(rc)
+        check(_core.qubo_qbsolv_write(self._h, None, 0, byref(length)))
         buf = ctypes.create_string_buffer(length.value + 1)
         check(_core.qubo_qbsolv_write(self._h, buf, len(buf), byref(length)))
         return buf.value.decode()
@@ -756,11 +754,8 @@ class Model(_Owned):
     def couplers(self):
         """The compiled couplers as (i, j, J_ij), i < j, sorted."""
         count = c_size_t()
-        # Capacity 0 asks for the count (QUBO_ERR_BUFFER_TOO_SMALL when the
-        # model has couplers); then a second call fills arrays of that size.
-        rc = _core.qubo_model_export_coo(self._h, None, None, None, 0, byref(count))
-        if rc != QUBO_ERR_BUFFER_TOO_SMALL:
-            check(rc)
+        # Capacity 0 asks for the count; a second call fills arrays of that size.
+        check(_core.qubo_model_export_coo(self._h, None, None, None, 0, byref(count)))
         n = count.value
         rows, cols = (c_uint32 * max(n, 1))(), (c_uint32 * max(n, 1))()
         weights = (c_double * max(n, 1))()
@@ -869,9 +864,7 @@ class Solver(_Owned):
 
     def describe(self):
         length = c_size_t()
-        rc = _core.qubo_solver_describe(self._h, None, 0, byref(length))
-        if rc != QUBO_ERR_BUFFER_TOO_SMALL:
-            check(rc)
+        check(_core.qubo_solver_describe(self._h, None, 0, byref(length)))
         buf = ctypes.create_string_buffer(length.value + 1)
         check(_core.qubo_solver_describe(self._h, buf, len(buf), byref(length)))
         return buf.value.decode()
@@ -1042,9 +1035,7 @@ def qasm(model, gammas, betas, version=QUBO_QASM_3):
         raise ValueError("%d gammas for %d betas" % (len(gammas), len(betas)))
     g, b = _doubles(gammas), _doubles(betas)
     length = c_size_t()
-    rc = _core.qubo_qaoa_qasm(model.handle, len(gammas), g, b, version, None, 0, byref(length))
-    if rc != QUBO_ERR_BUFFER_TOO_SMALL:
-        check(rc)
+    check(_core.qubo_qaoa_qasm(model.handle, len(gammas), g, b, version, None, 0, byref(length)))
     buf = ctypes.create_string_buffer(length.value + 1)
     check(_core.qubo_qaoa_qasm(model.handle, len(gammas), g, b, version, buf, len(buf),
                                byref(length)))
@@ -1387,9 +1378,7 @@ class Puzzle(_Owned):
     def format_solution(self, board):
         arr, n = _bytes_arg(board)
         length = c_size_t()
-        rc = _puzzle.qubo_puzzle_format_solution(self._h, arr, n, None, 0, byref(length))
-        if rc != QUBO_ERR_BUFFER_TOO_SMALL:
-            check(rc)
+        check(_puzzle.qubo_puzzle_format_solution(self._h, arr, n, None, 0, byref(length)))
         buf = ctypes.create_string_buffer(length.value + 1)
         check(_puzzle.qubo_puzzle_format_solution(self._h, arr, n, buf, len(buf),
                                                   byref(length)))
