@@ -62,17 +62,100 @@ double cli_now(void)
 	return (double)(ts.tv_sec - t0.tv_sec) + (double)(ts.tv_nsec - t0.tv_nsec) * 1e-9;
 }
 
-/* Reads all of @p f into a malloc'd buffer (one byte more for a NUL). */
-static int read_stream(FILE *f, size_t hint, char **text_out, size_t *len_out)
-{
-	size_t cap = hint + 2 > 4096 ? hint + 2 : 4096, len = 0, got;
-	char *buf = malloc(cap), *p;
+/* ---- input limits ---- */
 
+cli_limits cli_input_limits;
+
+const char cli_limits_help[] =
+	"input limits (0 or absent: the defaults, which real inputs stay far below):\n"
+	"  --max-input BYTES            largest input read (default 256 MiB)\n"
+	"  --max-input-variables N      most variables a model's header or cells a\n"
+	"                               puzzle's header may declare\n"
+	"  --max-input-couplers N       most couplers a header may declare or a\n"
+	"                               puzzle's board need\n";
+
+static const char *const limit_flags[] = { "--max-input", "--max-input-variables",
+					   "--max-input-couplers" };
+
+int cli_is_limit_flag(const char *flag)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof limit_flags / sizeof limit_flags[0]; i++)
+		if (!strcmp(flag, limit_flags[i]))
+			return 1;
+	return 0;
+}
+
+int cli_limit_option(const char *flag, const char *val)
+{
+	int64_t v;
+	size_t *dst = !strcmp(flag, "--max-input")	     ? &cli_input_limits.max_input
+		      : !strcmp(flag, "--max-input-variables") ? &cli_input_limits.max_variables
+							      : &cli_input_limits.max_couplers;
+
+	if (cli_parse_int(val, 0, (int64_t)(SIZE_MAX / 4 < INT64_MAX ? SIZE_MAX / 4 : INT64_MAX),
+			  &v)) {
+		cli_error("%s: '%s' is not a count of at least 0", flag, val);
+		return -1;
+	}
+	*dst = (size_t)v;
+	return 0;
+}
+
+int cli_limit_flag(int argc, char **argv, int *k)
+{
+	const char *val;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof limit_flags / sizeof limit_flags[0]; i++) {
+		rc = cli_flag(argc, argv, k, limit_flags[i], &val);
+		if (rc)
+			return rc < 0 || cli_limit_option(limit_flags[i], val) ? -1 : 1;
+	}
+	return 0;
+}
+
+static size_t max_input(void)
+{
+	return cli_input_limits.max_input ? cli_input_limits.max_input : CLI_DEFAULT_MAX_INPUT;
+}
+
+/* The limits ran out: the message, with the options that raise them. */
+static int too_large(const char *what, const char *msg)
+{
+	if (msg)
+		cli_error("%s: %s", what, msg);
+	cli_error("(--max-input, --max-input-variables and --max-input-couplers raise the "
+		  "input limits)");
+	return CLI_TOO_LARGE;
+}
+
+/* Reads all of @p f into a malloc'd buffer (one byte more for a NUL), in
+ * chunks, and stops at max + 1 bytes (errno EFBIG): a stream without end
+ * costs at most the limit. */
+static int read_stream(FILE *f, size_t hint, size_t max, char **text_out, size_t *len_out)
+{
+	size_t cap = hint + 2 > 4096 ? hint + 2 : 4096, len = 0, got, want;
+	char *buf, *p;
+
+	if (cap > max + 2)
+		cap = max + 2;
+	buf = malloc(cap);
 	if (!buf)
 		return -1;
 	for (;;) {
-		got = fread(buf + len, 1, cap - 1 - len, f);
+		want = cap - 1 - len;
+		if (want > max + 1 - len)
+			want = max + 1 - len;
+		got = fread(buf + len, 1, want, f);
 		len += got;
+		if (len > max) {
+			free(buf);
+			errno = EFBIG;
+			return -1;
+		}
 		if (len < cap - 1) {
 			if (ferror(f) || feof(f))
 				break;
@@ -83,13 +166,13 @@ static int read_stream(FILE *f, size_t hint, char **text_out, size_t *len_out)
 			errno = EFBIG;
 			return -1;
 		}
-		p = realloc(buf, cap * 2);
+		p = realloc(buf, cap * 2 < max + 2 ? cap * 2 : max + 2);
 		if (!p) {
 			free(buf);
 			return -1;
 		}
 		buf = p;
-		cap *= 2;
+		cap = cap * 2 < max + 2 ? cap * 2 : max + 2;
 	}
 	if (ferror(f)) {
 		free(buf);
@@ -99,6 +182,19 @@ static int read_stream(FILE *f, size_t hint, char **text_out, size_t *len_out)
 	*text_out = buf;
 	*len_out = len;
 	return 0;
+}
+
+/* A read that failed with errno err: the message and the exit code. */
+static int read_failed(const char *what, int err)
+{
+	char msg[160];
+
+	if (err != EFBIG) {
+		cli_error("%s: %s", what, strerror(err));
+		return CLI_IO;
+	}
+	snprintf(msg, sizeof msg, "the input is larger than the limit of %zu bytes", max_input());
+	return too_large(what, msg);
 }
 
 int cli_input_read(cli_input *in, const char *path)
@@ -111,10 +207,8 @@ int cli_input_read(cli_input *in, const char *path)
 	in->path = path;
 	if (!strcmp(path, "-")) {
 		in->name = "(standard input)";
-		if (read_stream(stdin, 0, &in->text, &in->length)) {
-			cli_error("cannot read standard input: %s", strerror(errno));
-			return CLI_IO;
-		}
+		if (read_stream(stdin, 0, max_input(), &in->text, &in->length))
+			return read_failed(in->name, errno);
 		return CLI_OK;
 	}
 	in->name = path;
@@ -139,16 +233,22 @@ int cli_input_read(cli_input *in, const char *path)
 		cli_error("%s: %s", path, strerror(errno));
 		return CLI_IO;
 	}
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(fileno(f), &st) != 0)
+		memset(&st, 0, sizeof st);
+	if (S_ISDIR(st.st_mode)) {
 		fclose(f);
 		cli_error("%s: is a directory", path);
 		return CLI_IO;
 	}
-	rc = read_stream(f, st.st_size > 0 ? (size_t)st.st_size : 0, &in->text, &in->length);
-	if (rc)
-		cli_error("%s: %s", path, strerror(errno));
+	/* a regular file beyond the limit is refused by its size, unread */
+	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max_input()) {
+		fclose(f);
+		return read_failed(path, EFBIG);
+	}
+	rc = read_stream(f, S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size : 0,
+			 max_input(), &in->text, &in->length);
 	fclose(f);
-	return rc ? CLI_IO : CLI_OK;
+	return rc ? read_failed(path, errno) : CLI_OK;
 }
 
 void cli_input_free(cli_input *in)
@@ -163,6 +263,9 @@ static const char *first_line(const cli_input *in, size_t *len_out)
 {
 	const char *s = in->text, *end = in->text + in->length;
 
+	/* a UTF-8 byte-order mark first is skipped, as the library does */
+	if (in->length >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
+		s += 3;
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *e = nl ? nl : end, *t = s;
@@ -248,10 +351,19 @@ int cli_report(const char *what, int rc)
 
 int cli_input_model(const cli_input *in, qubo_model **out)
 {
-	int rc = qubo_qbsolv_read(out, in->text, in->length, NULL);
+	qubo_qbsolv_options o = QUBO_QBSOLV_OPTIONS_INIT;
+	int rc;
 
+	o.max_input_bytes = max_input();
+	o.max_variables = cli_input_limits.max_variables;
+	o.max_couplers = cli_input_limits.max_couplers;
+	rc = qubo_qbsolv_read_ex(out, in->text, in->length, &o);
 	if (rc == QUBO_OK)
 		return CLI_OK;
+	if (rc == QUBO_ERR_TOO_LARGE) {
+		cli_report(in->name, rc);
+		return too_large(in->name, NULL);
+	}
 	rc = cli_report(in->name, rc);
 	return rc == CLI_USAGE ? CLI_PARSE : rc;
 }
@@ -274,9 +386,16 @@ int cli_input_puzzle(const cli_input *in, int32_t reduce, qubo_puzzle **out)
 	int rc;
 
 	o.reduce = reduce;
+	o.max_input_bytes = max_input();
+	o.max_cells = cli_input_limits.max_variables;
+	o.max_couplers = cli_input_limits.max_couplers;
 	rc = qubo_puzzle_parse(out, in->text, in->length, &o);
 	if (rc == QUBO_OK)
 		return CLI_OK;
+	if (rc == QUBO_ERR_TOO_LARGE) {
+		cli_report(in->name, rc);
+		return too_large(in->name, NULL);
+	}
 	rc = cli_report(in->name, rc);
 	return rc == CLI_USAGE ? CLI_PARSE : rc;
 }

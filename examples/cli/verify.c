@@ -19,7 +19,7 @@ static void verify_usage(FILE *f)
 		"\n"
 		"The exit status is 0 only when the solution is valid; 1 when it breaks a\n"
 		"rule.\n"
-		"\n%s", cli_exit_help);
+		"\n%s\n%s", cli_limits_help, cli_exit_help);
 }
 
 int cli_verify(int argc, char **argv)
@@ -38,8 +38,12 @@ int cli_verify(int argc, char **argv)
 			verify_usage(stdout);
 			return CLI_OK;
 		}
-		if (cli_operand(argv[k], "verify", paths, 2))
+		if ((rc = cli_limit_flag(argc, argv, &k)) != 0) {
+			if (rc < 0)
+				return CLI_USAGE;
+		} else if (cli_operand(argv[k], "verify", paths, 2)) {
 			return CLI_USAGE;
+		}
 	}
 	if (!paths[1]) {
 		cli_error("verify needs a puzzle and a solution (try 'qubo verify --help')");
