@@ -117,6 +117,9 @@ int cli_limit_flag(int argc, char **argv, int *k);
  * CLI_TOO_LARGE when it is larger than the --max-input limit (a stream is
  * abandoned one byte past it). */
 int cli_input_read(cli_input *in, const char *path);
+/* As cli_input_read(), for a solution file: an input beyond the limit is
+ * not parsed as a puzzle to look for an earlier error. */
+int cli_input_read_solution(cli_input *in, const char *path);
 void cli_input_free(cli_input *in);
 int cli_input_kind(const cli_input *in);
 

@@ -133,13 +133,16 @@ static int too_large(const char *what, const char *msg)
 }
 
 /* Reads all of @p f into a malloc'd buffer (one byte more for a NUL), in
- * chunks, and stops at max + 1 bytes (errno EFBIG): a stream without end
- * costs at most the limit. */
+ * chunks, and stops at max + 1 bytes: a stream without end costs at most
+ * the limit. Past it, returns -1 with errno EFBIG and the first max bytes
+ * in *text_out (the caller frees them). */
 static int read_stream(FILE *f, size_t hint, size_t max, char **text_out, size_t *len_out)
 {
 	size_t cap = hint + 2 > 4096 ? hint + 2 : 4096, len = 0, got, want;
 	char *buf, *p;
 
+	*text_out = NULL;
+	*len_out = 0;
 	if (cap > max + 2)
 		cap = max + 2;
 	buf = malloc(cap);
@@ -152,7 +155,8 @@ static int read_stream(FILE *f, size_t hint, size_t max, char **text_out, size_t
 		got = fread(buf + len, 1, want, f);
 		len += got;
 		if (len > max) {
-			free(buf);
+			*text_out = buf;
+			*len_out = max;
 			errno = EFBIG;
 			return -1;
 		}
@@ -184,6 +188,51 @@ static int read_stream(FILE *f, size_t hint, size_t max, char **text_out, size_t
 	return 0;
 }
 
+/* The first @p length bytes of an input longer than the limit: when its
+ * complete lines already hold a parse error, that error is the one to
+ * report ("queens 4" and then endless junk is malformed on line 6, not
+ * only too long). Returns the exit code after reporting it, or -1 when the
+ * prefix shows no error before its end. */
+static int prefix_error(const char *what, const char *text, size_t length)
+{
+	qubo_puzzle_options po = QUBO_PUZZLE_OPTIONS_INIT;
+	qubo_qbsolv_options mo = QUBO_QBSOLV_OPTIONS_INIT;
+	qubo_puzzle *p = NULL;
+	qubo_model *m = NULL;
+	cli_input in;
+	size_t lines = 0, i;
+	int rc;
+
+	while (length && text[length - 1] != '\n')
+		length--;
+	for (i = 0; i < length; i++)
+		lines += text[i] == '\n';
+	if (!lines)
+		return -1;
+	memset(&in, 0, sizeof in);
+	in.text = (char *)(uintptr_t)text;
+	in.length = length;
+	if (cli_input_kind(&in) == CLI_KIND_MODEL) {
+		mo.max_input_bytes = length;
+		mo.max_variables = cli_input_limits.max_variables;
+		mo.max_couplers = cli_input_limits.max_couplers;
+		rc = qubo_qbsolv_read_ex(&m, text, length, &mo);
+		qubo_model_free(m);
+	} else {
+		po.reduce = QUBO_REDUCE_NONE;
+		po.max_input_bytes = length;
+		po.max_cells = cli_input_limits.max_variables;
+		po.max_couplers = cli_input_limits.max_couplers;
+		rc = qubo_puzzle_parse(&p, text, length, &po);
+		qubo_puzzle_free(p);
+	}
+	if (rc != QUBO_ERR_PARSE || !qubo_error_line() || qubo_error_line() > lines)
+		return -1;
+	rc = cli_report(what, rc);
+	cli_error("(and the input is longer than the limit of %zu bytes)", max_input());
+	return rc;
+}
+
 /* A read that failed with errno err: the message and the exit code. */
 static int read_failed(const char *what, int err)
 {
@@ -197,7 +246,32 @@ static int read_failed(const char *what, int err)
 	return too_large(what, msg);
 }
 
+/* read_stream() failed for @p in: reports why, frees what was read. A
+ * puzzle or model read in part may show its own parse error first. */
+static int stream_failed(cli_input *in, int whole)
+{
+	int err = errno, rc = -1;
+
+	if (whole && err == EFBIG && in->text)
+		rc = prefix_error(in->name, in->text, in->length);
+	cli_input_free(in);
+	return rc >= 0 ? rc : read_failed(in->name, err);
+}
+
+static int input_read(cli_input *in, const char *path, int whole);
+
 int cli_input_read(cli_input *in, const char *path)
+{
+	return input_read(in, path, 1);
+}
+
+int cli_input_read_solution(cli_input *in, const char *path)
+{
+	return input_read(in, path, 0);
+}
+
+/* whole: the input is a puzzle or a model (not a solution) */
+static int input_read(cli_input *in, const char *path, int whole)
 {
 	struct stat st;
 	FILE *f;
@@ -208,7 +282,7 @@ int cli_input_read(cli_input *in, const char *path)
 	if (!strcmp(path, "-")) {
 		in->name = "(standard input)";
 		if (read_stream(stdin, 0, max_input(), &in->text, &in->length))
-			return read_failed(in->name, errno);
+			return stream_failed(in, whole);
 		return CLI_OK;
 	}
 	in->name = path;
@@ -248,7 +322,7 @@ int cli_input_read(cli_input *in, const char *path)
 	rc = read_stream(f, S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size : 0,
 			 max_input(), &in->text, &in->length);
 	fclose(f);
-	return rc ? read_failed(path, errno) : CLI_OK;
+	return rc ? stream_failed(in, whole) : CLI_OK;
 }
 
 void cli_input_free(cli_input *in)

@@ -158,7 +158,7 @@ int cli_render(int argc, char **argv)
 	code = cli_input_read(&pin, paths[0]);
 	if (code)
 		return code;
-	if (paths[1] && (code = cli_input_read(&sin, paths[1])) != 0)
+	if (paths[1] && (code = cli_input_read_solution(&sin, paths[1])) != 0)
 		goto out;
 	if (cli_input_kind(&pin) == CLI_KIND_MODEL) {
 		cli_error("%s is a QUBO model, not a puzzle", pin.name);

@@ -56,7 +56,7 @@ int cli_verify(int argc, char **argv)
 	code = cli_input_read(&pin, paths[0]);
 	if (code)
 		return code;
-	code = cli_input_read(&sin, paths[1]);
+	code = cli_input_read_solution(&sin, paths[1]);
 	if (code) {
 		cli_input_free(&pin);
 		return code;
