@@ -69,10 +69,10 @@ cli_limits cli_input_limits;
 const char cli_limits_help[] =
 	"input limits (0 or absent: the defaults, which real inputs stay far below):\n"
 	"  --max-input BYTES            largest input read (default 256 MiB)\n"
-	"  --max-input-variables N      most variables a model's header or cells a\n"
-	"                               puzzle's header may declare\n"
-	"  --max-input-couplers N       most couplers a header may declare or a\n"
-	"                               puzzle's board need\n";
+	"  --max-input-variables N      most variables a model's header, or cells a\n"
+	"                               puzzle's header, may declare (default 4194304)\n"
+	"  --max-input-couplers N       most couplers a model's header may declare or\n"
+	"                               a puzzle's board need (default 67108864)\n";
 
 static const char *const limit_flags[] = { "--max-input", "--max-input-variables",
 					   "--max-input-couplers" };
