@@ -98,8 +98,36 @@ typedef struct cli_input {
  * else is read as a puzzle, whose header is a family word ("queens 8"). */
 enum { CLI_KIND_MODEL = 1, CLI_KIND_PUZZLE = 2 };
 
-/* Reads the input; on failure prints why and returns CLI_IO. */
+/* Limits on what an input may cost, set by --max-input,
+ * --max-input-variables and --max-input-couplers (every verb that reads an
+ * input takes them); 0 means the default (the library's for the counts). */
+typedef struct cli_limits {
+	size_t max_input;     /* bytes read of one input */
+	size_t max_variables; /* a model's maxNodes, a puzzle board's cells */
+	size_t max_couplers;  /* a model's nCouplers, a board's estimate */
+} cli_limits;
+
+#define CLI_DEFAULT_MAX_INPUT ((size_t)256 << 20)
+
+extern cli_limits cli_input_limits;
+/* The options' lines for the verbs' --help. */
+extern const char cli_limits_help[];
+
+/* Whether @p flag (without "=VALUE") is one of the limit options. */
+int cli_is_limit_flag(const char *flag);
+/* Sets the limit of @p flag from @p val; -1 (message printed) when @p val
+ * is not a count. */
+int cli_limit_option(const char *flag, const char *val);
+/* argv[*k] is a limit option: as cli_flag(), and the value is stored. */
+int cli_limit_flag(int argc, char **argv, int *k);
+
+/* Reads the input; on failure prints why and returns CLI_IO, or
+ * CLI_TOO_LARGE when it is larger than the --max-input limit (a stream is
+ * abandoned one byte past it). */
 int cli_input_read(cli_input *in, const char *path);
+/* As cli_input_read(), for a solution file: an input beyond the limit is
+ * not parsed as a puzzle to look for an earlier error. */
+int cli_input_read_solution(cli_input *in, const char *path);
 void cli_input_free(cli_input *in);
 int cli_input_kind(const cli_input *in);
 

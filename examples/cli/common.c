@@ -62,17 +62,104 @@ double cli_now(void)
 	return (double)(ts.tv_sec - t0.tv_sec) + (double)(ts.tv_nsec - t0.tv_nsec) * 1e-9;
 }
 
-/* Reads all of @p f into a malloc'd buffer (one byte more for a NUL). */
-static int read_stream(FILE *f, size_t hint, char **text_out, size_t *len_out)
-{
-	size_t cap = hint + 2 > 4096 ? hint + 2 : 4096, len = 0, got;
-	char *buf = malloc(cap), *p;
+/* ---- input limits ---- */
 
+cli_limits cli_input_limits;
+
+const char cli_limits_help[] =
+	"input limits (0 or absent: the defaults, which real inputs stay far below):\n"
+	"  --max-input BYTES            largest input read (default 256 MiB)\n"
+	"  --max-input-variables N      most variables a model's header, or cells a\n"
+	"                               puzzle's header, may declare (default 4194304)\n"
+	"  --max-input-couplers N       most couplers a model's header may declare or\n"
+	"                               a puzzle's board need (default 67108864)\n";
+
+static const char *const limit_flags[] = { "--max-input", "--max-input-variables",
+					   "--max-input-couplers" };
+
+int cli_is_limit_flag(const char *flag)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof limit_flags / sizeof limit_flags[0]; i++)
+		if (!strcmp(flag, limit_flags[i]))
+			return 1;
+	return 0;
+}
+
+int cli_limit_option(const char *flag, const char *val)
+{
+	int64_t v;
+	size_t *dst = !strcmp(flag, "--max-input")	     ? &cli_input_limits.max_input
+		      : !strcmp(flag, "--max-input-variables") ? &cli_input_limits.max_variables
+							      : &cli_input_limits.max_couplers;
+
+	if (cli_parse_int(val, 0, (int64_t)(SIZE_MAX / 4 < INT64_MAX ? SIZE_MAX / 4 : INT64_MAX),
+			  &v)) {
+		cli_error("%s: '%s' is not a count of at least 0", flag, val);
+		return -1;
+	}
+	*dst = (size_t)v;
+	return 0;
+}
+
+int cli_limit_flag(int argc, char **argv, int *k)
+{
+	const char *val;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof limit_flags / sizeof limit_flags[0]; i++) {
+		rc = cli_flag(argc, argv, k, limit_flags[i], &val);
+		if (rc)
+			return rc < 0 || cli_limit_option(limit_flags[i], val) ? -1 : 1;
+	}
+	return 0;
+}
+
+static size_t max_input(void)
+{
+	return cli_input_limits.max_input ? cli_input_limits.max_input : CLI_DEFAULT_MAX_INPUT;
+}
+
+/* The limits ran out: the message, with the options that raise them. */
+static int too_large(const char *what, const char *msg)
+{
+	if (msg)
+		cli_error("%s: %s", what, msg);
+	cli_error("(--max-input, --max-input-variables and --max-input-couplers raise the "
+		  "input limits)");
+	return CLI_TOO_LARGE;
+}
+
+/* Reads all of @p f into a malloc'd buffer (one byte more for a NUL), in
+ * chunks, and stops at max + 1 bytes: a stream without end costs at most
+ * the limit. Past it, returns -1 with errno EFBIG and the first max bytes
+ * in *text_out (the caller frees them). */
+static int read_stream(FILE *f, size_t hint, size_t max, char **text_out, size_t *len_out)
+{
+	size_t cap = hint + 2 > 4096 ? hint + 2 : 4096, len = 0, got, want;
+	char *buf, *p;
+
+	*text_out = NULL;
+	*len_out = 0;
+	if (cap > max + 2)
+		cap = max + 2;
+	buf = malloc(cap);
 	if (!buf)
 		return -1;
 	for (;;) {
-		got = fread(buf + len, 1, cap - 1 - len, f);
+		want = cap - 1 - len;
+		if (want > max + 1 - len)
+			want = max + 1 - len;
+		got = fread(buf + len, 1, want, f);
 		len += got;
+		if (len > max) {
+			*text_out = buf;
+			*len_out = max;
+			errno = EFBIG;
+			return -1;
+		}
 		if (len < cap - 1) {
 			if (ferror(f) || feof(f))
 				break;
@@ -83,13 +170,13 @@ static int read_stream(FILE *f, size_t hint, char **text_out, size_t *len_out)
 			errno = EFBIG;
 			return -1;
 		}
-		p = realloc(buf, cap * 2);
+		p = realloc(buf, cap * 2 < max + 2 ? cap * 2 : max + 2);
 		if (!p) {
 			free(buf);
 			return -1;
 		}
 		buf = p;
-		cap *= 2;
+		cap = cap * 2 < max + 2 ? cap * 2 : max + 2;
 	}
 	if (ferror(f)) {
 		free(buf);
@@ -101,7 +188,90 @@ static int read_stream(FILE *f, size_t hint, char **text_out, size_t *len_out)
 	return 0;
 }
 
+/* The first @p length bytes of an input longer than the limit: when its
+ * complete lines already hold a parse error, that error is the one to
+ * report ("queens 4" and then endless junk is malformed on line 6, not
+ * only too long). Returns the exit code after reporting it, or -1 when the
+ * prefix shows no error before its end. */
+static int prefix_error(const char *what, const char *text, size_t length)
+{
+	qubo_puzzle_options po = QUBO_PUZZLE_OPTIONS_INIT;
+	qubo_qbsolv_options mo = QUBO_QBSOLV_OPTIONS_INIT;
+	qubo_puzzle *p = NULL;
+	qubo_model *m = NULL;
+	cli_input in;
+	size_t lines = 0, i;
+	int rc;
+
+	while (length && text[length - 1] != '\n')
+		length--;
+	for (i = 0; i < length; i++)
+		lines += text[i] == '\n';
+	if (!lines)
+		return -1;
+	memset(&in, 0, sizeof in);
+	in.text = (char *)(uintptr_t)text;
+	in.length = length;
+	if (cli_input_kind(&in) == CLI_KIND_MODEL) {
+		mo.max_input_bytes = length;
+		mo.max_variables = cli_input_limits.max_variables;
+		mo.max_couplers = cli_input_limits.max_couplers;
+		rc = qubo_qbsolv_read_ex(&m, text, length, &mo);
+		qubo_model_free(m);
+	} else {
+		po.reduce = QUBO_REDUCE_NONE;
+		po.max_input_bytes = length;
+		po.max_cells = cli_input_limits.max_variables;
+		po.max_couplers = cli_input_limits.max_couplers;
+		rc = qubo_puzzle_parse(&p, text, length, &po);
+		qubo_puzzle_free(p);
+	}
+	if (rc != QUBO_ERR_PARSE || !qubo_error_line() || qubo_error_line() > lines)
+		return -1;
+	rc = cli_report(what, rc);
+	cli_error("(and the input is longer than the limit of %zu bytes)", max_input());
+	return rc;
+}
+
+/* A read that failed with errno err: the message and the exit code. */
+static int read_failed(const char *what, int err)
+{
+	char msg[160];
+
+	if (err != EFBIG) {
+		cli_error("%s: %s", what, strerror(err));
+		return CLI_IO;
+	}
+	snprintf(msg, sizeof msg, "the input is larger than the limit of %zu bytes", max_input());
+	return too_large(what, msg);
+}
+
+/* read_stream() failed for @p in: reports why, frees what was read. A
+ * puzzle or model read in part may show its own parse error first. */
+static int stream_failed(cli_input *in, int whole)
+{
+	int err = errno, rc = -1;
+
+	if (whole && err == EFBIG && in->text)
+		rc = prefix_error(in->name, in->text, in->length);
+	cli_input_free(in);
+	return rc >= 0 ? rc : read_failed(in->name, err);
+}
+
+static int input_read(cli_input *in, const char *path, int whole);
+
 int cli_input_read(cli_input *in, const char *path)
+{
+	return input_read(in, path, 1);
+}
+
+int cli_input_read_solution(cli_input *in, const char *path)
+{
+	return input_read(in, path, 0);
+}
+
+/* whole: the input is a puzzle or a model (not a solution) */
+static int input_read(cli_input *in, const char *path, int whole)
 {
 	struct stat st;
 	FILE *f;
@@ -111,10 +281,8 @@ int cli_input_read(cli_input *in, const char *path)
 	in->path = path;
 	if (!strcmp(path, "-")) {
 		in->name = "(standard input)";
-		if (read_stream(stdin, 0, &in->text, &in->length)) {
-			cli_error("cannot read standard input: %s", strerror(errno));
-			return CLI_IO;
-		}
+		if (read_stream(stdin, 0, max_input(), &in->text, &in->length))
+			return stream_failed(in, whole);
 		return CLI_OK;
 	}
 	in->name = path;
@@ -139,16 +307,22 @@ int cli_input_read(cli_input *in, const char *path)
 		cli_error("%s: %s", path, strerror(errno));
 		return CLI_IO;
 	}
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(fileno(f), &st) != 0)
+		memset(&st, 0, sizeof st);
+	if (S_ISDIR(st.st_mode)) {
 		fclose(f);
 		cli_error("%s: is a directory", path);
 		return CLI_IO;
 	}
-	rc = read_stream(f, st.st_size > 0 ? (size_t)st.st_size : 0, &in->text, &in->length);
-	if (rc)
-		cli_error("%s: %s", path, strerror(errno));
+	/* a regular file beyond the limit is refused by its size, unread */
+	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max_input()) {
+		fclose(f);
+		return read_failed(path, EFBIG);
+	}
+	rc = read_stream(f, S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size : 0,
+			 max_input(), &in->text, &in->length);
 	fclose(f);
-	return rc ? CLI_IO : CLI_OK;
+	return rc ? stream_failed(in, whole) : CLI_OK;
 }
 
 void cli_input_free(cli_input *in)
@@ -163,6 +337,9 @@ static const char *first_line(const cli_input *in, size_t *len_out)
 {
 	const char *s = in->text, *end = in->text + in->length;
 
+	/* a UTF-8 byte-order mark first is skipped, as the library does */
+	if (in->length >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
+		s += 3;
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *e = nl ? nl : end, *t = s;
@@ -269,10 +446,19 @@ int cli_report(const char *what, int rc)
 
 int cli_input_model(const cli_input *in, qubo_model **out)
 {
-	int rc = qubo_qbsolv_read(out, in->text, in->length, NULL);
+	qubo_qbsolv_options o = QUBO_QBSOLV_OPTIONS_INIT;
+	int rc;
 
+	o.max_input_bytes = max_input();
+	o.max_variables = cli_input_limits.max_variables;
+	o.max_couplers = cli_input_limits.max_couplers;
+	rc = qubo_qbsolv_read_ex(out, in->text, in->length, &o);
 	if (rc == QUBO_OK)
 		return CLI_OK;
+	if (rc == QUBO_ERR_TOO_LARGE) {
+		cli_report(in->name, rc);
+		return too_large(in->name, NULL);
+	}
 	rc = cli_report(in->name, rc);
 	return rc == CLI_USAGE ? CLI_PARSE : rc;
 }
@@ -295,9 +481,16 @@ int cli_input_puzzle(const cli_input *in, int32_t reduce, qubo_puzzle **out)
 	int rc;
 
 	o.reduce = reduce;
+	o.max_input_bytes = max_input();
+	o.max_cells = cli_input_limits.max_variables;
+	o.max_couplers = cli_input_limits.max_couplers;
 	rc = qubo_puzzle_parse(out, in->text, in->length, &o);
 	if (rc == QUBO_OK)
 		return CLI_OK;
+	if (rc == QUBO_ERR_TOO_LARGE) {
+		cli_report(in->name, rc);
+		return too_large(in->name, NULL);
+	}
 	rc = cli_report(in->name, rc);
 	return rc == CLI_USAGE ? CLI_PARSE : rc;
 }

@@ -47,8 +47,8 @@ static void count_usage(FILE *f)
 		"  -h, --help             this help\n"
 		"\n"
 		"A count of 0 exits with status 5 (the puzzle has no solution).\n"
-		"\n%s",
-		DEFAULT_MAX_VARIABLES, QUBO_EXHAUSTIVE_MAX_VARIABLES, cli_exit_help);
+		"\n%s\n%s",
+		DEFAULT_MAX_VARIABLES, QUBO_EXHAUSTIVE_MAX_VARIABLES, cli_limits_help, cli_exit_help);
 }
 
 typedef struct count_args {
@@ -75,7 +75,10 @@ static int parse_args(int argc, char **argv, count_args *a)
 			a->quiet = 1;
 			continue;
 		}
-		if ((rc = cli_flag(argc, argv, &k, "--method", &val)) != 0) {
+		if ((rc = cli_limit_flag(argc, argv, &k)) != 0) {
+			if (rc < 0)
+				return -1;
+		} else if ((rc = cli_flag(argc, argv, &k, "--method", &val)) != 0) {
 			if (rc < 0)
 				return -1;
 			if (!strcmp(val, "auto")) {

@@ -42,7 +42,8 @@ static void export_usage(FILE *f)
 		"  --p P              the depth, 1 to %d (default 1, or half the angles)\n"
 		"  --angles LIST      gamma_1,...,gamma_p,beta_1,...,beta_p: 2p finite numbers\n"
 		"  -h, --help         this help\n"
-		"\n%s", QUBO_QAOA_DEFAULT_MAX_QUBITS, QUBO_QAOA_MAX_DEPTH, cli_exit_help);
+		"\n%s\n%s", QUBO_QAOA_DEFAULT_MAX_QUBITS, QUBO_QAOA_MAX_DEPTH, cli_limits_help,
+		cli_exit_help);
 }
 
 static int write_model(const qubo_model *m, const char *out)
@@ -242,8 +243,11 @@ int cli_export(int argc, char **argv)
 			export_usage(stdout);
 			return CLI_OK;
 		}
-		if ((rc = cli_flag(argc, argv, &k, "-o", &val)) != 0 ||
-		    (rc = cli_flag(argc, argv, &k, "--output", &val)) != 0) {
+		if ((rc = cli_limit_flag(argc, argv, &k)) != 0) {
+			if (rc < 0)
+				return CLI_USAGE;
+		} else if ((rc = cli_flag(argc, argv, &k, "-o", &val)) != 0 ||
+			   (rc = cli_flag(argc, argv, &k, "--output", &val)) != 0) {
 			if (rc < 0)
 				return CLI_USAGE;
 			out = val;

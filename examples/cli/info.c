@@ -20,7 +20,7 @@ static void info_usage(FILE *f)
 		"options:\n"
 		"  --reduce LEVEL   puzzles: none, clues or full (the default)\n"
 		"  -h, --help       this help\n"
-		"\n%s", cli_exit_help);
+		"\n%s\n%s", cli_limits_help, cli_exit_help);
 }
 
 static int puzzle_info(const cli_input *in, int32_t reduce)
@@ -95,6 +95,11 @@ int cli_info(int argc, char **argv)
 			info_usage(stdout);
 			return CLI_OK;
 		}
+		rc = cli_limit_flag(argc, argv, &k);
+		if (rc < 0)
+			return CLI_USAGE;
+		if (rc)
+			continue;
 		rc = cli_flag(argc, argv, &k, "--reduce", &val);
 		if (rc < 0)
 			return CLI_USAGE;

@@ -39,7 +39,8 @@ const char cli_exit_help[] =
 	"  3  parse error: the input is malformed (FILE:LINE:COLUMN on stderr)\n"
 	"  4  I/O error: a file could not be read or written\n"
 	"  5  the puzzle has no solution (proven infeasible)\n"
-	"  6  too large: the input, its model or the run is beyond a size limit\n";
+	"  6  too large: the input (see --max-input and friends), its model or the\n"
+	"     run is beyond a size limit\n";
 
 static void usage(FILE *f)
 {

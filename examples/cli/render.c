@@ -34,7 +34,7 @@ static void render_usage(FILE *f)
 		"  --color WHEN   auto (the default: colours when standard output is a\n"
 		"                 terminal and NO_COLOR is not set), always or never\n"
 		"  -h, --help     this help\n"
-		"\n%s", cli_exit_help);
+		"\n%s\n%s", cli_limits_help, cli_exit_help);
 }
 
 static int render_queens(const qubo_puzzle *p, const char *text, const uint8_t *board,
@@ -140,6 +140,9 @@ int cli_render(int argc, char **argv)
 				return CLI_USAGE;
 			}
 			when = val;
+		} else if ((rc = cli_limit_flag(argc, argv, &k)) != 0) {
+			if (rc < 0)
+				return CLI_USAGE;
 		} else if (cli_operand(argv[k], "render", paths, 2)) {
 			return CLI_USAGE;
 		}
@@ -155,7 +158,7 @@ int cli_render(int argc, char **argv)
 	code = cli_input_read(&pin, paths[0]);
 	if (code)
 		return code;
-	if (paths[1] && (code = cli_input_read(&sin, paths[1])) != 0)
+	if (paths[1] && (code = cli_input_read_solution(&sin, paths[1])) != 0)
 		goto out;
 	if (cli_input_kind(&pin) == CLI_KIND_MODEL) {
 		cli_error("%s is a QUBO model, not a puzzle", pin.name);

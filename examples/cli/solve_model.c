@@ -82,7 +82,7 @@ static void solve_usage(FILE *f)
 		"Progress goes to standard error for runs longer than a second; Ctrl-C stops\n"
 		"the run and prints what was found so far, with exit status 1 (a second\n"
 		"Ctrl-C quits).\n"
-		"\n%s", cli_exit_help);
+		"\n%s\n%s", cli_limits_help, cli_exit_help);
 }
 
 static int add_option(solve_args *a, const char *flag, const char *key, int32_t type)
@@ -268,7 +268,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
 			takes |= !strcmp(flag, typed[k].flag);
 		takes |= !strcmp(flag, "--solver") || !strcmp(flag, "--beta-range") ||
 			 !strcmp(flag, "--set") || !strcmp(flag, "--top") ||
-			 !strcmp(flag, "--reduce");
+			 !strcmp(flag, "--reduce") || cli_is_limit_flag(flag);
 		if (!takes) {
 			cli_error("unknown option '%s' (try 'qubo solve --help')", arg);
 			return -1;
@@ -281,7 +281,10 @@ static int parse_args(int argc, char **argv, solve_args *a)
 			cli_error("%s needs a value", flag);
 			return -1;
 		}
-		if (!strcmp(flag, "--solver")) {
+		if (cli_is_limit_flag(flag)) {
+			if (cli_limit_option(flag, val))
+				return -1;
+		} else if (!strcmp(flag, "--solver")) {
 			a->solver = val;
 			a->solver_given = 1;
 		} else if (!strcmp(flag, "--reduce")) {

@@ -19,7 +19,7 @@ static void verify_usage(FILE *f)
 		"\n"
 		"The exit status is 0 only when the solution is valid; 1 when it breaks a\n"
 		"rule.\n"
-		"\n%s", cli_exit_help);
+		"\n%s\n%s", cli_limits_help, cli_exit_help);
 }
 
 int cli_verify(int argc, char **argv)
@@ -38,8 +38,12 @@ int cli_verify(int argc, char **argv)
 			verify_usage(stdout);
 			return CLI_OK;
 		}
-		if (cli_operand(argv[k], "verify", paths, 2))
+		if ((rc = cli_limit_flag(argc, argv, &k)) != 0) {
+			if (rc < 0)
+				return CLI_USAGE;
+		} else if (cli_operand(argv[k], "verify", paths, 2)) {
 			return CLI_USAGE;
+		}
 	}
 	if (!paths[1]) {
 		cli_error("verify needs a puzzle and a solution (try 'qubo verify --help')");
@@ -52,7 +56,7 @@ int cli_verify(int argc, char **argv)
 	code = cli_input_read(&pin, paths[0]);
 	if (code)
 		return code;
-	code = cli_input_read(&sin, paths[1]);
+	code = cli_input_read_solution(&sin, paths[1]);
 	if (code) {
 		cli_input_free(&pin);
 		return code;

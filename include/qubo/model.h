@@ -58,10 +58,19 @@ typedef struct qubo_model_stats {
  *  @since 0.1 */
 #define QUBO_MODEL_STATS_INIT { sizeof(qubo_model_stats), 0, 0, 0, 0, 0, 0, 0 }
 
+/** Most variables a model may have: 67108864 (2^26). Each variable costs
+ *  24 bytes of per-variable arrays (linear weight, two row pointers), which
+ *  are allocated for every variable, used or not: 1.5 GiB at the limit, so
+ *  that a size alone never makes the library touch more. More is
+ *  #QUBO_ERR_TOO_LARGE, reported before anything is allocated.
+ *  @since 0.1 */
+#define QUBO_MODEL_MAX_VARIABLES ((size_t)1 << 26)
+
 /**
  * Creates an empty model.
  * @param[out] out receives the new model; set to NULL on failure.
- * @param[in] num_variables initial number of variables (may be 0).
+ * @param[in] num_variables initial number of variables (may be 0), at most
+ *            #QUBO_MODEL_MAX_VARIABLES.
  * @param[in] allocator optional allocator, copied; NULL for the C library's.
  * @return #QUBO_OK, #QUBO_ERR_NOMEM, #QUBO_ERR_TOO_LARGE,
  *         #QUBO_ERR_INVALID_ARG or #QUBO_ERR_UNSUPPORTED_VERSION (a malformed

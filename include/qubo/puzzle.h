@@ -87,7 +87,31 @@ typedef struct qubo_puzzle_options {
 	int32_t drop_region;
 	/** Optional allocator for every object the puzzle makes. */
 	const qubo_allocator *allocator;
+	/** Largest input qubo_puzzle_parse_file() reads and qubo_puzzle_parse()
+	 *  accepts, in bytes; 0 means #QUBO_PUZZLE_DEFAULT_MAX_INPUT_BYTES.
+	 *  Larger input is #QUBO_ERR_TOO_LARGE before anything is parsed.
+	 *  @since 0.1 */
+	size_t max_input_bytes;
+	/** Most cells a board read from text may have; 0 means
+	 *  #QUBO_PUZZLE_DEFAULT_MAX_CELLS. Checked on the header's size before
+	 *  anything proportional to it is allocated. @since 0.1 */
+	size_t max_cells;
+	/** Most couplers the unreduced model of a board read from text may
+	 *  need, as estimated from the header (queens, nqueens, takuzu and
+	 *  tango couple every row and column); 0 means
+	 *  #QUBO_PUZZLE_DEFAULT_MAX_COUPLERS. @since 0.1 */
+	size_t max_couplers;
 } qubo_puzzle_options;
+
+/** Default of qubo_puzzle_options.max_input_bytes: 256 MiB. @since 0.1 */
+#define QUBO_PUZZLE_DEFAULT_MAX_INPUT_BYTES ((size_t)256 << 20)
+/** Default of qubo_puzzle_options.max_cells: 4194304 cells (a 2048 x 2048
+ *  board); the builders never accept more than 16777216. @since 0.1 */
+#define QUBO_PUZZLE_DEFAULT_MAX_CELLS ((size_t)1 << 22)
+/** Default of qubo_puzzle_options.max_couplers: 67108864 couplers, about
+ *  2 GiB of model while it is built (nqueens 300 needs 40 million).
+ *  @since 0.1 */
+#define QUBO_PUZZLE_DEFAULT_MAX_COUPLERS ((size_t)1 << 26)
 
 /** Size of the first layout of qubo_puzzle_options (through @c allocator),
  *  frozen: the smallest @c struct_size accepted. @since 0.1 */
@@ -96,7 +120,7 @@ typedef struct qubo_puzzle_options {
 
 /** Options with only @c struct_size set (the defaults):
  *  `qubo_puzzle_options o = QUBO_PUZZLE_OPTIONS_INIT;` */
-#define QUBO_PUZZLE_OPTIONS_INIT {sizeof(qubo_puzzle_options), 0, 0.0, 0, NULL}
+#define QUBO_PUZZLE_OPTIONS_INIT {sizeof(qubo_puzzle_options), 0, 0.0, 0, NULL, 0, 0, 0}
 
 /** Figures about a puzzle's model, filled by qubo_puzzle_get_stats(). */
 typedef struct qubo_puzzle_stats {

@@ -67,8 +67,17 @@ typedef struct qubo_options qubo_options;
  * @{ */
 /** int, 1 to 2^31 − 1: independent reads (runs) to make. Default 16 for
  *  "sa" and 10 for "tabu", "descent" and "qaoa" (QAOA measurements);
- *  "exhaustive" accepts it and ignores it. */
+ *  "exhaustive" accepts it and ignores it. The built-in solvers keep every
+ *  read until the run ends (n bytes and an energy each): a count whose
+ *  samples would take more than #QUBO_MAX_SAMPLE_BYTES makes
+ *  qubo_solver_sample() fail with #QUBO_ERR_TOO_LARGE before anything is
+ *  allocated. */
 #define QUBO_PARAM_NUM_READS "num_reads"
+/** Most bytes the built-in solvers spend on the samples of one run: 256 MiB
+ *  (about 14 million reads of a 10-variable model, 266 thousand of a
+ *  1000-variable one); the host's copy of the distinct samples comes on
+ *  top. @since 0.1 */
+#define QUBO_MAX_SAMPLE_BYTES ((size_t)256 << 20)
 /** int, any value (used as 64 unsigned bits): the random seed. When unset, a
  *  seed is drawn from the clock; qubo_sample_info::seed tells which. */
 #define QUBO_PARAM_SEED "seed"

@@ -126,10 +126,12 @@ const char *qubo__errstr(int err, char *buf, size_t size);
 
 /* Reads the whole file at path into a buffer from a (freed by the caller
  * with qubo__free). QUBO_OK; QUBO_ERR_MISUSE (path NULL), QUBO_ERR_IO
- * ("<fn>: cannot open/read '<path>': <reason>") or QUBO_ERR_NOMEM with the
- * message set, *data_out NULL. */
-int qubo__read_file(const qubo_allocator *a, const char *path, const char *fn, char **data_out,
-		    size_t *length_out);
+ * ("<fn>: cannot open/read '<path>': <reason>"), QUBO_ERR_TOO_LARGE (more
+ * than max_bytes: a regular file is refused by its size before any read,
+ * anything else is read in chunks and abandoned at max_bytes + 1 bytes) or
+ * QUBO_ERR_NOMEM with the message set, *data_out NULL. */
+int qubo__read_file(const qubo_allocator *a, const char *path, const char *fn, size_t max_bytes,
+		    char **data_out, size_t *length_out);
 
 /* ---- time (clock.c) ---- */
 

@@ -21,8 +21,17 @@ const char *qubo__errstr(int err, char *buf, size_t size)
 #endif
 }
 
-int qubo__read_file(const qubo_allocator *a, const char *path, const char *fn, char **data_out,
-		    size_t *length_out)
+/* The limit exceeded: nothing proportional to the input was kept. */
+static int too_large(const char *fn, const char *path, size_t max_bytes)
+{
+	return qubo__error(QUBO_ERR_TOO_LARGE,
+			   "%s: '%s' is larger than the limit of %zu bytes of input "
+			   "(options.max_input_bytes raises it)",
+			   fn, path, max_bytes);
+}
+
+int qubo__read_file(const qubo_allocator *a, const char *path, const char *fn, size_t max_bytes,
+		    char **data_out, size_t *length_out)
 {
 	struct stat st;
 	char *buf, eb[128];
@@ -32,6 +41,8 @@ int qubo__read_file(const qubo_allocator *a, const char *path, const char *fn, c
 
 	*data_out = NULL;
 	*length_out = 0;
+	if (max_bytes > SIZE_MAX - 2)
+		max_bytes = SIZE_MAX - 2;
 	if (!path)
 		return qubo__null_arg(fn, "path");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -41,24 +52,36 @@ int qubo__read_file(const qubo_allocator *a, const char *path, const char *fn, c
 				   qubo__errstr(err, eb, sizeof eb));
 	}
 	/* A regular file's size sizes the buffer (one byte more, to see the
-	 * end at once); pipes grow it. */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (uintmax_t)st.st_size < SIZE_MAX)
+	 * end at once) once it is known to be within the limit; pipes and
+	 * devices grow it in chunks, and reading stops at max_bytes + 1. */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		if ((uintmax_t)st.st_size > max_bytes) {
+			close(fd);
+			return too_large(fn, path, max_bytes);
+		}
 		cap = (size_t)st.st_size + 1;
-	else
-		cap = READ_CHUNK;
+	} else {
+		cap = max_bytes < READ_CHUNK ? max_bytes + 1 : READ_CHUNK;
+	}
 	buf = qubo__malloc(a, cap);
 	if (!buf) {
 		close(fd);
 		return qubo__nomem("the file's contents");
 	}
 	for (;;) {
+		if (len > max_bytes) {
+			close(fd);
+			qubo__free(a, buf);
+			return too_large(fn, path, max_bytes);
+		}
 		if (len == cap && qubo__grow(a, (void **)&buf, &cap, len + 1, 1)) {
 			close(fd);
 			qubo__free(a, buf);
 			return qubo__nomem("the file's contents");
 		}
-		k = read(fd, buf + len, cap - len);
+		/* never more than max_bytes + 1 in all */
+		k = read(fd, buf + len, cap - len < max_bytes + 1 - len ? cap - len
+									  : max_bytes + 1 - len);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0) {

@@ -108,6 +108,7 @@ int qubo__pz_takuzu_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	int rc;
 
 	if ((rc = read_size(header, toks, ntoks, "takuzu", &w, &h)) ||
+	    (rc = qubo__pz_check_size(opts, header, &toks[1], w, h, 1)) ||
 	    (rc = read_takuzu_words(header, toks, ntoks, &distinct)))
 		return rc;
 	if (!qubo__pz_next_content(r, &first, 1))
@@ -302,7 +303,8 @@ int qubo__pz_tango_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	uint32_t w, h;
 	int rc;
 
-	if ((rc = read_size(header, toks, ntoks, "tango", &w, &h)))
+	if ((rc = read_size(header, toks, ntoks, "tango", &w, &h)) ||
+	    (rc = qubo__pz_check_size(opts, header, &toks[1], w, h, 1)))
 		return rc;
 	if (ntoks > 2)
 		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, toks[2].column,

@@ -278,6 +278,8 @@ int qubo__pz_chess_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 					 "the header needs the board size and the problem: chess "
 					 "WxH coloured|max");
 	rc = qubo__pz_token_size(header, &toks[1], 0, &w, &h);
+	if (!rc)
+		rc = qubo__pz_check_size(opts, header, &toks[1], w, h, 0);
 	if (rc)
 		return rc;
 	if (ntoks < 3)

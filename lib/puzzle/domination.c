@@ -581,6 +581,8 @@ int qubo__pz_domination_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	int32_t piece;
 	int rc = read_header(header, toks, ntoks, &w, &h, &piece);
 
+	if (!rc)
+		rc = qubo__pz_check_size(opts, header, &toks[1], w, h, 0);
 	if (rc)
 		return rc;
 	if ((uint64_t)w * h > QUBO__PZ_MAX_CELLS)

@@ -23,6 +23,9 @@ int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src
 	dst->drop_region = 0;
 	dst->allocator = NULL;
 	dst->cells_only = 0;
+	dst->max_input_bytes = QUBO_PUZZLE_DEFAULT_MAX_INPUT_BYTES;
+	dst->max_cells = QUBO_PUZZLE_DEFAULT_MAX_CELLS;
+	dst->max_couplers = QUBO_PUZZLE_DEFAULT_MAX_COUPLERS;
 	if (!src)
 		return QUBO_OK;
 	/* an older caller's options lack fields: they keep the defaults of o */
@@ -55,6 +58,37 @@ int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src
 				      (int)o.drop_region);
 	dst->drop_region = o.drop_region;
 	dst->allocator = o.allocator;
+	if (o.max_input_bytes)
+		dst->max_input_bytes = o.max_input_bytes;
+	if (o.max_cells)
+		dst->max_cells = o.max_cells;
+	if (o.max_couplers)
+		dst->max_couplers = o.max_couplers;
+	return QUBO_OK;
+}
+
+int qubo__pz_check_size(const struct qubo__pz_opts *opts, const struct qubo__pz_line *line,
+			const struct qubo__pz_token *tok, uint32_t width, uint32_t height,
+			int lines)
+{
+	uint64_t cells = (uint64_t)width * height, couplers;
+
+	if (cells > opts->max_cells)
+		return qubo__pz_error_at(QUBO_ERR_TOO_LARGE, line->no, tok->column,
+					 "the board has %llu cells, more than the limit of %zu "
+					 "(options.max_cells raises it)",
+					 (unsigned long long)cells, opts->max_cells);
+	if (!lines)
+		return QUBO_OK;
+	/* every pair in a row and every pair in a column: a lower bound of
+	 * what queens, nqueens, takuzu and tango build before any reduction */
+	couplers = cells * ((uint64_t)(width - 1) + (height - 1)) / 2;
+	if (couplers > opts->max_couplers)
+		return qubo__pz_error_at(QUBO_ERR_TOO_LARGE, line->no, tok->column,
+					 "a %u x %u board needs at least %llu couplers, more than "
+					 "the limit of %zu (options.max_couplers raises it)",
+					 (unsigned)width, (unsigned)height,
+					 (unsigned long long)couplers, opts->max_couplers);
 	return QUBO_OK;
 }
 
@@ -275,6 +309,17 @@ static int parse_gameid(qubo_puzzle **out, struct qubo__pz_reader *r,
 	return rc;
 }
 
+/* Text beyond options.max_input_bytes is refused before it is looked at. */
+static int check_length(size_t length, const struct qubo__pz_opts *opts, const char *fn)
+{
+	if (length > opts->max_input_bytes)
+		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
+				      "%s: the text is %zu bytes, more than the limit of %zu "
+				      "(options.max_input_bytes raises it)",
+				      fn, length, opts->max_input_bytes);
+	return QUBO_OK;
+}
+
 static int parse_text(qubo_puzzle **out, const char *text, size_t length,
 		      const struct qubo__pz_opts *opts)
 {
@@ -329,6 +374,8 @@ int qubo_puzzle_parse(qubo_puzzle **out, const char *text, size_t length,
 		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: text is NULL with length %zu", fn,
 				      length);
 	rc = qubo__pz_opts_read(&opts, options, fn);
+	if (!rc)
+		rc = check_length(length, &opts, fn);
 	if (rc)
 		return rc;
 	return parse_text(out, text ? text : "", length, &opts);
@@ -350,6 +397,8 @@ int qubo_puzzle_parse_cells(const char *text, size_t length, const qubo_puzzle_o
 		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: lits is NULL with capacity %zu", fn,
 				      capacity);
 	rc = qubo__pz_opts_read(&opts, options, fn);
+	if (!rc)
+		rc = check_length(length, &opts, fn);
 	if (rc)
 		return rc;
 	opts.cells_only = 1;
@@ -380,7 +429,7 @@ int qubo_puzzle_parse_file(qubo_puzzle **out, const char *path, const qubo_puzzl
 	*out = NULL;
 	if ((rc = qubo__pz_opts_read(&opts, options, fn)) ||
 	    (rc = qubo__alloc_init(&a, opts.allocator, fn)) ||
-	    (rc = qubo__read_file(&a, path, fn, &text, &length)))
+	    (rc = qubo__read_file(&a, path, fn, opts.max_input_bytes, &text, &length)))
 		return rc;
 	rc = parse_text(out, text, length, &opts);
 	qubo__free(&a, text);

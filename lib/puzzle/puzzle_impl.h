@@ -367,7 +367,18 @@ struct qubo__pz_opts {
 	 * then skip its model (p->model NULL, no couplers counted); the puzzle
 	 * never reaches the caller. */
 	int cells_only;
+	/* limits on text input, defaults resolved (never 0) */
+	size_t max_input_bytes, max_cells, max_couplers;
 };
+
+/* Refuses a board read from text (header line, size token tok) whose
+ * width x height cells exceed opts->max_cells, or whose unreduced model
+ * would need more than opts->max_couplers couplers: `lines` is nonzero for
+ * families that couple every pair of cells in a row and in a column.
+ * QUBO_ERR_TOO_LARGE with the position and the option that raises it. */
+int qubo__pz_check_size(const struct qubo__pz_opts *opts, const struct qubo__pz_line *line,
+			const struct qubo__pz_token *tok, uint32_t width, uint32_t height,
+			int lines);
 
 /* Checks a caller's options (NULL: defaults); the function name is for
  * messages. */

@@ -155,6 +155,8 @@ int qubo__pz_queens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, header->len + 1,
 					 "the header needs the board size: queens N");
 	rc = qubo__pz_token_size(header, &toks[1], 1, &w, &h);
+	if (!rc)
+		rc = qubo__pz_check_size(opts, header, &toks[1], w, h, 1);
 	if (rc)
 		return rc;
 	if (w > QUEENS_MAX_SIZE)
@@ -224,6 +226,8 @@ int qubo__pz_nqueens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, header->len + 1,
 					 "the header needs the board size: nqueens N");
 	rc = qubo__pz_token_size(header, &toks[1], 1, &w, &h);
+	if (!rc)
+		rc = qubo__pz_check_size(opts, header, &toks[1], w, h, 1);
 	if (rc)
 		return rc;
 	if (ntoks >= 3) {

@@ -149,6 +149,8 @@ int qubo__pz_tents_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 					 qubo__pz_line_trimmed(header) + 1,
 					 "the header needs the board size: tents WxH");
 	rc = qubo__pz_token_size(header, &toks[1], 0, &w, &h);
+	if (!rc)
+		rc = qubo__pz_check_size(opts, header, &toks[1], w, h, 0);
 	if (rc)
 		return rc;
 	if (ntoks > 2)

@@ -3,8 +3,8 @@
  * header words and numbers, grids, and the writers behind the public
  * format and check functions. The general rules (doc/formats.md): '#'
  * comment lines only outside grids, blank lines around blocks ignored,
- * trailing spaces optional, CRLF accepted, NUL bytes rejected, positions
- * 1-based and counted in bytes.
+ * trailing spaces optional, CRLF accepted, a leading UTF-8 byte-order mark
+ * skipped, NUL bytes rejected, positions 1-based and counted in bytes.
  */
 #include <stdio.h>
 #include <string.h>
@@ -32,6 +32,10 @@ int qubo__pz_reader_init(struct qubo__pz_reader *r, const char *text, size_t len
 		}
 		return qubo__pz_error_at(QUBO_ERR_PARSE, line, col, "NUL byte in the input");
 	}
+	/* a UTF-8 byte-order mark some editors write first: skipped, so the
+	 * first line starts (column 1) after it */
+	if (length >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+		r->pos = 3;
 	return QUBO_OK;
 }
 

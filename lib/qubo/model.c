@@ -27,6 +27,9 @@ static int reserve_vars(qubo_model *m, size_t need)
 		return QUBO_OK;
 	while (cap < need)
 		cap = cap > SIZE_MAX / 4 ? need : cap * 2;
+	/* doubling never reserves past the documented maximum */
+	if (cap > QUBO_MODEL_MAX_VARIABLES && need <= QUBO_MODEL_MAX_VARIABLES)
+		cap = QUBO_MODEL_MAX_VARIABLES;
 	h = qubo__realloc_array(&m->alloc, m->h, cap, sizeof *h);
 	if (!h)
 		return qubo__nomem("linear weights");
@@ -55,10 +58,11 @@ int qubo_model_new(qubo_model **out, size_t num_variables, const qubo_allocator 
 	rc = qubo__alloc_init(&a, allocator, "qubo_model_new");
 	if (rc)
 		return rc;
-	if (num_variables >= QUBO_MAX_VARIABLES)
+	if (num_variables > QUBO_MODEL_MAX_VARIABLES)
 		return qubo__error(QUBO_ERR_TOO_LARGE,
-				   "qubo_model_new: %zu variables requested, the limit is %u",
-				   num_variables, QUBO_MAX_VARIABLES - 1);
+				   "qubo_model_new: %zu variables requested, the limit is %zu "
+				   "(QUBO_MODEL_MAX_VARIABLES)",
+				   num_variables, QUBO_MODEL_MAX_VARIABLES);
 	m = qubo__malloc(&a, sizeof *m);
 	if (!m)
 		return qubo__nomem("a model");
@@ -181,10 +185,11 @@ int qubo_model_add_variables(qubo_model *m, size_t count, uint32_t *first_out)
 
 	if (!m)
 		return qubo__error(QUBO_ERR_MISUSE, "qubo_model_add_variables: model is NULL");
-	if (count >= QUBO_MAX_VARIABLES || m->n + count >= QUBO_MAX_VARIABLES)
+	if (count > QUBO_MODEL_MAX_VARIABLES || m->n + count > QUBO_MODEL_MAX_VARIABLES)
 		return qubo__error(QUBO_ERR_TOO_LARGE,
 				   "qubo_model_add_variables: %zu + %zu variables exceed the "
-				   "limit of %u", m->n, count, QUBO_MAX_VARIABLES - 1);
+				   "limit of %zu (QUBO_MODEL_MAX_VARIABLES)", m->n, count,
+				   QUBO_MODEL_MAX_VARIABLES);
 	rc = reserve_vars(m, m->n + count);
 	if (rc)
 		return rc;

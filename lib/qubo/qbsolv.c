@@ -406,6 +406,7 @@ typedef struct parse {
 	int have_header;
 	uint64_t max_nodes, n_nodes, n_couplers;
 	uint64_t diag_read, coup_read;
+	size_t max_variables, max_couplers; /* the caller's limits, resolved */
 	double offset;
 	/* coupler staging */
 	uint32_t *ci, *cj;
@@ -559,10 +560,16 @@ static int do_header(parse *p, const tok *ptok, const char *cur, size_t length)
 	    (rc = rd_uint(r, &tc, "nCouplers", &p->n_couplers)) ||
 	    (rc = rd_line_end(r, cur, "the header")))
 		return rc;
-	if (p->max_nodes >= QUBO_MAX_VARIABLES)
+	if (p->max_nodes > p->max_variables)
 		return rd_fail(r, QUBO_ERR_TOO_LARGE, r->line, col_of(r, tm.s),
-			       "maxNodes %llu exceeds the limit of %u variables",
-			       (unsigned long long)p->max_nodes, QUBO_MAX_VARIABLES - 1);
+			       "maxNodes %llu exceeds the limit of %zu variables "
+			       "(qubo_qbsolv_options.max_variables raises it)",
+			       (unsigned long long)p->max_nodes, p->max_variables);
+	if (p->n_couplers > p->max_couplers)
+		return rd_fail(r, QUBO_ERR_TOO_LARGE, r->line, col_of(r, tc.s),
+			       "nCouplers %llu exceeds the limit of %zu couplers "
+			       "(qubo_qbsolv_options.max_couplers raises it)",
+			       (unsigned long long)p->n_couplers, p->max_couplers);
 	/* Variables without terms cost memory too (about 24 bytes each): a huge
 	 * declared count must be backed by input, so that a few bytes of a hostile
 	 * file cannot make the reader touch gigabytes. */
@@ -748,13 +755,50 @@ static int parse_all(parse *p, size_t length)
 
 /* Parses data; on failure the message is set, prefixed by func and, when
  * path is not NULL, naming the file. */
-static int read_buffer(qubo_model **out, const char *data, size_t length,
-		       const qubo_allocator *a, const char *func, const char *path)
+/* The caller's limits, zeros replaced by the defaults. */
+typedef struct limits {
+	qubo_allocator a;
+	size_t max_input_bytes, max_variables, max_couplers;
+} limits;
+
+static int limits_init(limits *l, const qubo_qbsolv_options *src, const char *fn)
 {
+	qubo_qbsolv_options o = QUBO_QBSOLV_OPTIONS_INIT;
+	int rc;
+
+	if (src && (rc = qubo__struct_read(&o, sizeof o, src, QUBO_QBSOLV_OPTIONS_SIZE_V1,
+					   "qubo_qbsolv_options", fn)))
+		return rc;
+	if ((rc = qubo__alloc_init(&l->a, o.allocator, fn)))
+		return rc;
+	l->max_input_bytes = o.max_input_bytes ? o.max_input_bytes
+					       : QUBO_QBSOLV_DEFAULT_MAX_INPUT_BYTES;
+	l->max_variables = o.max_variables ? o.max_variables : QUBO_QBSOLV_DEFAULT_MAX_VARIABLES;
+	if (l->max_variables > QUBO_MODEL_MAX_VARIABLES)
+		l->max_variables = QUBO_MODEL_MAX_VARIABLES;
+	l->max_couplers = o.max_couplers ? o.max_couplers : QUBO_QBSOLV_DEFAULT_MAX_COUPLERS;
+	return QUBO_OK;
+}
+
+/* A UTF-8 byte-order mark some editors write first: skipped. */
+static size_t bom_length(const char *data, size_t length)
+{
+	return length >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
+}
+
+static int read_buffer(qubo_model **out, const char *data, size_t length, const limits *l,
+		       const char *func, const char *path)
+{
+	const qubo_allocator *a = &l->a;
 	parse p;
+	size_t bom = bom_length(data, length);
 	int rc;
 
 	memset(&p, 0, sizeof p);
+	p.max_variables = l->max_variables;
+	p.max_couplers = l->max_couplers;
+	data += bom;
+	length -= bom;
 	p.r.end = data + length;
 	p.r.pos = data;
 	p.r.a = a;
@@ -777,11 +821,10 @@ static int read_buffer(qubo_model **out, const char *data, size_t length,
 	return qubo__error_at(rc, p.r.err_line, p.r.err_col, "%s: %s", func, p.r.msg);
 }
 
-int qubo_qbsolv_read(qubo_model **out, const char *data, size_t length,
-		     const qubo_allocator *allocator)
+static int read_mem(qubo_model **out, const char *data, size_t length,
+		    const qubo_qbsolv_options *options, const char *fn)
 {
-	static const char fn[] = "qubo_qbsolv_read";
-	qubo_allocator a;
+	limits l;
 	int rc;
 
 	if (!out)
@@ -790,15 +833,20 @@ int qubo_qbsolv_read(qubo_model **out, const char *data, size_t length,
 	if (!data && length)
 		return qubo__error(QUBO_ERR_MISUSE, "%s: data is NULL with length %zu", fn,
 				   length);
-	if ((rc = qubo__alloc_init(&a, allocator, fn)) || (rc = get_c_locale(fn)))
+	if ((rc = limits_init(&l, options, fn)) || (rc = get_c_locale(fn)))
 		return rc;
-	return read_buffer(out, data ? data : "", length, &a, fn, NULL);
+	if (length > l.max_input_bytes)
+		return qubo__error(QUBO_ERR_TOO_LARGE,
+				   "%s: the input is %zu bytes, more than the limit of %zu "
+				   "(qubo_qbsolv_options.max_input_bytes raises it)",
+				   fn, length, l.max_input_bytes);
+	return read_buffer(out, data ? data : "", length, &l, fn, NULL);
 }
 
-int qubo_qbsolv_read_file(qubo_model **out, const char *path, const qubo_allocator *allocator)
+static int read_path(qubo_model **out, const char *path, const qubo_qbsolv_options *options,
+		     const char *fn)
 {
-	static const char fn[] = "qubo_qbsolv_read_file";
-	qubo_allocator a;
+	limits l;
 	char *buf;
 	size_t len;
 	int rc;
@@ -806,12 +854,41 @@ int qubo_qbsolv_read_file(qubo_model **out, const char *path, const qubo_allocat
 	if (!out)
 		return qubo__null_arg(fn, "out");
 	*out = NULL;
-	if ((rc = qubo__alloc_init(&a, allocator, fn)) || (rc = get_c_locale(fn)) ||
-	    (rc = qubo__read_file(&a, path, fn, &buf, &len)))
+	if ((rc = limits_init(&l, options, fn)) || (rc = get_c_locale(fn)) ||
+	    (rc = qubo__read_file(&l.a, path, fn, l.max_input_bytes, &buf, &len)))
 		return rc;
-	rc = read_buffer(out, buf, len, &a, fn, path);
-	qubo__free(&a, buf);
+	rc = read_buffer(out, buf, len, &l, fn, path);
+	qubo__free(&l.a, buf);
 	return rc;
+}
+
+int qubo_qbsolv_read(qubo_model **out, const char *data, size_t length,
+		     const qubo_allocator *allocator)
+{
+	qubo_qbsolv_options o = QUBO_QBSOLV_OPTIONS_INIT;
+
+	o.allocator = allocator;
+	return read_mem(out, data, length, &o, "qubo_qbsolv_read");
+}
+
+int qubo_qbsolv_read_ex(qubo_model **out, const char *data, size_t length,
+			const qubo_qbsolv_options *options)
+{
+	return read_mem(out, data, length, options, "qubo_qbsolv_read_ex");
+}
+
+int qubo_qbsolv_read_file(qubo_model **out, const char *path, const qubo_allocator *allocator)
+{
+	qubo_qbsolv_options o = QUBO_QBSOLV_OPTIONS_INIT;
+
+	o.allocator = allocator;
+	return read_path(out, path, &o, "qubo_qbsolv_read_file");
+}
+
+int qubo_qbsolv_read_file_ex(qubo_model **out, const char *path,
+			     const qubo_qbsolv_options *options)
+{
+	return read_path(out, path, options, "qubo_qbsolv_read_file_ex");
 }
 
 /* ------------------------------------------------------------------ */

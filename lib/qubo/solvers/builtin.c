@@ -110,6 +110,20 @@ int qubo__builtin_starts(const qubo_allocator *a, const qubo_sampleset *initial,
 	return QUBO_OK;
 }
 
+int qubo__check_reads(size_t reads, size_t n, size_t extra)
+{
+	size_t per = (n ? n : 1) + extra;
+
+	if (per > QUBO_MAX_SAMPLE_BYTES || reads > QUBO_MAX_SAMPLE_BYTES / per)
+		return qubo__error(QUBO_ERR_TOO_LARGE,
+				   "%zu reads of %zu variables need more than the %zu bytes "
+				   "allowed for the samples of a run (QUBO_MAX_SAMPLE_BYTES); ask "
+				   "for at most %zu reads",
+				   reads, n, QUBO_MAX_SAMPLE_BYTES,
+				   per > QUBO_MAX_SAMPLE_BYTES ? 0 : QUBO_MAX_SAMPLE_BYTES / per);
+	return QUBO_OK;
+}
+
 int qubo__builtin_sample(qubo_backend_ctx *ctx, const qubo_model *m, qubo__run *run,
 			 const qubo_sampleset *initial, qubo__builtin_kernel kernel,
 			 const void *params)
@@ -129,6 +143,12 @@ int qubo__builtin_sample(qubo_backend_ctx *ctx, const qubo_model *m, qubo__run *
 		/* an empty set: nothing to improve, an empty result */
 		if (!run->num_reads)
 			goto out;
+	}
+	/* the samples, their energies, a flag each (sa) */
+	rc = qubo__check_reads(run->num_reads, n, sizeof *energies + 1);
+	if (rc) {
+		rc = qubo__builtin_fail(ctx, rc);
+		goto out;
 	}
 	samples = qubo__malloc_array(a, run->num_reads, n ? n : 1);
 	energies = qubo__malloc_array(a, run->num_reads, sizeof *energies);

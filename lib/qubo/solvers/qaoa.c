@@ -188,6 +188,9 @@ static int qaoa_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_op
 	if (rc)
 		goto fail;
 	reads = run.num_reads;
+	rc = qubo__check_reads(reads, m->n, 0);
+	if (rc)
+		goto fail;
 	rows = qubo__malloc_array(a, reads, m->n ? m->n : 1);
 	if (!rows) {
 		rc = qubo__nomem("the QAOA reads");

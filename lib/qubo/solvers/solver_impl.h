@@ -187,6 +187,11 @@ int64_t qubo__builtin_int(const qubo_options *o, const char *key, int64_t fallba
 double qubo__builtin_double(const qubo_options *o, const char *key, double fallback);
 /* Reports the thread's current error (code, message) through ctx. */
 int qubo__builtin_fail(qubo_backend_ctx *ctx, int code);
+
+/* QUBO_ERR_TOO_LARGE (message set; the host prefixes the solver's name)
+ * when reads samples of n variables, with extra bytes besides the n bits of
+ * each, would take more than QUBO_MAX_SAMPLE_BYTES; QUBO_OK otherwise. */
+int qubo__check_reads(size_t reads, size_t n, size_t extra);
 /* Maps a kernel's stop reason to the slot's return value. */
 int qubo__builtin_status(const qubo_backend_ctx *ctx, int stop);
 /* Hands a kernel's rows to the host and reports the flip count. */
