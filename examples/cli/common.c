@@ -456,8 +456,11 @@ int cli_input_model(const cli_input *in, qubo_model **out)
 	if (rc == QUBO_OK)
 		return CLI_OK;
 	if (rc == QUBO_ERR_TOO_LARGE) {
+		/* the hint only where an option raises the limit, not past a fixed one */
+		int raisable = strstr(qubo_error_message(), "raises it") != NULL;
+
 		cli_report(in->name, rc);
-		return too_large(in->name, NULL);
+		return raisable ? too_large(in->name, NULL) : CLI_TOO_LARGE;
 	}
 	rc = cli_report(in->name, rc);
 	return rc == CLI_USAGE ? CLI_PARSE : rc;
@@ -488,8 +491,11 @@ int cli_input_puzzle(const cli_input *in, int32_t reduce, qubo_puzzle **out)
 	if (rc == QUBO_OK)
 		return CLI_OK;
 	if (rc == QUBO_ERR_TOO_LARGE) {
+		/* the hint only where an option raises the limit, not past a fixed one */
+		int raisable = strstr(qubo_error_message(), "raises it") != NULL;
+
 		cli_report(in->name, rc);
-		return too_large(in->name, NULL);
+		return raisable ? too_large(in->name, NULL) : CLI_TOO_LARGE;
 	}
 	rc = cli_report(in->name, rc);
 	return rc == CLI_USAGE ? CLI_PARSE : rc;

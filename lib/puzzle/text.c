@@ -222,6 +222,25 @@ int qubo__pz_token_uint(const struct qubo__pz_line *line, const struct qubo__pz_
 	return QUBO_OK;
 }
 
+/* A board side: a number from 1 to QUBO__PZ_MAX_SIDE; a larger number is well formed but
+ * too large, which is not a parse error. */
+static int token_side(const struct qubo__pz_line *line, const struct qubo__pz_token *tok,
+		      const char *what, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < tok->len && tok->s[i] >= '0' && tok->s[i] <= '9'; i++)
+		if (v <= QUBO__PZ_MAX_SIDE)
+			v = v * 10 + (uint64_t)(tok->s[i] - '0');
+	if (tok->len && i == tok->len && v > QUBO__PZ_MAX_SIDE)
+		return qubo__pz_error_at(QUBO_ERR_TOO_LARGE, line->no, tok->column,
+					 "%s %.*s is above the largest the library takes, %u", what,
+					 (int)(tok->len < 40 ? tok->len : 40), tok->s,
+					 (unsigned)QUBO__PZ_MAX_SIDE);
+	return qubo__pz_token_uint(line, tok, 1, QUBO__PZ_MAX_SIDE, what, out);
+}
+
 int qubo__pz_token_size(const struct qubo__pz_line *line, const struct qubo__pz_token *tok,
 			int square_only, uint32_t *width, uint32_t *height)
 {
@@ -230,7 +249,7 @@ int qubo__pz_token_size(const struct qubo__pz_line *line, const struct qubo__pz_
 	int rc;
 
 	if (!x || square_only) {
-		rc = qubo__pz_token_uint(line, tok, 1, QUBO__PZ_MAX_SIDE, "the board size", &w);
+		rc = token_side(line, tok, "the board size", &w);
 		if (rc)
 			return rc;
 		*width = *height = (uint32_t)w;
@@ -242,10 +261,9 @@ int qubo__pz_token_size(const struct qubo__pz_line *line, const struct qubo__pz_
 		b.s = x + 1;
 		b.len = tok->len - a.len - 1;
 		b.column = tok->column + a.len + 1;
-		rc = qubo__pz_token_uint(line, &a, 1, QUBO__PZ_MAX_SIDE, "the board width", &w);
+		rc = token_side(line, &a, "the board width", &w);
 		if (!rc)
-			rc = qubo__pz_token_uint(line, &b, 1, QUBO__PZ_MAX_SIDE, "the board height",
-						 &h);
+			rc = token_side(line, &b, "the board height", &h);
 		if (rc)
 			return rc;
 		*width = (uint32_t)w;

@@ -205,7 +205,8 @@ for fam, text, pat in [
 ]:
     case(f"{fam}: huge header", ["info", "-"], 6, r"1:\d+: .*" + pat, stdin=text, seconds=1,
          mib=32)
-case("tents side 5000", ["info", "-"], 3, r"1:7:", stdin=b"tents 5000x2\n")
+case("tents side 5000", ["info", "-"], 6, r"1:7: the board width 5000 is above the largest", stdin=b"tents 5000x2\n")
+case("queens 99999999: too large, not malformed", ["info", "-"], 6, r"1:8: the board size 99999999 is above", stdin=b"queens 99999999\n")
 case("queens 27 regions", ["info", "-"], 3, r"at most 26", stdin=b"queens 27\n")
 case("nqueens under --max-input-variables", ["info", "--max-input-variables", "15", "-"], 6,
      r"16 cells, more than the limit of 15", stdin=b"nqueens 4\n")

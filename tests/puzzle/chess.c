@@ -649,7 +649,7 @@ static const bad_case bad[] = {
 	{ "chess 3x2 max more\nQQQ\nQQQ\n", QUBO_ERR_PARSE, 1, 15, "unexpected word after 'max'" },
 	{ "chess 3y2 max\n", QUBO_ERR_PARSE, 1, 8, "must be a number" },
 	{ "chess 0x2 max\n", QUBO_ERR_PARSE, 1, 7, "between 1 and" },
-	{ "chess 4096x4097 max\n", QUBO_ERR_PARSE, 1, 12, "between 1 and" },
+	{ "chess 4096x4097 max\n", QUBO_ERR_TOO_LARGE, 1, 12, "the board height 4097 is above" },
 	{ "chess 3x2 max\n", QUBO_ERR_PARSE, 2, 1, "not followed by the 3 x 2 piece grid" },
 	{ "chess 3x2 max\nQQQ\n", QUBO_ERR_PARSE, 3, 1, "ends after 1 of its 2 rows" },
 	{ "chess 3x2 max\nQQQ\nQQ\n", QUBO_ERR_PARSE, 3, 3, "row 2 has 2 of the board's 3" },
@@ -687,7 +687,7 @@ static const bad_case bad[] = {
 	{ "domination 2x3\n..\n# c\n..\n", QUBO_ERR_PARSE, 3, 2, "unexpected a space" },
 	{ "domination 2x3\n..\n..\n", QUBO_ERR_PARSE, 4, 1, "ends after 2 of its 3 rows" },
 	{ "domination 2x3\n..\n..\n..\n#\n", QUBO_ERR_PARSE, 5, 1, "after the grid" },
-	{ "domination 5000\n", QUBO_ERR_PARSE, 1, 12, "between 1 and 4096" },
+	{ "domination 5000\n", QUBO_ERR_TOO_LARGE, 1, 12, "the board size 5000 is above the largest" },
 };
 
 Test(chess, bad_inputs)

@@ -381,7 +381,7 @@ static const struct {
 } bad[] = {
 	{ "tents\n", QUBO_ERR_PARSE, 1, 6, "needs the board size" },
 	{ "tents 0x3\n", QUBO_ERR_PARSE, 1, 7, "between 1 and 4096" },
-	{ "tents 5000\n", QUBO_ERR_PARSE, 1, 7, "between 1 and 4096" },
+	{ "tents 5000\n", QUBO_ERR_TOO_LARGE, 1, 7, "the board size 5000 is above the largest" },
 	{ "tents 2x3x\n", QUBO_ERR_PARSE, 1, 10, "must be a number" },
 	{ "tents 3x3 big\n", QUBO_ERR_PARSE, 1, 11, "unexpected word" },
 	{ "tent 2x2\n", QUBO_ERR_PARSE, 1, 1, "unknown puzzle family 'tent' (known: " },
