@@ -9,7 +9,12 @@ where the puzzle is unique (its '# solutions: 1' comment, or `qubo count`
 says 1) the output must be the published NAME.solution. Puzzles run on a
 few processes at once. Skips (exit 77) when the collection is absent.
 
-usage: test_cli_puzzles.py QUBO_BINARY
+With --shard K/N (1 <= K <= N) only every N-th puzzle of the sorted list,
+starting at the K-th, is run: the N shards together run every puzzle once,
+and meson runs them as separate tests, each well inside its timeout under
+the sanitizers.
+
+usage: test_cli_puzzles.py QUBO_BINARY [--shard K/N]
 """
 import concurrent.futures
 import glob
@@ -19,6 +24,13 @@ import sys
 import time
 
 QUBO = sys.argv[1]
+SHARD, SHARDS = 1, 1
+if len(sys.argv) == 4 and sys.argv[2] == "--shard":
+    SHARD, SHARDS = (int(x) for x in sys.argv[3].split("/"))
+elif len(sys.argv) != 2:
+    sys.exit(__doc__)
+if not 1 <= SHARD <= SHARDS:
+    sys.exit(f"bad --shard {SHARD}/{SHARDS}")
 DIR = os.environ.get("QUBO_PUZZLES_DIR", "")
 
 
@@ -86,6 +98,10 @@ def main():
     if not paths:
         print(f"SKIP: no puzzles in {DIR}")
         return 77
+    paths = paths[SHARD - 1::SHARDS]
+    if not paths:
+        print(f"SKIP: shard {SHARD} of {SHARDS} holds no puzzle")
+        return 77
     t0 = time.perf_counter()
     workers = max(2, min(8, (os.cpu_count() or 2) * 2))
     with concurrent.futures.ThreadPoolExecutor(workers) as ex:
@@ -99,7 +115,8 @@ def main():
     print(", ".join(f"{k}: {v}" for k, v in sets.items()),
           f"({time.perf_counter() - t0:.1f} s on {workers} processes)")
     bad = sum(1 for r in results if r)
-    print(f"{len(paths) - bad} of {len(paths)} puzzles solved and verified")
+    shard = f" (shard {SHARD} of {SHARDS})" if SHARDS > 1 else ""
+    print(f"{len(paths) - bad} of {len(paths)} puzzles solved and verified{shard}")
     return 1 if failures else 0
 
 

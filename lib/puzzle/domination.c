@@ -413,7 +413,7 @@ static int dz_solution_header_check(const qubo_puzzle *p, const struct qubo__pz_
 	struct qubo__pz_token toks[4];
 	size_t nt = qubo__pz_tokens(line, toks, 4);
 	uint32_t w, h;
-	int32_t piece;
+	int32_t piece = 0;
 	int rc = read_header(line, toks, nt, &w, &h, &piece);
 
 	if (rc)
@@ -578,7 +578,7 @@ int qubo__pz_domination_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	struct grid_ctx ctx;
 	qubo_allocator a;
 	uint32_t w, h;
-	int32_t piece;
+	int32_t piece = 0;
 	int rc = read_header(header, toks, ntoks, &w, &h, &piece);
 
 	if (!rc)

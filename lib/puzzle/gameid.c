@@ -116,7 +116,7 @@ static int gid_params(struct gid *g)
 static int gid_tents(const struct gid *g, struct qubo__pz_out *o, char *grid)
 {
 	size_t n = (size_t)g->w * g->h, pos = 0, i = g->desc, k;
-	uint32_t v;
+	uint32_t v = 0;
 	int ended = 0, rc;
 
 	memset(grid, '.', n);
