@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Runs the README's quick-start command as a user would, and checks that it
-# prints the solved board of the sample puzzle.
+# Runs one of the README's two commands as a user would: the quick start,
+# checked to print the solved board of the sample puzzle, or (--test) the
+# test command, checked by its exit status.
 #
-#   tools/readme-commands.sh [SOURCE_ROOT]
+#   tools/readme-commands.sh [--test] [SOURCE_ROOT]
 #
 # The command is the fenced block that follows the line
-# `<!-- ci: quickstart -->` in README.md. It runs with bash in a copy of the
+# `<!-- ci: quickstart -->` (or `<!-- ci: test -->`) in README.md. It runs with bash in a copy of the
 # source tree (the files git tracks, plus untracked ones not ignored), so it
 # starts without a build directory and leaves the caller's tree alone. On a
 # machine that has the packages the command installs, it needs no root; on
@@ -17,18 +18,23 @@
 # missing, 2 when the README has no marked block.
 set -euo pipefail
 
+mode=quickstart
+if [ "${1:-}" = --test ]; then
+	mode=test
+	shift
+fi
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 readme=$root/README.md
 
 # The first fenced block after the marker, without its fences.
 block=$(awk '
-	/<!-- ci: quickstart -->/ { marked = 1; next }
+	$0 == marker { marked = 1; next }
 	marked && !inside && /^```/ { inside = 1; next }
 	inside && /^```/ { exit }
 	inside { print }
-' "$readme")
+' marker="<!-- ci: $mode -->" "$readme")
 if [ -z "$block" ]; then
-	echo "readme-commands: no fenced block after <!-- ci: quickstart --> in $readme" >&2
+	echo "readme-commands: no fenced block after <!-- ci: $mode --> in $readme" >&2
 	exit 2
 fi
 
@@ -44,11 +50,16 @@ fi
 
 echo "readme-commands: running in $work:"
 printf '%s\n' "$block"
-out=$work/quickstart.out
-if ! (cd "$work" && bash -e -o pipefail -c "$block") >"$out" 2>"$work/quickstart.err"; then
-	echo "readme-commands: the quick-start command failed" >&2
-	tail -n 40 "$work/quickstart.err" >&2
+out=$work/$mode.out
+if ! (cd "$work" && bash -e -o pipefail -c "$block") >"$out" 2>"$work/$mode.err"; then
+	echo "readme-commands: the $mode command failed" >&2
+	tail -n 40 "$out" "$work/$mode.err" >&2
 	exit 1
+fi
+if [ "$mode" = test ]; then
+	tail -n 12 "$out"
+	echo "readme-commands: the test command passed"
+	exit 0
 fi
 cat "$out"
 
