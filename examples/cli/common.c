@@ -521,13 +521,14 @@ static int input_puzzle(const cli_input *in, int32_t reduce, double deadline,
 	if (rc == QUBO_OK)
 		return CLI_OK;
 	if (rc == QUBO_TIME_LIMIT || rc == QUBO_CANCELLED) {
-		const char *status = rc == QUBO_TIME_LIMIT ? "stopped (time limit)"
-							   : "stopped (interrupted)";
+		const char *status =
+			rc == QUBO_TIME_LIMIT ? "stopped (time limit)" : "stopped (interrupted)";
 
 		if (!progress || !progress->quiet)
 			fprintf(stderr, "status: %s\n", status);
 		cli_error("%s: %s while reading and building the puzzle, after %.1f s; nothing "
-			  "found", in->name, status, cli_now());
+			  "found",
+			  in->name, status, cli_now());
 		return CLI_FAILURE;
 	}
 	if (rc == QUBO_ERR_TOO_LARGE) {

@@ -547,9 +547,8 @@ static int add_witnesses(const struct bn *b, qubo_model *m, const qubo_lit *lits
 
 /* Builds the compiled model over lits (nv variables before the
  * witnesses). */
-static int build_model(const struct bn *b, const qubo_allocator *a,
-		       struct qubo__pz_ctl *ctl, double P, const qubo_lit *lits,
-		       size_t nv, qubo_model **out)
+static int build_model(const struct bn *b, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       double P, const qubo_lit *lits, size_t nv, qubo_model **out)
 {
 	qubo_model *m = NULL;
 	size_t k, maxlen = b->maxlen;

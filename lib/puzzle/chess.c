@@ -476,9 +476,8 @@ int qubo__pz_cz_propagate(const struct cz *z, int8_t *val)
 
 /* ---- the model ---- */
 
-static int build_model(const struct cz *z, const qubo_allocator *a,
-		       struct qubo__pz_ctl *ctl, double P, const int8_t *val,
-		       qubo_model **model_out, qubo_lit *lits)
+static int build_model(const struct cz *z, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       double P, const int8_t *val, qubo_model **model_out, qubo_lit *lits)
 {
 	qubo_model *m = NULL;
 	qubo_lit *buf = NULL, *pairs = NULL;
@@ -720,8 +719,9 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 	if (!rc && opts->reduce != QUBO_REDUCE_FULL)
 		rc = propagate(z, opts->reduce, val);
 	if (!rc)
-		rc = build_model(z, a, opts->ctl, opts->penalty, opts->reduce == QUBO_REDUCE_FULL ? full : val,
-				 &p->model, p->cell_lits);
+		rc = build_model(z, a, opts->ctl, opts->penalty,
+				 opts->reduce == QUBO_REDUCE_FULL ? full : val, &p->model,
+				 p->cell_lits);
 	if (rc)
 		goto fail;
 	p->has_ground_energy = z->mode == QUBO_CHESS_COLOURED;
@@ -771,7 +771,9 @@ int qubo_puzzle_chess_new(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec,
 	struct qubo__pz_opts opts;
 	int rc = qubo__pz_spec_args(out, spec, options, &opts, fn);
 
-	return rc ? rc : qubo__pz_build_end(out, &opts, qubo__pz_cz_create(out, spec, NULL, NULL, &opts, fn));
+	if (rc)
+		return rc;
+	return qubo__pz_build_end(out, &opts, qubo__pz_cz_create(out, spec, NULL, NULL, &opts, fn));
 }
 
 const struct qubo__pz_family qubo__pz_chess_coloured_family = {

@@ -185,9 +185,9 @@ static int greedy(struct dz *d, const qubo_allocator *a)
 	return QUBO_OK;
 }
 
-static int build_model(const struct dz *d, const qubo_allocator *a,
-		       struct qubo__pz_ctl *ctl, double P, size_t bound,
-		       qubo_model **model_out, qubo_lit *lits, const char *fn)
+static int build_model(const struct dz *d, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       double P, size_t bound, qubo_model **model_out, qubo_lit *lits,
+		       const char *fn)
 {
 	qubo_model *m = NULL;
 	qubo_lit *buf = NULL;

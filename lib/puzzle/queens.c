@@ -648,8 +648,8 @@ static double ground_energy(const struct qz *q, double P)
 
 /* The count terms (and with `clues` the clue terms) through buf, which has
  * room for the largest constraint. */
-static int add_count_terms(const struct qz *q, qubo_model *m, const qubo_lit *lits,
-			   qubo_lit *buf, double P, int clues, struct qubo__pz_ctl *ctl)
+static int add_count_terms(const struct qz *q, qubo_model *m, const qubo_lit *lits, qubo_lit *buf,
+			   double P, int clues, struct qubo__pz_ctl *ctl)
 {
 	size_t i, k;
 	int rc = QUBO_OK;
@@ -715,9 +715,9 @@ static int add_conflict_terms(const struct qz *q, qubo_model *m, const qubo_lit 
  * variable and each pre-placed queen gets the clue term P (1 − x). With
  * model_out NULL only lits and *ground_out are filled.
  */
-static int build_model(const struct qz *q, const qubo_allocator *a,
-		       struct qubo__pz_ctl *ctl, double P, const int8_t *fixed,
-		       qubo_model **model_out, qubo_lit *lits, double *ground_out)
+static int build_model(const struct qz *q, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       double P, const int8_t *fixed, qubo_model **model_out, qubo_lit *lits,
+		       double *ground_out)
 {
 	qubo_model *m = NULL;
 	qubo_lit *buf, *pairs;
@@ -948,11 +948,9 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 	 * level; the level only decides which fixed cells become constants. */
 	rc = qubo__pz_build_poll(opts->ctl, 0);
 	if (!rc)
-		rc = qubo__pz_qz_propagate(q, a, QUBO_REDUCE_FULL, full, q->rule_fixes,
-					   opts->ctl);
+		rc = qubo__pz_qz_propagate(q, a, QUBO_REDUCE_FULL, full, q->rule_fixes, opts->ctl);
 	if (!rc && clues)
-		rc = qubo__pz_qz_propagate(q, a, QUBO_REDUCE_CLUES, clues, NULL,
-					   opts->ctl);
+		rc = qubo__pz_qz_propagate(q, a, QUBO_REDUCE_CLUES, clues, NULL, opts->ctl);
 	if (!rc)
 		rc = qubo__pz_build_poll(opts->ctl, q->n);
 	if (rc)
@@ -1011,7 +1009,9 @@ int qubo_puzzle_queens_build(qubo_puzzle **out, const qubo_puzzle_queens_spec *s
 	struct qubo__pz_opts opts;
 	int rc = qubo__pz_spec_args(out, spec, options, &opts, fn);
 
-	return rc ? rc : qubo__pz_build_end(out, &opts, qubo__pz_qz_create(out, spec, QZ_SPEC, 1, &opts, fn));
+	if (rc)
+		return rc;
+	return qubo__pz_build_end(out, &opts, qubo__pz_qz_create(out, spec, QZ_SPEC, 1, &opts, fn));
 }
 
 int qubo__pz_queens_rule_counts(const qubo_puzzle *p, size_t counts[QZ_NUM_RULES])

@@ -1,8 +1,8 @@
 /* The build's own time limit and progress (qubo_puzzle_options.time_limit,
  * .progress): a long build stops soon after the limit or when the callback
  * asks, frees everything, and leaves *out NULL. */
-#include <stdlib.h>
 #include <math.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -163,8 +163,8 @@ Test(puzzle_deadline, builders_honour_the_options)
 {
 	qubo_puzzle_options o = QUBO_PUZZLE_OPTIONS_INIT;
 	qubo_puzzle *p = NULL;
-	static const char *const texts[] = { "queens 4\naabb\nacbB\ndccb\nddc.\n",
-					     "nqueens 8\n", "domination 5\n",
+	static const char *const texts[] = { "queens 4\naabb\nacbB\ndccb\nddc.\n", "nqueens 8\n",
+					     "domination 5\n",
 					     "takuzu 4\n1...\n....\n..0.\n....\n" };
 	size_t t;
 
