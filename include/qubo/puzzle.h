@@ -164,10 +164,15 @@ typedef struct qubo_puzzle_options {
 	 *  #QUBO_PUZZLE_DEFAULT_MAX_COUPLERS. @since 0.1 */
 	size_t max_couplers;
 	/** Seconds that parsing and building (the reduction and the model's
-	 *  compilation included) may take; 0 means no limit. Past it the call
-	 *  stops within a fraction of a second, frees what it made and returns
+	 *  compilation included) may take; 0 means no limit, and a value must be
+	 *  finite and not negative (#QUBO_ERR_INVALID_ARG). Past it the call
+	 *  (qubo_puzzle_parse(), qubo_puzzle_parse_file(),
+	 *  qubo_puzzle_parse_cells() or a family's build function) stops within
+	 *  a fraction of a second, frees what it made and returns
 	 *  #QUBO_TIME_LIMIT with @c *out NULL. qubo_puzzle_parse_file() counts
-	 *  the reading of the file in it. @since 0.1 */
+	 *  the reading of the file in it. The builders check the clock in their
+	 *  loops and, through qubo_model_set_interrupt(), while the model
+	 *  compiles; a short build may end before its first check. @since 0.1 */
 	double time_limit;
 	/** Optional progress callback of the build, called on the calling
 	 *  thread about every 100 ms with @c phase #QUBO_PUZZLE_PHASE_BUILD
