@@ -137,7 +137,10 @@ case("BOM queens solve", ["solve", "-"], 0, out=r"queens 4\n\.Q\.\.\n",
 # reading and building, so the run stops at 1 s, within its memory cap
 case("nqueens 300 solve --time-limit 1", ["solve", "--time-limit", "1", "-"], 1,
      r"status: stopped \(time limit\)\n.*stopped \(time limit\) while reading and building",
-     stdin=b"nqueens 300\n", seconds=2.5, mib=700)
+     stdin=b"nqueens 300\n", seconds=2.5, mib=1200)
+case("nqueens 300 count --time-limit 1", ["count", "--time-limit", "1", "-"], 1,
+     r"status: stopped \(time limit\)\n.*stopped \(time limit\) while reading and building",
+     stdin=b"nqueens 300\n", seconds=2.5, mib=1200)
 case("BOM nqueens info", ["info", "-"], 0, out=r"family: nqueens",
      stdin=b"\xef\xbb\xbfnqueens 6\n")
 case("BOM qbsolv info", ["info", "-"], 0, out=r"variables: 2\n",
