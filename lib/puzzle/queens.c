@@ -971,8 +971,10 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 		/* no model: its variables would be the open cells */
 		for (i = 0; i < q->n; i++)
 			p->stats.variables_after += !QUBO_LIT_IS_CONST(p->cell_lits[i]);
-	} else if (fixed) {
-		/* The unreduced model, for its size only. */
+	} else if (fixed && nfixed) {
+		/* The unreduced model, for its size only. With no cell fixed it
+		 * is the model itself (no clue either: the reduction fixes every
+		 * clue), and qubo__pz_model_sizes() takes its sizes from that. */
 		qubo_lit *tmp = qubo__pz_alloc(a, q->n, sizeof *tmp);
 		double g2;
 
