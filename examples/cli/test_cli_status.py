@@ -138,7 +138,7 @@ nq300 = write("st_nq300.txt", "nqueens 300\n")
 for verb in ("info", "solve"):
     p = subprocess.Popen([QUBO, verb, nq300], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, preexec_fn=cap_memory)
-    time.sleep(1.5)
+    time.sleep(1.25)  # past the first progress line, well before the build ends
     t0 = time.monotonic()
     p.send_signal(signal.SIGINT)
     try:
