@@ -141,6 +141,12 @@ int cli_read_model(const char *path, qubo_model **out);
 /* Parses a puzzle from an input; on failure prints the reason (with the
  * position) and returns the exit code (CLI_PARSE, CLI_INFEASIBLE, ...). */
 int cli_input_puzzle(const cli_input *in, int32_t reduce, qubo_puzzle **out);
+/* The same, showing progress on stderr for builds over a second (unless
+ * @p quiet) and stopping at Ctrl-C or at @p deadline seconds of cli_now()
+ * (0: none): a stopped build prints its `status:` line (unless @p quiet)
+ * and a message, and returns CLI_FAILURE. */
+int cli_build_puzzle(const cli_input *in, int32_t reduce, double deadline, int quiet,
+		     qubo_puzzle **out);
 
 /* Fills *st with the puzzle's statistics and returns its number of cells. */
 size_t cli_puzzle_stats(const qubo_puzzle *p, qubo_puzzle_stats *st);

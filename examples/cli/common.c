@@ -478,7 +478,28 @@ int cli_read_model(const char *path, qubo_model **out)
 	return code;
 }
 
-int cli_input_puzzle(const cli_input *in, int32_t reduce, qubo_puzzle **out)
+/* Progress lines of a build (qubo_puzzle_options.progress); Ctrl-C stops it. */
+static int build_progress(const qubo_puzzle_progress *pr, void *user_data)
+{
+	cli_progress *p = user_data;
+	double now = cli_now();
+
+	if (cli_interrupted())
+		return 1;
+	if (p->quiet || now < 1.0 || now - p->last < 1.0)
+		return 0;
+	p->last = now;
+	fprintf(stderr, "%squbo: building the puzzle, %llu steps, %.0f s%s", p->tty ? "\r" : "",
+		(unsigned long long)pr->nodes, now, p->tty ? "   " : "\n");
+	p->shown = 1;
+	return 0;
+}
+
+/* Parses in->text with the limits of the command line; with progress, the
+ * build shows progress lines and stops at Ctrl-C or at `deadline` seconds
+ * of cli_now() (0: none). */
+static int input_puzzle(const cli_input *in, int32_t reduce, double deadline,
+			cli_progress *progress, qubo_puzzle **out)
 {
 	qubo_puzzle_options o = QUBO_PUZZLE_OPTIONS_INIT;
 	int rc;
@@ -487,9 +508,29 @@ int cli_input_puzzle(const cli_input *in, int32_t reduce, qubo_puzzle **out)
 	o.max_input_bytes = max_input();
 	o.max_cells = cli_input_limits.max_variables;
 	o.max_couplers = cli_input_limits.max_couplers;
+	if (deadline > 0) {
+		o.time_limit = deadline - cli_now();
+		if (o.time_limit < 1e-6) /* spent on reading: stop at the first check */
+			o.time_limit = 1e-6;
+	}
+	if (progress) {
+		o.progress = build_progress;
+		o.progress_data = progress;
+	}
 	rc = qubo_puzzle_parse(out, in->text, in->length, &o);
 	if (rc == QUBO_OK)
 		return CLI_OK;
+	if (rc == QUBO_TIME_LIMIT || rc == QUBO_CANCELLED) {
+		const char *status =
+			rc == QUBO_TIME_LIMIT ? "stopped (time limit)" : "stopped (interrupted)";
+
+		if (!progress || !progress->quiet)
+			fprintf(stderr, "status: %s\n", status);
+		cli_error("%s: %s while reading and building the puzzle, after %.1f s; nothing "
+			  "found",
+			  in->name, status, cli_now());
+		return CLI_FAILURE;
+	}
 	if (rc == QUBO_ERR_TOO_LARGE) {
 		/* the hint only where an option raises the limit, not past a fixed one */
 		int raisable = strstr(qubo_error_message(), "raises it") != NULL;
@@ -499,6 +540,25 @@ int cli_input_puzzle(const cli_input *in, int32_t reduce, qubo_puzzle **out)
 	}
 	rc = cli_report(in->name, rc);
 	return rc == CLI_USAGE ? CLI_PARSE : rc;
+}
+
+int cli_input_puzzle(const cli_input *in, int32_t reduce, qubo_puzzle **out)
+{
+	return input_puzzle(in, reduce, 0, NULL, out);
+}
+
+int cli_build_puzzle(const cli_input *in, int32_t reduce, double deadline, int quiet,
+		     qubo_puzzle **out)
+{
+	cli_progress prog;
+	int code;
+
+	cli_progress_init(&prog, "steps", quiet);
+	code = input_puzzle(in, reduce, deadline, &prog, out);
+	signal(SIGINT, SIG_DFL);
+	if (prog.shown && prog.tty)
+		fputc('\n', stderr);
+	return code;
 }
 
 int cli_parse_reduce(const char *s, int32_t *out)

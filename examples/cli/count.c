@@ -42,7 +42,8 @@ static void count_usage(FILE *f)
 		"                         the count printed is then at least N\n"
 		"  --threads N            worker threads; 0 (the default) chooses: one for\n"
 		"                         small models, else one per CPU\n"
-		"  --time-limit SECONDS   give up after this long (exit status 1)\n"
+		"  --time-limit SECONDS   give up after this long, reading and building\n"
+		"                         included (exit status 1)\n"
 		"  --quiet                no progress messages or notes\n"
 		"  -h, --help             this help\n"
 		"\n"
@@ -187,7 +188,8 @@ int cli_count(int argc, char **argv)
 		code = CLI_USAGE;
 		goto out;
 	}
-	code = cli_input_puzzle(&in, a.reduce, &p);
+	/* the time limit counts reading and building; the count gets the rest */
+	code = cli_build_puzzle(&in, a.reduce, a.time_limit, a.quiet, &p);
 	if (code) {
 		if (code == CLI_INFEASIBLE)
 			printf("0\n");
@@ -198,7 +200,9 @@ int cli_count(int argc, char **argv)
 	o.method = a.method;
 	o.threads = (int32_t)a.threads;
 	o.limit = (uint64_t)a.limit;
-	o.time_limit = a.time_limit;
+	o.time_limit = a.time_limit > 0 ? a.time_limit - cli_now() : 0;
+	if (a.time_limit > 0 && o.time_limit < 1e-3)
+		o.time_limit = 1e-3; /* the build took it all: a last look */
 	o.max_variables = (int32_t)a.max_vars;
 	o.progress = progress_cb;
 	o.user_data = &prog;

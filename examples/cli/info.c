@@ -29,7 +29,7 @@ static int puzzle_info(const cli_input *in, int32_t reduce)
 	qubo_puzzle *p = NULL;
 	char header[128], e[40];
 	double ground;
-	int code = cli_input_puzzle(in, reduce, &p);
+	int code = cli_build_puzzle(in, reduce, 0, 0, &p);
 
 	if (code)
 		return code;

@@ -61,7 +61,7 @@ static void solve_usage(FILE *f)
 		"                        for models; puzzles use one thread for small models)\n"
 		"  --time-limit SECONDS  stop after this long; what was found is printed and\n"
 		"                        the exit status is 1. Puzzles: default 60, 0 means\n"
-		"                        no limit\n"
+		"                        no limit; reading and building count in it\n"
 		"  --reduce LEVEL        puzzles: none, clues or full (default): how far the\n"
 		"                        puzzle is reduced before its model is built\n"
 		"  --target ENERGY       stop once a sample reaches this energy (puzzles:\n"

@@ -249,7 +249,7 @@ int cli_solve_puzzle(const cli_solve_args *a, const cli_input *in)
 	figures fig;
 	uint8_t *board = NULL;
 	size_t cells, violations = 0, k;
-	double t_built, t_solved;
+	double t_built, t_solved, limit;
 	const char *status, *method, *stop;
 	char report[1024] = "";
 	int rc, code, target_given = 0, interrupted, written = CLI_OK;
@@ -263,7 +263,10 @@ int cli_solve_puzzle(const cli_solve_args *a, const cli_input *in)
 	code = make_solver(a, target_given, &s);
 	if (code)
 		return code;
-	code = cli_input_puzzle(in, a->reduce, &p);
+	/* the time limit counts from the program's start: reading and building
+	 * are in it, and the solve gets what is left */
+	limit = a->time_limit >= 0 ? a->time_limit : DEFAULT_TIME_LIMIT;
+	code = cli_build_puzzle(in, a->reduce, limit, a->quiet, &p);
 	if (code == CLI_INFEASIBLE && !a->quiet)
 		fprintf(stderr, "status: proven infeasible (by the reduction)\n");
 	if (code)
@@ -283,7 +286,9 @@ int cli_solve_puzzle(const cli_solve_args *a, const cli_input *in)
 						     : QUBO_PUZZLE_STRATEGY_AUTO;
 	o.threads = a->threads > 0 ? (int32_t)a->threads : 0;
 	o.seed = a->seed_given ? (uint64_t)a->seed : DEFAULT_SEED;
-	o.time_limit = a->time_limit >= 0 ? a->time_limit : DEFAULT_TIME_LIMIT;
+	o.time_limit = limit > 0 ? limit - cli_now() : 0;
+	if (limit > 0 && o.time_limit < 1e-3)
+		o.time_limit = 1e-3; /* the build took it all: a last look */
 	o.solver = s;
 	o.progress = progress_cb;
 	o.user_data = &ps;

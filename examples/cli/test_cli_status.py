@@ -11,6 +11,7 @@ the file.
 usage: test_cli_status.py QUBO_BINARY WORK_DIR
 """
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -69,6 +70,16 @@ def interrupted(args, after=1.0):
     return p.returncode, out, err
 
 
+with open(QUBO, "rb") as f:
+    ASAN = b"__asan_init" in f.read()  # ASan reserves terabytes: no cap then
+
+
+def cap_memory():
+    """A 2 GiB address-space limit for a child (preexec_fn)."""
+    if not ASAN:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
 def board_pieces(out):
     return sum(line.count("Q") for line in out.splitlines()[1:])
 
@@ -120,6 +131,27 @@ check(rc == 1 and out == "" and status_line(err) == "stopped (interrupted)",
 rc, out, err = interrupted(["solve", "--sweeps", "100000000", "--reads", "2", "--threads", "1",
                             big])
 check(rc == 1 and "stopped (interrupted)" in err, f"1 model stopped by Ctrl-C: {rc} {err!r}")
+# a long build (nqueens 300 builds about 40 million couplers, 2.7 GB, in
+# several seconds) stopped by Ctrl-C: info and solve, under a 2 GiB memory
+# cap that the whole build would exceed, progress shown after a second
+nq300 = write("st_nq300.txt", "nqueens 300\n")
+for verb in ("info", "solve"):
+    p = subprocess.Popen([QUBO, verb, nq300], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, preexec_fn=cap_memory)
+    time.sleep(1.25)  # past the first progress line, well before the build ends
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    try:
+        out, err = p.communicate(timeout=60)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        rc = None
+    took = time.monotonic() - t0
+    check(rc == 1 and out == "" and status_line(err) == "stopped (interrupted)"
+          and "building the puzzle" in err and took < 3,
+          f"1 {verb} build stopped by Ctrl-C: {rc} after {took:.2f} s {out!r} {err!r}")
 # an optimisation puzzle sampled: a valid board, the best found, not proven
 rc, out, err = run("solve", "--solver", "sa", "--reads", "1", "--sweeps", "50", dom8)
 check(rc == 1 and status_line(err) == "best found, not proven optimal (sampling only)"

@@ -54,6 +54,19 @@ int main(void)
 	FIELD(qubo_puzzle_progress, target_energy);
 	FIELD(qubo_puzzle_progress, seconds);
 
+	STRUCT(qubo_puzzle_options, QUBO_PUZZLE_OPTIONS_SIZE_V1);
+	FIELD(qubo_puzzle_options, struct_size);
+	FIELD(qubo_puzzle_options, reduce);
+	FIELD(qubo_puzzle_options, penalty);
+	FIELD(qubo_puzzle_options, drop_region);
+	FIELD(qubo_puzzle_options, allocator);
+	FIELD(qubo_puzzle_options, max_input_bytes);
+	FIELD(qubo_puzzle_options, max_cells);
+	FIELD(qubo_puzzle_options, max_couplers);
+	FIELD(qubo_puzzle_options, time_limit);
+	FIELD(qubo_puzzle_options, progress);
+	FIELD(qubo_puzzle_options, progress_data);
+
 	STRUCT(qubo_puzzle_solve_options, QUBO_PUZZLE_SOLVE_OPTIONS_SIZE_V1);
 	FIELD(qubo_puzzle_solve_options, struct_size);
 	FIELD(qubo_puzzle_solve_options, strategy);

@@ -405,6 +405,7 @@ LAYOUTS = {
     "qubo_sample_info": q.SampleInfo,
     "qubo_puzzle_cell": q.PuzzleCell,
     "qubo_puzzle_progress": q.PuzzleProgress,
+    "qubo_puzzle_options": q.PuzzleOptions,
     "qubo_puzzle_solve_options": q.PuzzleSolveOptions,
     "qubo_puzzle_result": q.PuzzleResult,
     "qubo_puzzle_count_options": q.PuzzleCountOptions,
@@ -413,6 +414,7 @@ LAYOUTS = {
 V1 = {
     "qubo_sample_info": q.SAMPLE_INFO_SIZE_V1,
     "qubo_puzzle_cell": q.PUZZLE_CELL_SIZE_V1,
+    "qubo_puzzle_options": q.PUZZLE_OPTIONS_SIZE_V1,
     "qubo_puzzle_solve_options": q.PUZZLE_SOLVE_OPTIONS_SIZE_V1,
     "qubo_puzzle_result": q.PUZZLE_RESULT_SIZE_V1,
     "qubo_puzzle_count_options": q.PUZZLE_COUNT_OPTIONS_SIZE_V1,

@@ -201,7 +201,9 @@ QUBO_API int qubo_model_add_quadratic(qubo_model *model, uint32_t i, uint32_t j,
  * @param[in] cols second indices, @p count of them.
  * @param[in] weights finite weights, @p count of them.
  * @return #QUBO_OK, #QUBO_ERR_OUT_OF_RANGE, #QUBO_ERR_INVALID_ARG,
- *         #QUBO_ERR_NOMEM, #QUBO_ERR_MISUSE.
+ *         #QUBO_ERR_NOMEM, #QUBO_ERR_MISUSE; #QUBO_CANCELLED when the
+ *         model's interrupt function stopped it (nothing added;
+ *         qubo_model_set_interrupt()).
  * @since 0.1
  */
 QUBO_API int qubo_model_add_quadratic_batch(qubo_model *model, size_t count,
@@ -257,10 +259,43 @@ QUBO_API int qubo_model_add_clique(qubo_model *model, const qubo_lit *lits, size
  * Compiling a clean model does nothing.
  * @param[in,out] model the model.
  * @return #QUBO_OK, #QUBO_ERR_NOMEM, #QUBO_ERR_OUT_OF_RANGE (a sum overflowed
- *         to infinity), #QUBO_ERR_MISUSE.
+ *         to infinity), #QUBO_ERR_MISUSE; #QUBO_CANCELLED when the model's
+ *         interrupt function stopped it (qubo_model_set_interrupt()).
  * @since 0.1
  */
 QUBO_API int qubo_model_compile(qubo_model *model);
+
+/**
+ * A function that may interrupt a long model call (qubo_model_set_interrupt()).
+ * @param[in] user_data as given to qubo_model_set_interrupt().
+ * @return 0 to go on, nonzero to stop the running call.
+ */
+typedef int (*qubo_model_interrupt_fn)(void *user_data);
+
+/**
+ * Lets a caller stop the model's long calls: qubo_model_compile() and
+ * qubo_model_add_quadratic_batch() call @p fn on the calling thread about
+ * every 65536 entries they go through (a short call may never call it).
+ *
+ * When @p fn returns nonzero the running call stops and returns
+ * #QUBO_CANCELLED (without setting the thread's error), and the model is
+ * exactly as before that call: a compile leaves the pending terms in place
+ * and the model uncompiled (compiling again finishes the work), a batch adds
+ * none of its terms. The model stays valid and can be used, compiled or
+ * freed as usual. A penalty function (qubo/penalty.h) whose terms go through
+ * an interrupted batch returns #QUBO_CANCELLED too, and the model may then
+ * hold part of that penalty's terms.
+ *
+ * The setting stays until it is replaced; qubo_model_copy() does not copy
+ * it. @p fn must not call functions on the same model.
+ * @param[in,out] model the model.
+ * @param[in] fn the function; NULL removes it.
+ * @param[in] user_data passed to @p fn.
+ * @return #QUBO_OK, #QUBO_ERR_MISUSE.
+ * @since 0.1
+ */
+QUBO_API int qubo_model_set_interrupt(qubo_model *model, qubo_model_interrupt_fn fn,
+				      void *user_data);
 
 /**
  * Whether the model is compiled and has no pending terms.

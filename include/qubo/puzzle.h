@@ -71,6 +71,68 @@ enum qubo_puzzle_reduce {
 	QUBO_REDUCE_FULL = 3
 };
 
+/** What a long solve or count is doing (qubo_puzzle_progress.phase). */
+enum qubo_puzzle_phase {
+	/** Sampling the model. */
+	QUBO_PUZZLE_PHASE_SAMPLE = 1,
+	/** Exact search over the board (branch and reduce, or branch and bound). */
+	QUBO_PUZZLE_PHASE_SEARCH = 2,
+	/** Enumerating the model's states (the "exhaustive" solver). */
+	QUBO_PUZZLE_PHASE_ENUMERATE = 3,
+	/** Parsing and building a puzzle (qubo_puzzle_options.progress):
+	 *  reading the board, the reduction, the model's terms and its
+	 *  compilation. Only @c seconds and @c nodes are set. @since 0.1 */
+	QUBO_PUZZLE_PHASE_BUILD = 4
+};
+
+/** What a progress callback of qubo_puzzle_solve() or qubo_puzzle_count()
+ *  is told. Read only the fields within @c struct_size. */
+typedef struct qubo_puzzle_progress {
+	/** sizeof(qubo_puzzle_progress) of the library that filled it. */
+	size_t struct_size;
+	/** An enum qubo_puzzle_phase value. */
+	int32_t phase;
+	/** Sampling rounds finished. */
+	uint32_t rounds;
+	/** Reads finished (all rounds), or blocks of states when enumerating. */
+	uint64_t reads;
+	/** Sweeps per read of the current round (0 when not annealing). */
+	int64_t sweeps;
+	/** Search nodes visited; while building (#QUBO_PUZZLE_PHASE_BUILD),
+	 *  the steps of work done so far (cells walked, terms added and
+	 *  compiled), a figure that only grows and says that the build goes on. */
+	uint64_t nodes;
+	/** Solutions found so far (counting). */
+	uint64_t solutions;
+	/** Lowest energy found so far; valid when @c has_best is 1. */
+	double best_energy;
+	/** 1 when @c best_energy is valid. */
+	int32_t has_best;
+	/** 1 when @c target_energy is valid. */
+	int32_t has_target;
+	/** The energy of a solution (or the caller's target energy), which
+	 *  sampling stops at. */
+	double target_energy;
+	/** Seconds since the call began. */
+	double seconds;
+} qubo_puzzle_progress;
+
+/** Size of the first layout of qubo_puzzle_progress (through @c seconds),
+ *  frozen: the library never passes a smaller @c struct_size. @since 0.1 */
+#define QUBO_PUZZLE_PROGRESS_SIZE_V1 (offsetof(qubo_puzzle_progress, seconds) + sizeof(double))
+
+/**
+ * Progress callback of qubo_puzzle_solve() and qubo_puzzle_count(): called
+ * on the calling thread, about every 100 ms while sampling and every few
+ * thousand nodes while searching; also of the build
+ * (qubo_puzzle_options.progress), about every 100 ms.
+ * @param[in] progress the figures; valid during the call only.
+ * @param[in] user_data as given in the options.
+ * @return 0 to go on, nonzero to stop (the call then returns
+ *         #QUBO_CANCELLED with what it has).
+ */
+typedef int (*qubo_puzzle_progress_cb)(const qubo_puzzle_progress *progress, void *user_data);
+
 /** Options for building a puzzle's model; zero fields mean the defaults. */
 typedef struct qubo_puzzle_options {
 	/** Set to sizeof(qubo_puzzle_options). */
@@ -101,6 +163,25 @@ typedef struct qubo_puzzle_options {
 	 *  tango couple every row and column); 0 means
 	 *  #QUBO_PUZZLE_DEFAULT_MAX_COUPLERS. @since 0.1 */
 	size_t max_couplers;
+	/** Seconds that parsing and building (the reduction and the model's
+	 *  compilation included) may take; 0 means no limit, and a value must be
+	 *  finite and not negative (#QUBO_ERR_INVALID_ARG). Past it the call
+	 *  (qubo_puzzle_parse(), qubo_puzzle_parse_file(),
+	 *  qubo_puzzle_parse_cells() or a family's build function) stops within
+	 *  a fraction of a second, frees what it made and returns
+	 *  #QUBO_TIME_LIMIT with @c *out NULL. qubo_puzzle_parse_file() counts
+	 *  the reading of the file in it. The builders check the clock in their
+	 *  loops and, through qubo_model_set_interrupt(), while the model
+	 *  compiles; a short build may end before its first check. @since 0.1 */
+	double time_limit;
+	/** Optional progress callback of the build, called on the calling
+	 *  thread about every 100 ms with @c phase #QUBO_PUZZLE_PHASE_BUILD
+	 *  (see qubo_puzzle_progress); a nonzero return stops the build, which
+	 *  frees what it made and returns #QUBO_CANCELLED with @c *out NULL.
+	 *  @since 0.1 */
+	qubo_puzzle_progress_cb progress;
+	/** Passed to @c progress. @since 0.1 */
+	void *progress_data;
 } qubo_puzzle_options;
 
 /** Default of qubo_puzzle_options.max_input_bytes: 256 MiB. @since 0.1 */
@@ -120,7 +201,8 @@ typedef struct qubo_puzzle_options {
 
 /** Options with only @c struct_size set (the defaults):
  *  `qubo_puzzle_options o = QUBO_PUZZLE_OPTIONS_INIT;` */
-#define QUBO_PUZZLE_OPTIONS_INIT {sizeof(qubo_puzzle_options), 0, 0.0, 0, NULL, 0, 0, 0}
+#define QUBO_PUZZLE_OPTIONS_INIT \
+	{ sizeof(qubo_puzzle_options), 0, 0.0, 0, NULL, 0, 0, 0, 0.0, NULL, NULL }
 
 /** Figures about a puzzle's model, filled by qubo_puzzle_get_stats(). */
 typedef struct qubo_puzzle_stats {
@@ -164,7 +246,10 @@ typedef struct qubo_puzzle_stats {
  * @return #QUBO_OK; #QUBO_ERR_PARSE with qubo_error_line() and
  *         qubo_error_column() set; #QUBO_ERR_INFEASIBLE when the puzzle is
  *         well formed but contradictory (the message says why);
- *         #QUBO_ERR_TOO_LARGE; #QUBO_ERR_NOMEM; #QUBO_ERR_MISUSE.
+ *         #QUBO_ERR_TOO_LARGE; #QUBO_ERR_NOMEM; #QUBO_ERR_INVALID_ARG (bad
+ *         options); #QUBO_ERR_MISUSE; #QUBO_TIME_LIMIT or #QUBO_CANCELLED
+ *         when options.time_limit or options.progress stopped the build:
+ *         nothing is kept and @p out is NULL.
  * @since 0.1
  */
 QUBO_API int qubo_puzzle_parse(qubo_puzzle **out, const char *text, size_t length,
@@ -464,61 +549,6 @@ enum qubo_puzzle_strategy {
 	 *  otherwise). */
 	QUBO_PUZZLE_STRATEGY_SEARCH = 2
 };
-
-/** What a long solve or count is doing (qubo_puzzle_progress.phase). */
-enum qubo_puzzle_phase {
-	/** Sampling the model. */
-	QUBO_PUZZLE_PHASE_SAMPLE = 1,
-	/** Exact search over the board (branch and reduce, or branch and bound). */
-	QUBO_PUZZLE_PHASE_SEARCH = 2,
-	/** Enumerating the model's states (the "exhaustive" solver). */
-	QUBO_PUZZLE_PHASE_ENUMERATE = 3
-};
-
-/** What a progress callback of qubo_puzzle_solve() or qubo_puzzle_count()
- *  is told. Read only the fields within @c struct_size. */
-typedef struct qubo_puzzle_progress {
-	/** sizeof(qubo_puzzle_progress) of the library that filled it. */
-	size_t struct_size;
-	/** An enum qubo_puzzle_phase value. */
-	int32_t phase;
-	/** Sampling rounds finished. */
-	uint32_t rounds;
-	/** Reads finished (all rounds), or blocks of states when enumerating. */
-	uint64_t reads;
-	/** Sweeps per read of the current round (0 when not annealing). */
-	int64_t sweeps;
-	/** Search nodes visited. */
-	uint64_t nodes;
-	/** Solutions found so far (counting). */
-	uint64_t solutions;
-	/** Lowest energy found so far; valid when @c has_best is 1. */
-	double best_energy;
-	/** 1 when @c best_energy is valid. */
-	int32_t has_best;
-	/** 1 when @c target_energy is valid. */
-	int32_t has_target;
-	/** The energy of a solution (or the caller's target energy), which
-	 *  sampling stops at. */
-	double target_energy;
-	/** Seconds since the call began. */
-	double seconds;
-} qubo_puzzle_progress;
-
-/** Size of the first layout of qubo_puzzle_progress (through @c seconds),
- *  frozen: the library never passes a smaller @c struct_size. @since 0.1 */
-#define QUBO_PUZZLE_PROGRESS_SIZE_V1 (offsetof(qubo_puzzle_progress, seconds) + sizeof(double))
-
-/**
- * Progress callback of qubo_puzzle_solve() and qubo_puzzle_count(): called
- * on the calling thread, about every 100 ms while sampling and every few
- * thousand nodes while searching.
- * @param[in] progress the figures; valid during the call only.
- * @param[in] user_data as given in the options.
- * @return 0 to go on, nonzero to stop (the call then returns
- *         #QUBO_CANCELLED with what it has).
- */
-typedef int (*qubo_puzzle_progress_cb)(const qubo_puzzle_progress *progress, void *user_data);
 
 /** Options of qubo_puzzle_solve(); zero fields mean the defaults. */
 typedef struct qubo_puzzle_solve_options {

@@ -547,8 +547,8 @@ static int add_witnesses(const struct bn *b, qubo_model *m, const qubo_lit *lits
 
 /* Builds the compiled model over lits (nv variables before the
  * witnesses). */
-static int build_model(const struct bn *b, const qubo_allocator *a, double P, const qubo_lit *lits,
-		       size_t nv, qubo_model **out)
+static int build_model(const struct bn *b, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       double P, const qubo_lit *lits, size_t nv, qubo_model **out)
 {
 	qubo_model *m = NULL;
 	size_t k, maxlen = b->maxlen;
@@ -558,6 +558,7 @@ static int build_model(const struct bn *b, const qubo_allocator *a, double P, co
 
 	*out = NULL;
 	rc = qubo_model_new(&m, nv, a);
+	qubo__pz_build_watch(m, ctl);
 	if (rc)
 		return rc;
 	buf = qubo__pz_alloc(a, 2 * maxlen, sizeof *buf);
@@ -745,9 +746,9 @@ static int build_level(qubo_puzzle *p, const struct qubo__pz_opts *opts, const q
 	if (opts->cells_only) {
 		p->stats.variables_after = nv; /* no model: one variable per free class */
 	} else {
-		rc = build_model(b, a, opts->penalty, p->cell_lits, nv, &p->model);
+		rc = build_model(b, a, opts->ctl, opts->penalty, p->cell_lits, nv, &p->model);
 		if (!rc && opts->reduce != QUBO_REDUCE_NONE)
-			rc = build_model(b, a, opts->penalty, none, b->n, &before);
+			rc = build_model(b, a, opts->ctl, opts->penalty, none, b->n, &before);
 		if (!rc)
 			qubo__pz_model_sizes(p, before);
 		qubo_model_free(before);

@@ -319,7 +319,7 @@ int qubo_puzzle_binary_new(qubo_puzzle **out, const qubo_puzzle_binary_spec *spe
 		b.regions = spec->regions;
 		b.region_ones = spec->region_ones;
 		b.num_regions = spec->regions ? spec->num_regions : 0;
-		rc = qubo__pz_bn_create(out, &b, &opts, fn);
+		rc = qubo__pz_build_end(out, &opts, qubo__pz_bn_create(out, &b, &opts, fn));
 	}
 	qubo__pz_free(&a, win);
 	qubo__pz_free(&a, rel);

@@ -476,8 +476,8 @@ int qubo__pz_cz_propagate(const struct cz *z, int8_t *val)
 
 /* ---- the model ---- */
 
-static int build_model(const struct cz *z, const qubo_allocator *a, double P, const int8_t *val,
-		       qubo_model **model_out, qubo_lit *lits)
+static int build_model(const struct cz *z, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       double P, const int8_t *val, qubo_model **model_out, qubo_lit *lits)
 {
 	qubo_model *m = NULL;
 	qubo_lit *buf = NULL, *pairs = NULL;
@@ -499,6 +499,7 @@ static int build_model(const struct cz *z, const qubo_allocator *a, double P, co
 			    lits[z->adj[k]] != QUBO_LIT_FALSE)
 				npairs++;
 	rc = qubo_model_new(&m, nv, a);
+	qubo__pz_build_watch(m, ctl);
 	if (rc)
 		return rc;
 	buf = qubo__pz_alloc(a, z->mode == QUBO_CHESS_MAX ? z->n : maxreg, sizeof *buf);
@@ -718,8 +719,9 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 	if (!rc && opts->reduce != QUBO_REDUCE_FULL)
 		rc = propagate(z, opts->reduce, val);
 	if (!rc)
-		rc = build_model(z, a, opts->penalty, opts->reduce == QUBO_REDUCE_FULL ? full : val,
-				 &p->model, p->cell_lits);
+		rc = build_model(z, a, opts->ctl, opts->penalty,
+				 opts->reduce == QUBO_REDUCE_FULL ? full : val, &p->model,
+				 p->cell_lits);
 	if (rc)
 		goto fail;
 	p->has_ground_energy = z->mode == QUBO_CHESS_COLOURED;
@@ -736,7 +738,7 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 		}
 		rc = propagate(z, QUBO_REDUCE_NONE, val);
 		if (!rc)
-			rc = build_model(z, a, opts->penalty, val, &before, tmp);
+			rc = build_model(z, a, opts->ctl, opts->penalty, val, &before, tmp);
 		if (rc)
 			goto fail;
 	}
@@ -769,7 +771,9 @@ int qubo_puzzle_chess_new(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec,
 	struct qubo__pz_opts opts;
 	int rc = qubo__pz_spec_args(out, spec, options, &opts, fn);
 
-	return rc ? rc : qubo__pz_cz_create(out, spec, NULL, NULL, &opts, fn);
+	if (rc)
+		return rc;
+	return qubo__pz_build_end(out, &opts, qubo__pz_cz_create(out, spec, NULL, NULL, &opts, fn));
 }
 
 const struct qubo__pz_family qubo__pz_chess_coloured_family = {

@@ -185,8 +185,9 @@ static int greedy(struct dz *d, const qubo_allocator *a)
 	return QUBO_OK;
 }
 
-static int build_model(const struct dz *d, const qubo_allocator *a, double P, size_t bound,
-		       qubo_model **model_out, qubo_lit *lits, const char *fn)
+static int build_model(const struct dz *d, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       double P, size_t bound, qubo_model **model_out, qubo_lit *lits,
+		       const char *fn)
 {
 	qubo_model *m = NULL;
 	qubo_lit *buf = NULL;
@@ -216,6 +217,7 @@ static int build_model(const struct dz *d, const qubo_allocator *a, double P, si
 				      "pairwise terms, more than the %llu supported",
 				      fn, (unsigned long long)pairs, (unsigned long long)MAX_PAIRS);
 	rc = qubo_model_new(&m, nv, a);
+	qubo__pz_build_watch(m, ctl);
 	if (rc)
 		return rc;
 	buf = qubo__pz_alloc(a, maxin + 1 > nv ? maxin + 1 : nv, sizeof *buf);
@@ -527,7 +529,7 @@ static int create(qubo_puzzle **out, const qubo_puzzle_domination_spec *spec, in
 		goto fail;
 	gamma = known_gamma(d, &known);
 	bound = known && gamma < d->greedy ? gamma : d->greedy;
-	rc = build_model(d, a, opts->penalty, bound, &p->model, p->cell_lits, fn);
+	rc = build_model(d, a, opts->ctl, opts->penalty, bound, &p->model, p->cell_lits, fn);
 	if (rc)
 		goto fail;
 	p->has_ground_energy = known;
@@ -549,7 +551,7 @@ int qubo_puzzle_domination_new(qubo_puzzle **out, const qubo_puzzle_domination_s
 	struct qubo__pz_opts opts;
 	int rc = qubo__pz_spec_args(out, spec, options, &opts, fn);
 
-	return rc ? rc : create(out, spec, 0, &opts, fn);
+	return rc ? rc : qubo__pz_build_end(out, &opts, create(out, spec, 0, &opts, fn));
 }
 
 struct grid_ctx {

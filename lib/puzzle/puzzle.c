@@ -26,6 +26,7 @@ int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src
 	dst->max_input_bytes = QUBO_PUZZLE_DEFAULT_MAX_INPUT_BYTES;
 	dst->max_cells = QUBO_PUZZLE_DEFAULT_MAX_CELLS;
 	dst->max_couplers = QUBO_PUZZLE_DEFAULT_MAX_COUPLERS;
+	dst->ctl = NULL;
 	if (!src)
 		return QUBO_OK;
 	/* an older caller's options lack fields: they keep the defaults of o */
@@ -64,7 +65,50 @@ int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src
 		dst->max_cells = o.max_cells;
 	if (o.max_couplers)
 		dst->max_couplers = o.max_couplers;
+	/* written so that NaN fails too */
+	if (!(o.time_limit >= 0 && o.time_limit < 1e12))
+		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+				      "%s: options.time_limit is %g, expected seconds >= 0 (0: no "
+				      "limit)",
+				      fn, o.time_limit);
+	if (o.time_limit > 0 || o.progress) {
+		qubo__pz_ctl_init(&dst->ctl_state, o.time_limit, o.progress, o.progress_data);
+		dst->ctl_state.pr.phase = QUBO_PUZZLE_PHASE_BUILD;
+		dst->ctl = &dst->ctl_state;
+	}
 	return QUBO_OK;
+}
+
+int qubo__pz_build_poll(struct qubo__pz_ctl *c, uint64_t work)
+{
+	if (!c)
+		return QUBO_OK;
+	c->pr.nodes += work;
+	return qubo__pz_ctl_poll(c, 0) ? c->stopped : QUBO_OK;
+}
+
+/* The model's interrupt function: the model polls about every 65536
+ * entries (qubo_model_set_interrupt()), counted as that much work. */
+static int build_interrupt(void *user_data)
+{
+	return qubo__pz_build_poll(user_data, 65536) != QUBO_OK;
+}
+
+void qubo__pz_build_watch(qubo_model *m, struct qubo__pz_ctl *c)
+{
+	if (m && c)
+		qubo_model_set_interrupt(m, build_interrupt, c);
+}
+
+int qubo__pz_build_end(qubo_puzzle **out, const struct qubo__pz_opts *opts, int rc)
+{
+	if (!opts->ctl || !opts->ctl->stopped)
+		return rc;
+	if (out) {
+		qubo__pz_destroy(*out);
+		*out = NULL;
+	}
+	return opts->ctl->stopped;
 }
 
 int qubo__pz_check_size(const struct qubo__pz_opts *opts, const struct qubo__pz_line *line,
@@ -378,7 +422,8 @@ int qubo_puzzle_parse(qubo_puzzle **out, const char *text, size_t length,
 		rc = check_length(length, &opts, fn);
 	if (rc)
 		return rc;
-	return parse_text(out, text ? text : "", length, &opts);
+	rc = parse_text(out, text ? text : "", length, &opts);
+	return qubo__pz_build_end(out, &opts, rc);
 }
 
 int qubo_puzzle_parse_cells(const char *text, size_t length, const qubo_puzzle_options *options,
@@ -403,6 +448,7 @@ int qubo_puzzle_parse_cells(const char *text, size_t length, const qubo_puzzle_o
 		return rc;
 	opts.cells_only = 1;
 	rc = parse_text(&p, text ? text : "", length, &opts);
+	rc = qubo__pz_build_end(&p, &opts, rc);
 	if (rc)
 		return rc;
 	n = (size_t)p->width * p->height;
@@ -431,9 +477,11 @@ int qubo_puzzle_parse_file(qubo_puzzle **out, const char *path, const qubo_puzzl
 	    (rc = qubo__alloc_init(&a, opts.allocator, fn)) ||
 	    (rc = qubo__read_file(&a, path, fn, opts.max_input_bytes, &text, &length)))
 		return rc;
-	rc = parse_text(out, text, length, &opts);
+	rc = qubo__pz_build_poll(opts.ctl, length);
+	if (!rc)
+		rc = parse_text(out, text, length, &opts);
 	qubo__free(&a, text);
-	return rc;
+	return qubo__pz_build_end(out, &opts, rc);
 }
 
 /* ---- accessors ---- */

@@ -369,7 +369,25 @@ struct qubo__pz_opts {
 	int cells_only;
 	/* limits on text input, defaults resolved (never 0) */
 	size_t max_input_bytes, max_cells, max_couplers;
+	/* the build's time limit and progress: ctl points to ctl_state when
+	 * either is set, else NULL (nothing to poll). Set by qubo__pz_opts_read;
+	 * a copy of the struct still points to the original's ctl_state. */
+	struct qubo__pz_ctl *ctl;
+	struct qubo__pz_ctl ctl_state;
 };
+
+/* Counts `work` more steps of the build and polls its time limit and
+ * progress (c NULL: nothing to do). QUBO_OK to go on, else QUBO_TIME_LIMIT
+ * or QUBO_CANCELLED (c->stopped) for the build to give up with. */
+int qubo__pz_build_poll(struct qubo__pz_ctl *c, uint64_t work);
+
+/* Lets the build's time limit and progress stop m's long calls (they then
+ * return QUBO_CANCELLED, c->stopped telling which); c NULL: nothing. */
+void qubo__pz_build_watch(qubo_model *m, struct qubo__pz_ctl *c);
+
+/* Ends a public build call: when the build was stopped, frees *out, sets it
+ * to NULL and returns the stop's status; otherwise returns rc. */
+int qubo__pz_build_end(qubo_puzzle **out, const struct qubo__pz_opts *opts, int rc);
 
 /* Refuses a board read from text (header line, size token tok) whose
  * width x height cells exceed opts->max_cells, or whose unreduced model

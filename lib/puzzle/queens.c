@@ -447,7 +447,8 @@ static uint64_t line_bound(const struct qz *q, int d)
  * each neighbour once (on a wrapped board two walks can meet the same
  * cell). Two passes: count, then fill.
  */
-static int build_conflicts(struct qz *q, const qubo_allocator *a, const char *fn)
+static int build_conflicts(struct qz *q, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+			   const char *fn)
 {
 	uint32_t maxrev[8] = { 0 };
 	uint32_t *stamp;
@@ -485,7 +486,12 @@ static int build_conflicts(struct qz *q, const qubo_allocator *a, const char *fn
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < q->n; i++) {
 			size_t fill = pass ? q->adj_start[i] : 0, deg = 0;
+			int stop = qubo__pz_build_poll(ctl, q->w);
 
+			if (stop) {
+				qubo__pz_free(a, stamp);
+				return stop;
+			}
 			if (!q->on[i])
 				continue;
 			for (d = 0; d < 8; d++) {
@@ -642,8 +648,8 @@ static double ground_energy(const struct qz *q, double P)
 
 /* The count terms (and with `clues` the clue terms) through buf, which has
  * room for the largest constraint. */
-static int add_count_terms(const struct qz *q, qubo_model *m, const qubo_lit *lits,
-			   qubo_lit *buf, double P, int clues)
+static int add_count_terms(const struct qz *q, qubo_model *m, const qubo_lit *lits, qubo_lit *buf,
+			   double P, int clues, struct qubo__pz_ctl *ctl)
 {
 	size_t i, k;
 	int rc = QUBO_OK;
@@ -656,6 +662,8 @@ static int add_count_terms(const struct qz *q, qubo_model *m, const qubo_lit *li
 
 		if (con->kind == QZ_REGION && (int32_t)con->index == q->drop)
 			continue;
+		if ((rc = qubo__pz_build_poll(ctl, con->count)))
+			break;
 		for (i = 0; i < con->count; i++)
 			buf[i] = lits[q->con_cells[con->start + i]];
 		if (con->lo == con->hi)
@@ -679,11 +687,15 @@ static int conflict_term(const qubo_lit *lits, size_t a, size_t b)
 /* The conflict terms, except for pairs whose shared tight constraint
  * already penalises them; pairs has room for every conflict_term pair. */
 static int add_conflict_terms(const struct qz *q, qubo_model *m, const qubo_lit *lits,
-			      qubo_lit *pairs, double P)
+			      qubo_lit *pairs, double P, struct qubo__pz_ctl *ctl)
 {
 	size_t i, k, npairs = 0;
 
 	for (i = 0; i < q->n; i++) {
+		int stop = qubo__pz_build_poll(ctl, q->adj_start[i + 1] - q->adj_start[i]);
+
+		if (stop)
+			return stop;
 		for (k = q->adj_start[i]; k < q->adj_start[i + 1]; k++) {
 			size_t b = q->adj[k];
 
@@ -703,8 +715,9 @@ static int add_conflict_terms(const struct qz *q, qubo_model *m, const qubo_lit 
  * variable and each pre-placed queen gets the clue term P (1 − x). With
  * model_out NULL only lits and *ground_out are filled.
  */
-static int build_model(const struct qz *q, const qubo_allocator *a, double P, const int8_t *fixed,
-		       qubo_model **model_out, qubo_lit *lits, double *ground_out)
+static int build_model(const struct qz *q, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       double P, const int8_t *fixed, qubo_model **model_out, qubo_lit *lits,
+		       double *ground_out)
 {
 	qubo_model *m = NULL;
 	qubo_lit *buf, *pairs;
@@ -727,10 +740,14 @@ static int build_model(const struct qz *q, const qubo_allocator *a, double P, co
 	for (k = 0; k < q->ncon; k++)
 		if (q->con[k].count > maxcon)
 			maxcon = q->con[k].count;
-	for (i = 0; i < q->n; i++)
+	for (i = 0; i < q->n; i++) {
+		if ((rc = qubo__pz_build_poll(ctl, q->adj_start[i + 1] - q->adj_start[i])))
+			return rc;
 		for (k = q->adj_start[i]; k < q->adj_start[i + 1]; k++)
 			npairs += conflict_term(lits, i, q->adj[k]);
+	}
 	rc = qubo_model_new(&m, nv, a);
+	qubo__pz_build_watch(m, ctl);
 	if (rc)
 		return rc;
 	buf = qubo__pz_alloc(a, maxcon, sizeof *buf);
@@ -738,9 +755,9 @@ static int build_model(const struct qz *q, const qubo_allocator *a, double P, co
 	if (!buf || !pairs)
 		rc = qubo__pz_nomem("the model's terms");
 	if (!rc)
-		rc = add_count_terms(q, m, lits, buf, P, !fixed);
+		rc = add_count_terms(q, m, lits, buf, P, !fixed, ctl);
 	if (!rc)
-		rc = add_conflict_terms(q, m, lits, pairs, P);
+		rc = add_conflict_terms(q, m, lits, pairs, P, ctl);
 	if (!rc)
 		rc = qubo_model_compile(m);
 	qubo__pz_free(a, buf);
@@ -914,7 +931,7 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 	if (!rc)
 		rc = build_constraints(q, a);
 	if (!rc)
-		rc = build_conflicts(q, a, fn);
+		rc = build_conflicts(q, a, opts->ctl, fn);
 	if (!rc && opts->drop_region)
 		rc = check_drop(q, fn);
 	if (rc)
@@ -929,15 +946,19 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 	}
 	/* Full propagation always runs: it finds contradictions whatever the
 	 * level; the level only decides which fixed cells become constants. */
-	rc = qubo__pz_qz_propagate(q, a, QUBO_REDUCE_FULL, full, q->rule_fixes);
+	rc = qubo__pz_build_poll(opts->ctl, 0);
+	if (!rc)
+		rc = qubo__pz_qz_propagate(q, a, QUBO_REDUCE_FULL, full, q->rule_fixes, opts->ctl);
 	if (!rc && clues)
-		rc = qubo__pz_qz_propagate(q, a, QUBO_REDUCE_CLUES, clues, NULL);
+		rc = qubo__pz_qz_propagate(q, a, QUBO_REDUCE_CLUES, clues, NULL, opts->ctl);
+	if (!rc)
+		rc = qubo__pz_build_poll(opts->ctl, q->n);
 	if (rc)
 		goto out;
 	fixed = opts->reduce == QUBO_REDUCE_NONE  ? NULL :
 		opts->reduce == QUBO_REDUCE_CLUES ? clues :
 						    full;
-	rc = build_model(q, a, opts->penalty, fixed, opts->cells_only ? NULL : &p->model,
+	rc = build_model(q, a, opts->ctl, opts->penalty, fixed, opts->cells_only ? NULL : &p->model,
 			 p->cell_lits, &ground);
 	if (rc)
 		goto out;
@@ -950,8 +971,10 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 		/* no model: its variables would be the open cells */
 		for (i = 0; i < q->n; i++)
 			p->stats.variables_after += !QUBO_LIT_IS_CONST(p->cell_lits[i]);
-	} else if (fixed) {
-		/* The unreduced model, for its size only. */
+	} else if (fixed && nfixed) {
+		/* The unreduced model, for its size only. With no cell fixed it
+		 * is the model itself (no clue either: the reduction fixes every
+		 * clue), and qubo__pz_model_sizes() takes its sizes from that. */
 		qubo_lit *tmp = qubo__pz_alloc(a, q->n, sizeof *tmp);
 		double g2;
 
@@ -959,7 +982,7 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 			rc = qubo__pz_nomem("the unreduced model");
 			goto out;
 		}
-		rc = build_model(q, a, opts->penalty, NULL, &before, tmp, &g2);
+		rc = build_model(q, a, opts->ctl, opts->penalty, NULL, &before, tmp, &g2);
 		qubo__pz_free(a, tmp);
 		if (rc)
 			goto out;
@@ -988,7 +1011,9 @@ int qubo_puzzle_queens_build(qubo_puzzle **out, const qubo_puzzle_queens_spec *s
 	struct qubo__pz_opts opts;
 	int rc = qubo__pz_spec_args(out, spec, options, &opts, fn);
 
-	return rc ? rc : qubo__pz_qz_create(out, spec, QZ_SPEC, 1, &opts, fn);
+	if (rc)
+		return rc;
+	return qubo__pz_build_end(out, &opts, qubo__pz_qz_create(out, spec, QZ_SPEC, 1, &opts, fn));
 }
 
 int qubo__pz_queens_rule_counts(const qubo_puzzle *p, size_t counts[QZ_NUM_RULES])

@@ -102,9 +102,11 @@ void qubo__pz_qz_con_name(const struct qz *q, const struct qz_con *con, char *bu
  * QUBO_REDUCE_FULL runs every rule to a fixpoint. Both keep exactly the
  * solution set. QUBO_ERR_INFEASIBLE (with a message naming the row, column
  * or region) when a contradiction shows up; QUBO_ERR_NOMEM. `counts`
- * (optional) receives the number of cells each rule fixed. */
+ * (optional) receives the number of cells each rule fixed. ctl (optional)
+ * is the build's: polled as the rules go, QUBO_TIME_LIMIT or QUBO_CANCELLED
+ * when it stops them. */
 int qubo__pz_qz_propagate(const struct qz *q, const qubo_allocator *a, int32_t level, int8_t *val,
-			  size_t counts[QZ_NUM_RULES]);
+			  size_t counts[QZ_NUM_RULES], struct qubo__pz_ctl *ctl);
 
 /* A propagation's work space, made once and reused (a search's nodes). */
 struct qubo__pz_qz_ws;

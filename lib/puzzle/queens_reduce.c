@@ -54,6 +54,7 @@ struct prop {
 	size_t *counts;
 	int changed;
 	int quiet; /* a search's node: no messages */
+	struct qubo__pz_ctl *ctl; /* a build's time limit and progress, or NULL */
 };
 
 static void cell_pos(const struct qz *q, size_t c, unsigned *r, unsigned *col)
@@ -254,6 +255,8 @@ static int subset_rule(struct prop *p)
 		size_t i, k;
 		uint32_t first = UINT32_MAX;
 
+		if ((rc = qubo__pz_build_poll(p->ctl, ca->count)))
+			return rc;
 		if (p->freec[A] == 0)
 			continue;
 		for (i = ca->start; i < ca->start + ca->count && first == UINT32_MAX; i++)
@@ -311,6 +314,8 @@ static int probe_rule(struct prop *p)
 		size_t nlist = 0, ntouched = 0, i, k, m;
 		int dead = 0;
 
+		if ((rc = qubo__pz_build_poll(p->ctl, q->adj_start[c + 1] - q->adj_start[c])))
+			return rc;
 		if (p->val[c] >= 0)
 			continue;
 		next_stamp(p);
@@ -608,13 +613,14 @@ size_t qubo__pz_qz_branch_ws(const struct qubo__pz_qz_ws *ws, const int8_t *val)
 }
 
 int qubo__pz_qz_propagate(const struct qz *q, const qubo_allocator *a, int32_t level, int8_t *val,
-			  size_t counts[QZ_NUM_RULES])
+			  size_t counts[QZ_NUM_RULES], struct qubo__pz_ctl *ctl)
 {
 	struct qubo__pz_qz_ws *ws;
 	int rc = qubo__pz_qz_ws_new(q, a, &ws);
 
 	if (rc)
 		return rc;
+	ws->p.ctl = ctl;
 	rc = qubo__pz_qz_propagate_ws(ws, level, val, NULL, 0, counts);
 	qubo__pz_qz_ws_free(a, ws);
 	return rc;

@@ -323,9 +323,9 @@ static size_t touching_pairs(const struct tt *t, const qubo_lit *lits, qubo_lit 
  * assign_literals). With model_out NULL only lits is filled and the number
  * of variables returned through *nv_out.
  */
-static int build_model(const struct tt *t, const qubo_allocator *a, double P, const int8_t *fixed,
-		       const uint8_t *ymask, qubo_model **model_out, qubo_lit *lits,
-		       size_t *nv_out)
+static int build_model(const struct tt *t, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       double P, const int8_t *fixed, const uint8_t *ymask, qubo_model **model_out,
+		       qubo_lit *lits, size_t *nv_out)
 {
 	qubo_model *m = NULL;
 	qubo_lit *ylits, *buf = NULL, *pairs = NULL;
@@ -344,6 +344,7 @@ static int build_model(const struct tt *t, const qubo_allocator *a, double P, co
 	*model_out = NULL;
 	np = touching_pairs(t, lits, NULL);
 	rc = qubo_model_new(&m, nv, a);
+	qubo__pz_build_watch(m, ctl);
 	if (!rc) {
 		buf = qubo__pz_alloc(a, t->w > t->h ? t->w : t->h, sizeof *buf);
 		pairs = qubo__pz_alloc(a, 2 * np, sizeof *pairs);
@@ -495,7 +496,8 @@ static int make_model(qubo_puzzle *p, struct tt *t, const struct qubo__pz_opts *
 	size_t i, nv = 0;
 	int rc;
 
-	rc = build_model(t, a, opts->penalty, fixed, opts->reduce == QUBO_REDUCE_FULL ? ymask : NULL,
+	rc = build_model(t, a, opts->ctl, opts->penalty, fixed,
+			 opts->reduce == QUBO_REDUCE_FULL ? ymask : NULL,
 			 opts->cells_only ? NULL : &p->model, p->cell_lits, &nv);
 	if (rc)
 		return rc;
@@ -509,7 +511,7 @@ static int make_model(qubo_puzzle *p, struct tt *t, const struct qubo__pz_opts *
 		tmp = qubo__pz_alloc(a, t->n, sizeof *tmp);
 		if (!tmp)
 			return qubo__pz_nomem("the unreduced model");
-		rc = build_model(t, a, opts->penalty, NULL, NULL, &before, tmp, &nv);
+		rc = build_model(t, a, opts->ctl, opts->penalty, NULL, NULL, &before, tmp, &nv);
 		qubo__pz_free(a, tmp);
 	}
 	if (!rc)
@@ -578,7 +580,9 @@ int qubo_puzzle_tents_new(qubo_puzzle **out, const qubo_puzzle_tents_spec *spec,
 	struct qubo__pz_opts opts;
 	int rc = qubo__pz_spec_args(out, spec, options, &opts, fn);
 
-	return rc ? rc : qubo__pz_tt_create(out, spec, TT_SPEC, &opts, fn);
+	if (rc)
+		return rc;
+	return qubo__pz_build_end(out, &opts, qubo__pz_tt_create(out, spec, TT_SPEC, &opts, fn));
 }
 
 int qubo__pz_tents_rule_counts(const qubo_puzzle *p, size_t counts[TT_NUM_RULES])

@@ -15,7 +15,8 @@
  * they were added.
  *
  * Everything is allocated before the model is touched, so a failure leaves
- * the model exactly as it was.
+ * the model exactly as it was; so does a stop asked by the interrupt
+ * function, which every pass polls as it goes (poll()).
  */
 #include <string.h>
 #include <sys/mman.h>
@@ -57,7 +58,19 @@ typedef struct work {
 	double *tval;
 	uint32_t *scol;
 	double *sval;
+	size_t tick;      /* entries gone through since the last poll */
 } work;
+
+/* Counts `done` more entries; about every QUBO__INTERRUPT_EVERY of them asks
+ * the interrupt function. Nonzero: stop (QUBO_CANCELLED). */
+static int poll(const qubo_model *m, work *w, size_t done)
+{
+	w->tick += done + 1;
+	if (w->tick < QUBO__INTERRUPT_EVERY)
+		return 0;
+	w->tick = 0;
+	return qubo__model_interrupted(m);
+}
 
 static void work_free(const qubo_allocator *a, work *w)
 {
@@ -195,7 +208,7 @@ typedef struct head {
  * lists of the cliques that contain a (each sorted by variable), so it is
  * written sequentially, in column order, with duplicates summed as they
  * meet. A sum that cancels to zero flags the row for the merge pass. */
-static void fill_cliques(const qubo_model *m, work *w)
+static int fill_cliques(const qubo_model *m, work *w)
 {
 	const qubo_lit *mem = m->members;
 	head *hd = w->heads;
@@ -241,11 +254,14 @@ static void fill_cliques(const qubo_model *m, work *w)
 			last = b;
 		}
 		w->nupper[a] = out;
+		if (poll(m, w, out - w->nrow[a]))
+			return QUBO_CANCELLED;
 	}
+	return QUBO_OK;
 }
 
 /* Counts the entries each row will receive into clq (cliques) and pcur
- * (pairs); returns 0 when a count overflows. */
+ * (pairs); returns 0 when a count overflows, -1 when interrupted. */
 static int count_rows(const qubo_model *m, work *w, int *has_diag)
 {
 	size_t k;
@@ -264,11 +280,15 @@ static int count_rows(const qubo_model *m, work *w, int *has_diag)
 				if (!add_ok(&w->clq[v], others))
 					return 0;
 		}
+		if (poll(m, w, r->size))
+			return -1;
 	}
 	for (k = 0; k < m->num_members; k++)
 		w->mstart[QUBO_LIT_VAR(m->members[k]) + 1]++;
 	for (k = 0; k < m->num_pairs; k++) {
 		const qubo__pair *q = &m->pairs[k];
+		if (poll(m, w, 0))
+			return -1;
 		if (q->i == q->j) {
 			*has_diag = 1;
 			continue;
@@ -301,7 +321,7 @@ static int alloc_work(const qubo_model *m, work *w)
 
 /* Groups member positions by variable (counting sort over the counts that
  * count_rows left in mstart), in position order. */
-static void index_members(const qubo_model *m, work *w)
+static int index_members(const qubo_model *m, work *w)
 {
 	size_t k, p, v, *cur = w->nupper; /* free until the sweep */
 
@@ -315,17 +335,22 @@ static void index_members(const qubo_model *m, work *w)
 			w->mpos[cur[QUBO_LIT_VAR(m->members[p])]++] = p;
 			w->mrec[p] = k;
 		}
+		if (poll(m, w, r->size))
+			return QUBO_CANCELLED;
 	}
+	return QUBO_OK;
 }
 
 /* Copies the previous compiled form and the single pairs into their regions. */
-static void fill_old_and_pairs(const qubo_model *m, work *w)
+static int fill_old_and_pairs(const qubo_model *m, work *w)
 {
 	size_t a, k;
 
 	for (a = 0; a < m->n; a++) {
 		size_t on = m->row[a + 1] - m->row[a];
 		size_t at = w->nrow[a] + w->clq[a];
+		if (poll(m, w, on))
+			return QUBO_CANCELLED;
 		if (!on)
 			continue;
 		memcpy(w->col + at, m->col + m->row[a], on * sizeof *w->col);
@@ -336,6 +361,8 @@ static void fill_old_and_pairs(const qubo_model *m, work *w)
 	for (k = 0; k < m->num_pairs; k++) {
 		const qubo__pair *q = &m->pairs[k];
 		size_t c;
+		if (poll(m, w, 1))
+			return QUBO_CANCELLED;
 		if (q->i == q->j) {
 			w->hnew[q->i] += q->w;
 			continue;
@@ -348,11 +375,12 @@ static void fill_old_and_pairs(const qubo_model *m, work *w)
 		w->val[c] = q->w;
 		w->flag[q->i] = w->flag[q->j] = 1;
 	}
+	return QUBO_OK;
 }
 
 /* Merges flagged rows and compacts every row to its final place; fills the
- * final row starts, upper starts and the maximum degree. Returns QUBO_OK or
- * QUBO_ERR_OUT_OF_RANGE when a sum is not finite. */
+ * final row starts, upper starts and the maximum degree. Returns QUBO_OK,
+ * QUBO_ERR_OUT_OF_RANGE when a sum is not finite, or QUBO_CANCELLED. */
 static int finish_rows(const qubo_model *m, work *w, size_t *nnz_out, size_t *maxdeg_out)
 {
 	size_t a, out = 0, maxdeg = 0;
@@ -402,6 +430,8 @@ static int finish_rows(const qubo_model *m, work *w, size_t *nnz_out, size_t *ma
 		if (len > maxdeg)
 			maxdeg = len;
 		out += len;
+		if (poll(m, w, len + pn))
+			return QUBO_CANCELLED;
 	}
 	w->nrow[m->n] = out;
 	*nnz_out = out;
@@ -424,8 +454,15 @@ int qubo_model_compile(qubo_model *m)
 	rc = alloc_work(m, &w);
 	if (rc)
 		goto fail;
-	if (!count_rows(m, &w, &has_diag))
+	switch (count_rows(m, &w, &has_diag)) {
+	case 0:
 		goto too_large;
+	case -1:
+		rc = QUBO_CANCELLED;
+		goto fail;
+	default:
+		break;
+	}
 	for (a = 0; a < m->n; a++) {
 		size_t on = m->row[a + 1] - m->row[a];
 		size_t len = w.clq[a];
@@ -460,9 +497,13 @@ int qubo_model_compile(qubo_model *m)
 	}
 	advise_huge(w.col, total * sizeof *w.col);
 	advise_huge(w.val, total * sizeof *w.val);
-	index_members(m, &w);
-	fill_cliques(m, &w);
-	fill_old_and_pairs(m, &w);
+	rc = index_members(m, &w);
+	if (!rc)
+		rc = fill_cliques(m, &w);
+	if (!rc)
+		rc = fill_old_and_pairs(m, &w);
+	if (rc)
+		goto fail;
 	if (!qubo__is_finite(m->offset)) {
 		rc = qubo__error(QUBO_ERR_OUT_OF_RANGE,
 				 "qubo_model_compile: the offset is not finite");

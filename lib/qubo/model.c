@@ -147,6 +147,8 @@ int qubo_model_copy(qubo_model **out, const qubo_model *m)
 	c->cliques = NULL;
 	c->members = NULL;
 	c->groups = NULL;
+	c->interrupt = NULL;
+	c->interrupt_data = NULL;
 	c->cap_n = 0;
 	fail = reserve_vars(c, m->n ? m->n : 1) != QUBO_OK;
 	if (!fail) {
@@ -331,6 +333,9 @@ int qubo_model_add_quadratic_batch(qubo_model *m, size_t count, const uint32_t *
 	if (!rows || !cols || !weights)
 		return qubo__error(QUBO_ERR_MISUSE, "%s: NULL array with count %zu", fn, count);
 	for (k = 0; k < count; k++) {
+		if ((k & (QUBO__INTERRUPT_EVERY - 1)) == QUBO__INTERRUPT_EVERY - 1 &&
+		    qubo__model_interrupted(m))
+			return QUBO_CANCELLED;
 		if (rows[k] >= m->n || cols[k] >= m->n)
 			return qubo__error(QUBO_ERR_OUT_OF_RANGE,
 					   "%s: term %zu is (%u, %u), but the model has %zu "
@@ -346,6 +351,15 @@ int qubo_model_add_quadratic_batch(qubo_model *m, size_t count, const uint32_t *
 	for (k = 0; k < count; k++)
 		if (weights[k] != 0.0)
 			push_pair(m, rows[k], cols[k], weights[k]);
+	return QUBO_OK;
+}
+
+int qubo_model_set_interrupt(qubo_model *m, qubo_model_interrupt_fn fn, void *user_data)
+{
+	if (!m)
+		return qubo__error(QUBO_ERR_MISUSE, "qubo_model_set_interrupt: model is NULL");
+	m->interrupt = fn;
+	m->interrupt_data = fn ? user_data : NULL;
 	return QUBO_OK;
 }
 

@@ -57,6 +57,10 @@ struct qubo_model {
 	size_t max_degree;
 	int dirty;         /* pending logs are not empty */
 
+	/* qubo_model_set_interrupt(); not copied */
+	qubo_model_interrupt_fn interrupt;
+	void *interrupt_data;
+
 	/* groups, disjoint and sorted by first */
 	qubo__group *groups;
 	size_t num_groups, cap_groups;
@@ -75,6 +79,16 @@ int qubo__model_reserve_groups(qubo_model *m, size_t extra);
 /* Appends a group after every existing one (first at or past the end of the
  * last group); capacity must have been reserved. */
 void qubo__model_push_group(qubo_model *m, uint32_t first, uint32_t count);
+
+/* Entries a long call goes through between calls of the interrupt
+ * function (a power of two). */
+#define QUBO__INTERRUPT_EVERY ((size_t)1 << 16)
+
+/* Nonzero when the interrupt function asks the running call to stop. */
+static inline int qubo__model_interrupted(const qubo_model *m)
+{
+	return m->interrupt && m->interrupt(m->interrupt_data) != 0;
+}
 
 /* Reports QUBO_ERR_MISUSE unless m is compiled and clean. */
 int qubo__model_require_compiled(const qubo_model *m, const char *func);

@@ -495,3 +495,140 @@ Test(model, count_queries_return_ok)
 		     QUBO_ERR_BUFFER_TOO_SMALL);
 	qubo_model_free(m);
 }
+
+/* ---- qubo_model_set_interrupt() ---- */
+
+/* Counts its calls and asks to stop at call number stop_at (0: never). */
+typedef struct stopper {
+	size_t calls, stop_at;
+} stopper;
+
+static int stop_fn(void *user_data)
+{
+	stopper *s = user_data;
+
+	s->calls++;
+	return s->stop_at && s->calls >= s->stop_at;
+}
+
+#define INT_NV 1200
+
+/* A model with a big clique and many single pairs, enough entries for the
+ * compile to poll many times; with prior nonzero, one compile first. */
+static qubo_model *interrupt_model(const qubo_allocator *a, int prior)
+{
+	qubo_lit lits[INT_NV];
+	qubo_model *m;
+	uint32_t i;
+
+	cr_assert_eq(qubo_model_new(&m, INT_NV, a), QUBO_OK);
+	if (prior) {
+		cr_assert_eq(qubo_model_add_quadratic(m, 0, 1, 3.0), QUBO_OK);
+		cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	}
+	for (i = 0; i < INT_NV; i++)
+		lits[i] = i % 3 ? QUBO_LIT(i) : QUBO_LIT_NEG(i);
+	cr_assert_eq(qubo_model_add_clique(m, lits, INT_NV, 0.5), QUBO_OK);
+	for (i = 0; i + 7 < INT_NV; i++)
+		cr_assert_eq(qubo_model_add_quadratic(m, i, i + 7, 0.25 * (i % 5)), QUBO_OK);
+	return m;
+}
+
+/* A compile stopped at any of its polls returns QUBO_CANCELLED and leaves
+ * the model as it was: uncompiled, the same energies once compiled, nothing
+ * leaked; the same model compiles in full afterwards. */
+Test(model, interrupt_stops_compile_and_leaves_the_model_valid)
+{
+	static uint8_t x[INT_NV];
+	qubo_model *ref = interrupt_model(NULL, 1);
+	stopper s = { 0, 0 };
+	size_t total, k, stops[4];
+	double e_ref, e;
+	tu_rng rng = { 7 };
+
+	for (k = 0; k < INT_NV; k++)
+		x[k] = (uint8_t)tu_below(&rng, 2);
+	cr_assert_eq(qubo_model_compile(ref), QUBO_OK);
+	cr_assert_eq(qubo_model_energy(ref, x, INT_NV, &e_ref), QUBO_OK);
+
+	{ /* a never-stopping interrupt is polled, and changes nothing */
+		qubo_model *m = interrupt_model(NULL, 1);
+		cr_assert_eq(qubo_model_set_interrupt(m, stop_fn, &s), QUBO_OK);
+		cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+		cr_assert_eq(qubo_model_energy(m, x, INT_NV, &e), QUBO_OK);
+		cr_assert_eq(e, e_ref);
+		qubo_model_free(m);
+	}
+	total = s.calls;
+	cr_assert_gt(total, 10, "the compile of %d variables polled %zu times", INT_NV, total);
+	stops[0] = 1;
+	stops[1] = total / 2;
+	stops[2] = total - 1;
+	stops[3] = total;
+	for (k = 0; k < 4; k++) {
+		tu_failalloc fa;
+		qubo_model *m, *c;
+		qubo_model_stats st = QUBO_MODEL_STATS_INIT;
+
+		tu_failalloc_init(&fa, 0);
+		m = interrupt_model(&fa.a, 1);
+		s.calls = 0;
+		s.stop_at = stops[k];
+		cr_assert_eq(qubo_model_set_interrupt(m, stop_fn, &s), QUBO_OK);
+		cr_assert_eq(qubo_model_compile(m), QUBO_CANCELLED, "stop at poll %zu of %zu",
+			     stops[k], total);
+		cr_assert_eq(s.calls, stops[k], "the compile went on after the stop");
+		cr_assert_eq(qubo_model_is_compiled(m), 0);
+		/* the energy needs a compiled model; the copy does not keep the
+		 * interrupt */
+		cr_assert_eq(qubo_model_energy(m, x, INT_NV, &e), QUBO_ERR_MISUSE);
+		cr_assert_eq(qubo_model_copy(&c, m), QUBO_OK);
+		cr_assert_eq(qubo_model_compile(c), QUBO_OK, "the copy kept the interrupt");
+		cr_assert_eq(qubo_model_energy(c, x, INT_NV, &e), QUBO_OK);
+		cr_assert_eq(e, e_ref);
+		qubo_model_free(c);
+		/* the same model, the interrupt removed, compiles to the same */
+		cr_assert_eq(qubo_model_set_interrupt(m, NULL, &s), QUBO_OK);
+		cr_assert_eq(qubo_model_compile(m), QUBO_OK, "%s", qubo_error_message());
+		cr_assert_eq(qubo_model_energy(m, x, INT_NV, &e), QUBO_OK);
+		cr_assert_eq(e, e_ref, "stop at poll %zu: energy %g, expected %g", stops[k], e,
+			     e_ref);
+		cr_assert_eq(qubo_model_get_stats(m, &st), QUBO_OK);
+		qubo_model_free(m);
+		cr_assert_eq(fa.live, 0, "stop at poll %zu leaked %zu blocks", stops[k], fa.live);
+	}
+	qubo_model_free(ref);
+}
+
+/* A batch stopped by the interrupt adds nothing: a compiled model stays
+ * compiled with the same energy. */
+Test(model, interrupt_stops_a_batch_adding_nothing)
+{
+	enum { COUNT = 300000 };
+	static uint32_t rows[COUNT], cols[COUNT];
+	static double ws[COUNT];
+	static uint8_t x[INT_NV];
+	qubo_model *m = interrupt_model(NULL, 0);
+	stopper s = { 0, 1 };
+	double e0, e1;
+	size_t k;
+
+	for (k = 0; k < COUNT; k++) {
+		rows[k] = (uint32_t)(k % INT_NV);
+		cols[k] = (uint32_t)((k * 7 + 1) % INT_NV);
+		ws[k] = 1.0;
+		x[k % INT_NV] = (uint8_t)(k % 2);
+	}
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	cr_assert_eq(qubo_model_energy(m, x, INT_NV, &e0), QUBO_OK);
+	cr_assert_eq(qubo_model_set_interrupt(m, stop_fn, &s), QUBO_OK);
+	cr_assert_eq(qubo_model_add_quadratic_batch(m, COUNT, rows, cols, ws), QUBO_CANCELLED);
+	cr_assert_eq(s.calls, 1);
+	cr_assert_eq(qubo_model_is_compiled(m), 1, "the stopped batch added terms");
+	cr_assert_eq(qubo_model_energy(m, x, INT_NV, &e1), QUBO_OK);
+	cr_assert_eq(e1, e0);
+	/* a short batch may finish without a poll */
+	cr_assert_eq(qubo_model_add_quadratic_batch(m, 10, rows, cols, ws), QUBO_OK);
+	cr_assert_eq(qubo_model_set_interrupt(NULL, stop_fn, &s), QUBO_ERR_MISUSE);
+	qubo_model_free(m);
+}

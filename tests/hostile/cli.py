@@ -133,6 +133,14 @@ case("--reads 2147483647, qaoa", ["solve", "--solver", "qaoa", "--reads", "21474
      (1, 6), r"QUBO_MAX_SAMPLE_BYTES", stdin=b"p qubo 0 10 0 0\n", seconds=2, mib=64)
 case("BOM queens solve", ["solve", "-"], 0, out=r"queens 4\n\.Q\.\.\n",
      stdin=b"\xef\xbb\xbf" + b"queens 4\naabb\nabbb\ncccd\ncddd\n", seconds=5)
+# a build that would take several seconds and 2.7 GB: the time limit counts
+# reading and building, so the run stops at 1 s, within its memory cap
+case("nqueens 300 solve --time-limit 1", ["solve", "--time-limit", "1", "-"], 1,
+     r"status: stopped \(time limit\)\n.*stopped \(time limit\) while reading and building",
+     stdin=b"nqueens 300\n", seconds=2.5, mib=1200)
+case("nqueens 300 count --time-limit 1", ["count", "--time-limit", "1", "-"], 1,
+     r"status: stopped \(time limit\)\n.*stopped \(time limit\) while reading and building",
+     stdin=b"nqueens 300\n", seconds=2.5, mib=1200)
 case("BOM nqueens info", ["info", "-"], 0, out=r"family: nqueens",
      stdin=b"\xef\xbb\xbfnqueens 6\n")
 case("BOM qbsolv info", ["info", "-"], 0, out=r"variables: 2\n",

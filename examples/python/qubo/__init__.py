@@ -138,6 +138,7 @@ QUBO_PUZZLE_STRATEGY_SEARCH = 2
 QUBO_PUZZLE_PHASE_SAMPLE = 1
 QUBO_PUZZLE_PHASE_SEARCH = 2
 QUBO_PUZZLE_PHASE_ENUMERATE = 3
+QUBO_PUZZLE_PHASE_BUILD = 4
 
 # enum qubo_puzzle_count_method
 QUBO_PUZZLE_COUNT_AUTO = 0
@@ -224,17 +225,6 @@ class Progress(Structure):
 SOLVER_PROGRESS_FN = CFUNCTYPE(c_int, POINTER(Progress), c_void_p)
 
 
-class PuzzleOptions(Structure):
-    """struct qubo_puzzle_options (qubo/puzzle.h)."""
-    _fields_ = [
-        ("struct_size", c_size_t),
-        ("reduce", c_int32),
-        ("penalty", c_double),
-        ("drop_region", c_int32),
-        ("allocator", c_void_p),  # const qubo_allocator *; NULL here
-    ]
-
-
 class PuzzleStats(Structure):
     """struct qubo_puzzle_stats (qubo/puzzle.h)."""
     _fields_ = [
@@ -283,6 +273,23 @@ class PuzzleProgress(Structure):
 # qubo_puzzle_progress_cb and qubo_puzzle_solution_cb
 PROGRESS_FN = CFUNCTYPE(c_int, POINTER(PuzzleProgress), c_void_p)
 SOLUTION_FN = CFUNCTYPE(c_int, POINTER(c_uint8), c_size_t, c_void_p)
+
+
+class PuzzleOptions(Structure):
+    """struct qubo_puzzle_options (qubo/puzzle.h)."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("reduce", c_int32),
+        ("penalty", c_double),
+        ("drop_region", c_int32),
+        ("allocator", c_void_p),  # const qubo_allocator *; NULL here
+        ("max_input_bytes", c_size_t),
+        ("max_cells", c_size_t),
+        ("max_couplers", c_size_t),
+        ("time_limit", c_double),
+        ("progress", PROGRESS_FN),
+        ("progress_data", c_void_p),
+    ]
 
 
 class PuzzleSolveOptions(Structure):
@@ -364,6 +371,7 @@ SAMPLE_INFO_SIZE_V1 = size_through(SampleInfo, "seed")
 SAMPLE_INFO_SIZE_V2 = size_through(SampleInfo, "has_expectation")
 PROGRESS_SIZE_V1 = size_through(Progress, "seconds")
 PUZZLE_CELL_SIZE_V1 = size_through(PuzzleCell, "literal")
+PUZZLE_OPTIONS_SIZE_V1 = size_through(PuzzleOptions, "allocator")
 PUZZLE_SOLVE_OPTIONS_SIZE_V1 = size_through(PuzzleSolveOptions, "user_data")
 PUZZLE_RESULT_SIZE_V1 = size_through(PuzzleResult, "seconds")
 PUZZLE_COUNT_OPTIONS_SIZE_V1 = size_through(PuzzleCountOptions, "user_data")
