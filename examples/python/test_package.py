@@ -204,6 +204,33 @@ def big_model(n=60, seed=3):
 class Progress(unittest.TestCase):
     """Progress callbacks of Solver.sample() and Puzzle.solve()."""
 
+    # nqueens 150: about 0.6 s of building here, far more than the limits below
+    BIG = "nqueens 150\n"
+
+    def test_puzzle_build_time_limit(self):
+        with self.assertRaises(qubo.QuboError) as cm:
+            qubo.Puzzle(self.BIG, time_limit=0.02)
+        self.assertEqual(cm.exception.status, qubo.QUBO_TIME_LIMIT)
+
+    def test_puzzle_build_progress_stops(self):
+        calls = []
+        with self.assertRaises(qubo.QuboError) as cm:
+            qubo.Puzzle(self.BIG, progress=lambda p: calls.append(p) or True)
+        self.assertEqual(cm.exception.status, qubo.QUBO_CANCELLED)
+        self.assertEqual(len(calls), 1)
+        self.assertEqual(calls[0]["phase"], qubo.QUBO_PUZZLE_PHASE_BUILD)
+        self.assertGreater(calls[0]["nodes"], 0)
+
+    def test_puzzle_build_progress_raises(self):
+        class Broken(Exception):
+            pass
+
+        def broken(progress):
+            raise Broken()
+
+        with self.assertRaises(Broken):
+            qubo.Puzzle(self.BIG, progress=broken)
+
     def test_sample_progress_runs_to_the_end(self):
         calls = []
         with big_model(20) as m, qubo.Solver("sa", num_reads=20, seed=1) as s:

@@ -1243,24 +1243,45 @@ def _progress_dict(pointer):
 class Puzzle(_Owned):
     """A puzzle parsed from text (doc/formats.md) with its exact model."""
 
-    def __init__(self, text, reduce=QUBO_REDUCE_DEFAULT, penalty=0.0):
+    def __init__(self, text, reduce=QUBO_REDUCE_DEFAULT, penalty=0.0, time_limit=0.0,
+                 progress=None):
+        """A puzzle parsed from text (qubo_puzzle_parse()). time_limit (seconds, 0 for
+        none) and progress (called with a dict of qubo_puzzle_progress, phase
+        QUBO_PUZZLE_PHASE_BUILD; a true return stops) cover parsing and building; a
+        stopped build raises QuboError with status QUBO_TIME_LIMIT or QUBO_CANCELLED."""
         data = text.encode() if isinstance(text, str) else bytes(text)
-        opts = PuzzleOptions(struct_size=ctypes.sizeof(PuzzleOptions), reduce=reduce,
-                             penalty=penalty)
         self._h = PuzzleP()
-        check(_puzzle.qubo_puzzle_parse(byref(self._h), data, len(data), byref(opts)))
+        self._build(lambda opts: _puzzle.qubo_puzzle_parse(byref(self._h), data, len(data),
+                                                           byref(opts)),
+                    reduce, penalty, time_limit, progress)
 
     @classmethod
-    def from_file(cls, path, reduce=QUBO_REDUCE_DEFAULT, penalty=0.0):
+    def from_file(cls, path, reduce=QUBO_REDUCE_DEFAULT, penalty=0.0, time_limit=0.0,
+                  progress=None):
         """A puzzle read from a file (qubo_puzzle_parse_file()): QUBO_ERR_IO
         when it cannot be read, QUBO_ERR_PARSE (with the line) when its text
-        is wrong."""
-        opts = PuzzleOptions(struct_size=ctypes.sizeof(PuzzleOptions), reduce=reduce,
-                             penalty=penalty)
+        is wrong; time_limit and progress as for Puzzle()."""
         self = cls.__new__(cls)
         self._h = PuzzleP()
-        check(_puzzle.qubo_puzzle_parse_file(byref(self._h), _path_arg(path), byref(opts)))
+        self._build(lambda opts: _puzzle.qubo_puzzle_parse_file(byref(self._h), _path_arg(path),
+                                                                byref(opts)),
+                    reduce, penalty, time_limit, progress)
         return self
+
+    def _build(self, call, reduce, penalty, time_limit, progress):
+        callbacks = _Callbacks()
+        opts = PuzzleOptions(struct_size=ctypes.sizeof(PuzzleOptions), reduce=reduce,
+                             penalty=penalty, time_limit=time_limit)
+        if progress is not None:
+            # held in a local until the call returns
+            progress_fn = PROGRESS_FN(callbacks.wrap(lambda p, _: progress(_progress_dict(p))))
+            opts.progress = progress_fn
+        status = call(opts)
+        callbacks.reraise()
+        check(status)
+        if status in (QUBO_TIME_LIMIT, QUBO_CANCELLED):
+            raise QuboError(status, "the build was stopped (%s)" %
+                            ("time limit" if status == QUBO_TIME_LIMIT else "cancelled"))
 
     def close(self):
         if self._h:
