@@ -70,7 +70,7 @@ for c in "${configs[@]}"; do
 	fi
 	# shellcheck disable=SC2086 # opts holds several options
 	if ! CC=$compiler meson setup "$dir" $opts -Dwerror=true -Dtests=$tests \
-		-Ddocs=disabled -Db_colorout=never >"$log" 2>&1; then
+		-Ddocs=disabled -Dpython=disabled -Db_colorout=never >"$log" 2>&1; then
 		cat "$log"
 		echo "builds: $name: meson setup failed" >&2
 		rc=1

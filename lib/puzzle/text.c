@@ -89,7 +89,7 @@ int qubo__pz_error_eof(const struct qubo__pz_reader *r, const char *fmt, ...)
 		i = r->length;
 		while (i > 0 && r->text[i - 1] != '\n')
 			i--;
-		line = r->line_no;
+		line = r->line_no ? r->line_no : 1; /* 0 when nothing but a BOM was read */
 		col = r->length - i + 1;
 		if (r->text[r->length - 1] == '\r')
 			col--;

@@ -179,7 +179,7 @@ Test(puzzle_deadline, builders_honour_the_options)
 
 Test(puzzle_deadline, bad_time_limits_are_refused)
 {
-	static const double bad[] = { -1.0, NAN, INFINITY, 1e13 };
+	static const double bad[] = { -1.0, (double)NAN, (double)INFINITY, 1e13 };
 	size_t k;
 
 	for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {

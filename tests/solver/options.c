@@ -73,7 +73,7 @@ Test(options, value_messages_name_the_option_not_the_function)
 	cr_assert_str_eq(qubo_error_message(), "option num_reads is -3, outside [1, 2147483647]");
 	cr_assert_eq(qubo_solver_set_double(s, QUBO_PARAM_TIME_LIMIT, -1.0), QUBO_ERR_OUT_OF_RANGE);
 	cr_assert_str_eq(qubo_error_message(), "option time_limit is -1, outside [0, inf]");
-	cr_assert_eq(qubo_solver_set_double(s, QUBO_PARAM_TIME_LIMIT, INFINITY),
+	cr_assert_eq(qubo_solver_set_double(s, QUBO_PARAM_TIME_LIMIT, (double)INFINITY),
 		     QUBO_ERR_INVALID_ARG);
 	cr_assert_str_eq(qubo_error_message(), "option time_limit takes a finite number, got inf");
 	cr_assert_eq(qubo_solver_set_int(s, "a b", 1), QUBO_ERR_INVALID_ARG);
