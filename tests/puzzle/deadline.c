@@ -143,7 +143,8 @@ Test(puzzle_deadline, callback_follows_the_build)
 	o.time_limit = 1000;
 	cr_assert_eq(qubo_puzzle_parse(&p, text, strlen(text), &o), QUBO_OK, "%s",
 		     qubo_error_message());
-	cr_assert_gt(s.calls, 2, "%zu progress calls", s.calls);
+	/* calls come about every 100 ms: the small board under valgrind may see one or two */
+	cr_assert_geq(s.calls, getenv("QUBO_TEST_VALGRIND") ? 1u : 3u, "%zu progress calls", s.calls);
 	cr_assert(s.all_build);
 	cr_assert(s.nodes_grow, "the work or the seconds went back");
 	cr_assert_gt(s.last_nodes, 0);
