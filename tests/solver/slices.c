@@ -355,3 +355,73 @@ Test(merge, figures_and_errors)
 	qubo_model_free(m);
 	qubo_model_free(other);
 }
+
+/* An allocator that refuses every allocation after the first `left`. */
+typedef struct failing {
+	long left;
+	long live;
+} failing;
+
+static void *f_malloc(size_t size, void *ud)
+{
+	failing *f = ud;
+	void *p;
+
+	if (f->left-- <= 0)
+		return NULL;
+	p = malloc(size);
+	if (p)
+		f->live++;
+	return p;
+}
+
+static void *f_realloc(void *ptr, size_t size, void *ud)
+{
+	failing *f = ud;
+
+	if (f->left-- <= 0)
+		return NULL;
+	return realloc(ptr, size);
+}
+
+static void f_free(void *ptr, void *ud)
+{
+	failing *f = ud;
+
+	f->live--;
+	free(ptr);
+}
+
+/* Out of memory at each allocation in turn: NOMEM, nothing left allocated,
+ * until the merge succeeds. */
+Test(merge, out_of_memory)
+{
+	qubo_model *m = real_model();
+	qubo_sampleset *a = run("descent", m, 1, 0, 4), *b = run("descent", m, 1, 4, 4), *out;
+	const qubo_sampleset *two[] = { a, b };
+	long k;
+
+	for (k = 0;; k++) {
+		failing f = { k, 0 };
+		qubo_allocator al = { sizeof al, f_malloc, f_realloc, f_free, &f };
+		int rc;
+
+		out = NULL;
+		rc = qubo_sampleset_merge(&out, m, two, 2, &al);
+		if (rc == QUBO_OK) {
+			cr_assert_gt(f.live, 0);
+			qubo_sampleset_free(out);
+			cr_assert_eq(f.live, 0, "after %ld allocations", k);
+			break;
+		}
+		cr_assert_eq(rc, QUBO_ERR_NOMEM, "after %ld allocations: %s", k,
+			     qubo_error_message());
+		cr_assert_null(out);
+		cr_assert_eq(f.live, 0, "after %ld allocations: %ld blocks leaked", k, f.live);
+		cr_assert_lt(k, 100);
+	}
+	cr_assert_gt(k, 2);
+	qubo_sampleset_free(a);
+	qubo_sampleset_free(b);
+	qubo_model_free(m);
+}
