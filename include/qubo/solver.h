@@ -93,6 +93,21 @@ typedef struct qubo_options qubo_options;
 
 /** @name Option keys of the built-in solvers (see doc/solvers.md)
  * @{ */
+/** int, 0 to 2^31 − 2, "sa", "tabu" and "descent": the index of the first
+ *  read. Read i of a run draws its random numbers from a stream that depends
+ *  only on the seed and i, so a run with this key set to a and
+ *  #QUBO_PARAM_NUM_READS set to k makes reads a to a + k − 1 of the run of
+ *  the same seed and options: runs over slices [0, a), [a, b), ..., [z, R)
+ *  on any number of processes, merged with qubo_sampleset_merge(), give the
+ *  sample set of one run of R reads, bit for bit, whatever the thread
+ *  counts (as long as no run stops early: time limit, target energy,
+ *  cancel). Default 0. first_read + num_reads must not exceed 2^31 − 1
+ *  (qubo_solver_sample() fails with #QUBO_ERR_OUT_OF_RANGE);
+ *  qubo_solver_sample_from() refuses a nonzero value with
+ *  #QUBO_ERR_NOT_SUPPORTED (its reads are the given starts). "exhaustive"
+ *  and "qaoa" refuse the key with #QUBO_ERR_NOT_SUPPORTED; a backend of
+ *  your own accepts any key and may ignore it. @since 0.2 */
+#define QUBO_PARAM_FIRST_READ "first_read"
 /** int ≥ 1, "sa": sweeps per read. Default 1000. */
 #define QUBO_PARAM_NUM_SWEEPS "num_sweeps"
 /** double > 0, "sa": inverse temperature at the start (hot end). Set
@@ -476,6 +491,57 @@ QUBO_API int qubo_options_key(const qubo_options *options, size_t index, const c
 QUBO_API int qubo_sampleset_from_samples(qubo_sampleset **out, const qubo_model *model,
 					 const uint8_t *samples, size_t num_samples,
 					 size_t length, const qubo_allocator *allocator);
+
+/**
+ * Builds a sample set from raw samples with their occurrences: as
+ * qubo_sampleset_from_samples(), with sample i counted @p occurrences[i]
+ * times. Rows may repeat (their occurrences add up, saturating at
+ * UINT64_MAX). Exporting a set with qubo_sampleset_export() and building a
+ * set from the rows and occurrences gives the same samples, energies and
+ * occurrences, which is how sample sets travel between processes.
+ * @param[out] out receives the sample set; NULL on failure.
+ * @param[in] model a compiled model.
+ * @param[in] samples @p num_samples × @p length bytes, row after row, 0 or 1.
+ * @param[in] occurrences @p num_samples counts, each ≥ 1.
+ * @param[in] num_samples number of samples (may be 0).
+ * @param[in] length bytes per sample; must equal the number of variables.
+ * @param[in] allocator optional allocator, copied.
+ * @return #QUBO_OK, #QUBO_ERR_INVALID_ARG (length, a byte not 0/1, an
+ *         occurrence of 0), #QUBO_ERR_NOMEM, #QUBO_ERR_MISUSE.
+ * @since 0.2
+ */
+QUBO_API int qubo_sampleset_from_counts(qubo_sampleset **out, const qubo_model *model,
+					const uint8_t *samples, const uint64_t *occurrences,
+					size_t num_samples, size_t length,
+					const qubo_allocator *allocator);
+
+/**
+ * Merges sample sets over the same model into one: the distinct samples of
+ * all of them, occurrences added up, energies from @p model, sorted as every
+ * sample set is. The runs of slices of one seeded run
+ * (#QUBO_PARAM_FIRST_READ) merge into the sample set of the whole run: same
+ * samples, energies and occurrences, in the same order, whatever the order
+ * of @p sets.
+ *
+ * The merged figures (qubo_sampleset_get_info()): @c num_samples,
+ * @c flip_attempts and @c num_ground_states are the sums (saturating);
+ * @c seconds is the largest (the slices ran side by side); @c seed is the
+ * first set's; @c status is the first status of the sets that is not
+ * #QUBO_OK (#QUBO_OK when all are); @c reached_target is 1 when any set's
+ * is; the expectation fields are left 0.
+ * @param[out] out receives the sample set; NULL on failure.
+ * @param[in] model a compiled model with as many variables as every set.
+ * @param[in] sets @p num_sets sample sets (none NULL); not changed.
+ * @param[in] num_sets number of sets (may be 0: an empty set).
+ * @param[in] allocator optional allocator, copied.
+ * @return #QUBO_OK, #QUBO_ERR_INVALID_ARG (a set with another number of
+ *         variables than the model), #QUBO_ERR_TOO_LARGE, #QUBO_ERR_NOMEM,
+ *         #QUBO_ERR_MISUSE.
+ * @since 0.2
+ */
+QUBO_API int qubo_sampleset_merge(qubo_sampleset **out, const qubo_model *model,
+				  const qubo_sampleset *const *sets, size_t num_sets,
+				  const qubo_allocator *allocator);
 
 /**
  * Frees a sample set. NULL is a no-op.

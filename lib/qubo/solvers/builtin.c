@@ -35,6 +35,7 @@ int qubo__builtin_run(qubo_backend_ctx *ctx, const qubo_options *o, qubo__run *r
 	memset(run, 0, sizeof *run);
 	run->num_reads = (size_t)qubo__builtin_int(o, QUBO_PARAM_NUM_READS, DEFAULT_NUM_READS);
 	run->seed = (uint64_t)qubo__builtin_int(o, QUBO_PARAM_SEED, 0);
+	run->first_read = (uint64_t)qubo__builtin_int(o, QUBO_PARAM_FIRST_READ, 0);
 	/* 0 means one per online CPU; kernels get the resolved count */
 	run->threads =
 		(int)qubo__pool_workers_for((int)qubo__builtin_int(o, QUBO_PARAM_THREADS, 0));
@@ -136,6 +137,18 @@ int qubo__builtin_sample(qubo_backend_ctx *ctx, const qubo_model *m, qubo__run *
 	size_t n = m->n;
 	int rc;
 
+	if (initial && run->first_read) {
+		qubo__error(QUBO_ERR_NOT_SUPPORTED, "first_read (%llu) selects a slice of random "
+			    "starts; starting from given states takes none",
+			    (unsigned long long)run->first_read);
+		return qubo__builtin_fail(ctx, QUBO_ERR_NOT_SUPPORTED);
+	}
+	if (run->first_read + run->num_reads > QUBO__MAX_READS) {
+		qubo__error(QUBO_ERR_OUT_OF_RANGE, "first_read (%llu) + num_reads (%zu) exceeds "
+			    "%lu, the most reads of a run", (unsigned long long)run->first_read,
+			    run->num_reads, (unsigned long)QUBO__MAX_READS);
+		return qubo__builtin_fail(ctx, QUBO_ERR_OUT_OF_RANGE);
+	}
 	if (initial) {
 		rc = qubo__builtin_starts(a, initial, m, &starts, &occ, &run->num_reads);
 		if (rc)

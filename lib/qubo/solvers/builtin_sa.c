@@ -13,6 +13,7 @@
 static const qubo__param sa_params[] = {
 	{ QUBO_PARAM_NUM_READS, QUBO_TYPE_INT, 1, 2147483647.0, 0, "16", "independent anneals" },
 	QUBO__P_SEED,
+	QUBO__P_FIRST_READ,
 	QUBO__P_THREADS,
 	QUBO__P_TIME_LIMIT,
 	QUBO__P_TARGET_ENERGY,

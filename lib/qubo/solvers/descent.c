@@ -10,6 +10,7 @@
 typedef struct descent_job {
 	const qubo_model *m;
 	const uint8_t *initial;
+	uint64_t first_read; /* read r draws from the stream of first_read + r */
 	uint8_t *samples;
 	double *energies;
 	double eps;
@@ -29,7 +30,7 @@ static int descent_unit(qubo__runner *rn, unsigned w, size_t r)
 	uint64_t flips = 0;
 	qubo__rng g;
 
-	qubo__rng_stream(&g, rn->seed, r);
+	qubo__rng_stream(&g, rn->seed, job->first_read + r);
 	qubo__ls_start(x, n, job->initial, r, &g);
 	e = qubo__ls_init(m, x, f);
 	while (n && !qubo__runner_stopped(rn)) {
@@ -71,6 +72,7 @@ int qubo__descent_sample(const qubo_model *m, const qubo__run *run, const uint8_
 	qubo__runner_init(&rn, run, run->num_reads, descent_unit, &job);
 	job.m = m;
 	job.initial = initial;
+	job.first_read = run->first_read;
 	job.samples = samples;
 	job.energies = energies;
 	job.eps = qubo__ls_eps(m);
@@ -96,6 +98,7 @@ out:
 static const qubo__param descent_params[] = {
 	QUBO__P_NUM_READS("random starts (sample_from uses its samples instead)"),
 	QUBO__P_SEED,
+	QUBO__P_FIRST_READ,
 	QUBO__P_THREADS,
 	QUBO__P_TIME_LIMIT,
 	QUBO__P_TARGET_ENERGY,

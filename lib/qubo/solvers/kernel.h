@@ -21,7 +21,8 @@
  * is an enum qubo__stop of the worker pool (pool.h). */
 typedef struct qubo__run {
 	size_t num_reads;      /* >= 1 */
-	uint64_t seed;         /* read r uses a stream derived from (seed, r) only */
+	uint64_t seed;         /* read r uses a stream derived from (seed, first_read + r) only */
+	uint64_t first_read;   /* index of the first read in the whole run (a slice) */
 	int threads;           /* >= 1; results must not depend on it */
 	double time_limit;     /* seconds; <= 0 means none */
 	int has_target;        /* stop when a read reaches energy <= target */

@@ -102,12 +102,12 @@ static uint64_t sa_splitmix(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-static void sa_seed(sa_rng *g, uint64_t seed, size_t read)
+static void sa_seed(sa_rng *g, uint64_t seed, uint64_t read)
 {
 	uint64_t st = seed, base = sa_splitmix(&st);
 	int l, k;
 
-	st = base + ((uint64_t)read + 1) * 0xD1B54A32D192ED03ull;
+	st = base + (read + 1) * 0xD1B54A32D192ED03ull;
 	base = sa_splitmix(&st);
 	st = base;
 	for (l = 0; l < SA_LANES; l++) {
@@ -522,6 +522,7 @@ struct sa_shared {
 	const sa_prep *p;
 	size_t num_reads, num_sweeps;
 	uint64_t seed;
+	uint64_t first_read; /* read r is read first_read + r of the seed's run */
 	double beta_hot, log_ratio, beta_cold;
 	int has_target;
 	double target;
@@ -1300,7 +1301,7 @@ static uint64_t run_read(sa_worker *wk, size_t r, int *hit)
 	uint64_t attempts = 0;
 	size_t s;
 
-	sa_seed(&wk->g, sh->seed, r);
+	sa_seed(&wk->g, sh->seed, sh->first_read + r);
 	random_state(wk, n);
 	init_fields(wk);
 	wk->trig_i = INT64_MIN;
@@ -1384,7 +1385,7 @@ static uint64_t run_group(sa_worker *wk, size_t r0)
 	size_t s;
 
 	for (g = 0; g < SA_GROUP; g++) {
-		sa_seed(&wk->g, sh->seed, r0 + g);
+		sa_seed(&wk->g, sh->seed, sh->first_read + r0 + g);
 		random_state(wk, n);
 		init_fields(wk);
 		group_put(wk, g, 1);
@@ -1653,6 +1654,7 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 	sh.num_reads = run->num_reads;
 	sh.num_sweeps = params->num_sweeps;
 	sh.seed = run->seed;
+	sh.first_read = run->first_read;
 	sh.beta_hot = bh;
 	sh.beta_cold = bc;
 	sh.log_ratio = log(bc / bh);

@@ -40,6 +40,7 @@ typedef struct seg {
 
 typedef struct gm_job {
 	const qubo_model *m;
+	uint64_t first_read; /* read r draws from the stream of first_read + r */
 	size_t sweeps;
 	double beta_hot, log_ratio, beta_cold;
 	uint8_t *samples;
@@ -269,7 +270,7 @@ static int gm_unit(qubo__runner *rn, unsigned w, size_t r)
 	double e, best_e;
 	qubo__rng g;
 
-	qubo__rng_stream(&g, rn->seed, r);
+	qubo__rng_stream(&g, rn->seed, job->first_read + r);
 	e = best_e = gm_start(job, x, f, cur, lsum, &g, r);
 	memcpy(best, x, n);
 	qubo__runner_found(rn, e);
@@ -430,6 +431,7 @@ int qubo__sa_groups_sample(const qubo_model *m, const qubo__sa_params *p, const 
 	qubo__runner_init(&rn, run, run->num_reads, gm_unit, &job);
 	memset(&job, 0, sizeof job);
 	job.m = m;
+	job.first_read = run->first_read;
 	job.sweeps = p->num_sweeps;
 	job.samples = samples;
 	job.energies = energies;

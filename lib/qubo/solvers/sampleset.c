@@ -149,12 +149,10 @@ fail:
 	return rc;
 }
 
-int qubo_sampleset_from_samples(qubo_sampleset **out, const qubo_model *model,
-				const uint8_t *samples, size_t num_samples, size_t length,
-				const qubo_allocator *allocator)
+/* The checks of the two builders from caller rows. */
+static int check_rows(const char *fn, qubo_sampleset **out, const qubo_model *model,
+		      const uint8_t *samples, size_t num_samples, size_t length)
 {
-	static const char fn[] = "qubo_sampleset_from_samples";
-	qubo_allocator a;
 	int rc;
 
 	if (!out)
@@ -168,10 +166,126 @@ int qubo_sampleset_from_samples(qubo_sampleset **out, const qubo_model *model,
 	if (length != qubo_model_num_variables(model))
 		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: length is %zu, the model has %zu "
 				   "variables", fn, length, qubo_model_num_variables(model));
+	return QUBO_OK;
+}
+
+int qubo_sampleset_from_samples(qubo_sampleset **out, const qubo_model *model,
+				const uint8_t *samples, size_t num_samples, size_t length,
+				const qubo_allocator *allocator)
+{
+	static const char fn[] = "qubo_sampleset_from_samples";
+	qubo_allocator a;
+	int rc = check_rows(fn, out, model, samples, num_samples, length);
+
+	if (rc)
+		return rc;
 	rc = qubo__alloc_init(&a, allocator, fn);
 	if (rc)
 		return rc;
 	return qubo__sampleset_build(out, &a, model, samples, NULL, num_samples, length);
+}
+
+int qubo_sampleset_from_counts(qubo_sampleset **out, const qubo_model *model,
+			       const uint8_t *samples, const uint64_t *occurrences,
+			       size_t num_samples, size_t length, const qubo_allocator *allocator)
+{
+	static const char fn[] = "qubo_sampleset_from_counts";
+	qubo_allocator a;
+	size_t i;
+	int rc = check_rows(fn, out, model, samples, num_samples, length);
+
+	if (rc)
+		return rc;
+	if (num_samples && !occurrences)
+		return qubo__error(QUBO_ERR_MISUSE, "%s: occurrences is NULL", fn);
+	for (i = 0; i < num_samples; i++)
+		if (!occurrences[i])
+			return qubo__error(QUBO_ERR_INVALID_ARG, "%s: occurrences[%zu] is 0; a "
+					   "sample occurs at least once", fn, i);
+	rc = qubo__alloc_init(&a, allocator, fn);
+	if (rc)
+		return rc;
+	return qubo__sampleset_build(out, &a, model, samples, occurrences, num_samples, length);
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+int qubo_sampleset_merge(qubo_sampleset **out, const qubo_model *model,
+			 const qubo_sampleset *const *sets, size_t num_sets,
+			 const qubo_allocator *allocator)
+{
+	static const char fn[] = "qubo_sampleset_merge";
+	qubo_allocator a;
+	qubo_sample_info info;
+	uint8_t *rows = NULL;
+	uint64_t *occ = NULL;
+	size_t n, total = 0, i, k;
+	int rc;
+
+	if (!out)
+		return qubo__error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
+	*out = NULL;
+	rc = qubo__model_require_compiled(model, fn);
+	if (rc)
+		return rc;
+	if (num_sets && !sets)
+		return qubo__error(QUBO_ERR_MISUSE, "%s: sets is NULL", fn);
+	n = qubo_model_num_variables(model);
+	for (i = 0; i < num_sets; i++) {
+		if (!sets[i])
+			return qubo__error(QUBO_ERR_MISUSE, "%s: sets[%zu] is NULL", fn, i);
+		if (sets[i]->n != n)
+			return qubo__error(QUBO_ERR_INVALID_ARG, "%s: sets[%zu] has %zu variables, "
+					   "the model %zu", fn, i, sets[i]->n, n);
+		if (sets[i]->size > SIZE_MAX - total)
+			return qubo__error(QUBO_ERR_TOO_LARGE, "%s: too many samples", fn);
+		total += sets[i]->size;
+	}
+	rc = qubo__alloc_init(&a, allocator, fn);
+	if (rc)
+		return rc;
+	if (n && total > SIZE_MAX / n)
+		return qubo__error(QUBO_ERR_TOO_LARGE, "%s: %zu samples of %zu variables "
+				   "overflow", fn, total, n);
+	rows = qubo__malloc_array(&a, total, n ? n : 1);
+	occ = qubo__malloc_array(&a, total, sizeof *occ);
+	if (!rows || !occ) {
+		rc = qubo__nomem("the merged samples");
+		goto out;
+	}
+	memset(&info, 0, sizeof info);
+	for (i = 0, k = 0; i < num_sets; i++) {
+		const qubo_sampleset *s = sets[i];
+		if (s->size && n)
+			memcpy(rows + k * n, s->bits, s->size * n);
+		if (s->size)
+			memcpy(occ + k, s->occ, s->size * sizeof *occ);
+		k += s->size;
+		if (!i)
+			info.seed = s->info.seed;
+		if (info.status == QUBO_OK)
+			info.status = s->info.status;
+		if (s->info.reached_target)
+			info.reached_target = 1;
+		if (s->info.seconds > info.seconds)
+			info.seconds = s->info.seconds;
+		info.num_samples = add_sat(info.num_samples, s->info.num_samples);
+		info.flip_attempts = add_sat(info.flip_attempts, s->info.flip_attempts);
+		info.num_ground_states = add_sat(info.num_ground_states,
+						 s->info.num_ground_states);
+	}
+	rc = qubo__sampleset_build(out, &a, model, rows, occ, total, n);
+	if (!rc) {
+		info.struct_size = sizeof info;
+		(*out)->info = info;
+	}
+out:
+	qubo__free(&a, rows);
+	qubo__free(&a, occ);
+	return rc;
 }
 
 void qubo_sampleset_free(qubo_sampleset *set)

@@ -77,6 +77,15 @@ typedef struct qubo__param {
 	{ QUBO_PARAM_TARGET_ENERGY, QUBO_TYPE_DOUBLE, -DBL_MAX, DBL_MAX, 0, "unset", \
 	  "stop once a sample reaches this energy" }
 
+/* The most reads of a run, and the range of first_read + num_reads. */
+#define QUBO__MAX_READS 2147483647ul
+
+/* The slice key of the solvers whose reads are independent (sa, tabu,
+ * descent): checked against num_reads when sampling. */
+#define QUBO__P_FIRST_READ \
+	{ QUBO_PARAM_FIRST_READ, QUBO_TYPE_INT, 0, 2147483646.0, 0, "0", \
+	  "index of the first read: these num_reads are reads first_read.. of a run of the seed" }
+
 /* The common keys; checked by the host for every backend. */
 extern const qubo__param qubo__common_params[];
 extern const size_t qubo__num_common_params;

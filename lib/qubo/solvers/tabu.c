@@ -9,6 +9,7 @@
 typedef struct tabu_job {
 	const qubo_model *m;
 	const uint8_t *initial;
+	uint64_t first_read; /* read r draws from the stream of first_read + r */
 	uint8_t *samples;
 	double *energies;
 	double eps;
@@ -66,7 +67,7 @@ static int tabu_unit(qubo__runner *rn, unsigned w, size_t r)
 	double e, best_e;
 	qubo__rng g;
 
-	qubo__rng_stream(&g, rn->seed, r);
+	qubo__rng_stream(&g, rn->seed, job->first_read + r);
 	qubo__ls_start(x, n, job->initial, r, &g);
 	e = best_e = qubo__ls_init(m, x, f);
 	if (n)
@@ -125,6 +126,7 @@ int qubo__tabu_sample(const qubo_model *m, const qubo__tabu_params *p, const qub
 	memset(&job, 0, sizeof job);
 	job.m = m;
 	job.initial = initial;
+	job.first_read = run->first_read;
 	job.samples = samples;
 	job.energies = energies;
 	job.eps = qubo__ls_eps(m);
@@ -157,6 +159,7 @@ out:
 static const qubo__param tabu_params[] = {
 	QUBO__P_NUM_READS("independent searches (sample_from uses its samples instead)"),
 	QUBO__P_SEED,
+	QUBO__P_FIRST_READ,
 	QUBO__P_THREADS,
 	QUBO__P_TIME_LIMIT,
 	QUBO__P_TARGET_ENERGY,
