@@ -15,30 +15,34 @@
  * they were added.
  *
  * The passes over single pairs (counting, scattering into rows, and the
- * sort and merge of each row) run on up to `threads` workers of the pool
- * (lib/common/pool.h) when there are enough pairs. Each worker owns a range
- * of rows: it reads the whole pair log in order and handles only the
- * entries of its rows, so every row receives its pairs in the order they
- * were added, whatever the number of workers, and the merged sums are the
- * same bit for bit. The ranges of the merge pass are compacted each in
- * place and then moved down behind one another.
+ * sort and merge of each row) run on several threads when there are enough
+ * pairs (pair_workers()). Each thread owns a range of rows: it reads the
+ * whole pair log in order and handles only the entries of its rows, so
+ * every row receives its pairs in the order they were added, whatever the
+ * number of threads, and the merged sums are the same bit for bit. The
+ * ranges of the merge pass are compacted each in place and then moved down
+ * behind one another.
  *
  * Everything is allocated before the model is touched, so a failure leaves
  * the model exactly as it was; so does a stop asked by the interrupt
- * function, which every pass polls as it goes (poll()); while workers run,
- * the calling thread polls it instead, every 0.1 s, and the workers stop at
- * their next check.
+ * function, which every pass polls as it goes (poll()). In the threaded
+ * passes the calling thread runs the first range and polls it; the other
+ * threads check a stop flag as often.
  */
 #include <string.h>
 #include <sys/mman.h>
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "model_impl.h"
 #include "pool.h"
 
-/* Fewest single pairs for which the pair passes use more than one worker,
- * and the most workers they use by default. */
+/* Fewest single pairs for which the pair passes use more than one thread,
+ * the most threads they use by default, and at all. */
 #define PAR_MIN_PAIRS ((size_t)1 << 16)
 #define PAR_DEFAULT_MAX 4
+#define MAX_PARTS 64
 
 /* Asks for transparent huge pages on a large fresh array: the compiled form
  * of a big model is written once, in a scattered order, and 4 KiB page
@@ -70,6 +74,7 @@ typedef struct part {
 	size_t bad_row;     /* first row with a sum that is not finite, or SIZE_MAX */
 	uint32_t bad_col;
 	int diag;           /* the range has a pair (i, i) */
+	int on_caller;      /* runs on the calling thread */
 	uint32_t *tcol;     /* scratch for one row: pairs, then merged output */
 	double *tval;
 	uint32_t *scol;
@@ -91,7 +96,7 @@ typedef struct work {
 	double *val;
 	part *parts;      /* nparts ranges of rows for the pair passes */
 	unsigned nparts;
-	qubo__pool *pool; /* while the parts run on workers */
+	atomic_int stop;  /* a part failed or the interrupt asked to stop */
 	size_t tick;      /* entries gone through since the last poll */
 } work;
 
@@ -106,17 +111,17 @@ static int poll(const qubo_model *m, work *w, size_t done)
 	return qubo__model_interrupted(m);
 }
 
-/* poll() for a part: on a worker, checks the pool's stop flag instead (the
- * calling thread polls the interrupt function). */
+/* poll() for a part: on another thread than the caller's, checks the stop
+ * flag that the calling thread raises instead. */
 static int part_poll(const qubo_model *m, work *w, part *p, size_t done)
 {
-	if (!w->pool)
+	if (p->on_caller)
 		return poll(m, w, done);
 	p->tick += done + 1;
 	if (p->tick < QUBO__INTERRUPT_EVERY)
 		return 0;
 	p->tick = 0;
-	return qubo__pool_stopped(w->pool);
+	return atomic_load_explicit(&w->stop, memory_order_relaxed);
 }
 
 static void work_free(const qubo_allocator *a, work *w)
@@ -375,6 +380,8 @@ static unsigned pair_workers(const qubo_model *m)
 	t = qubo__pool_workers_for(m->compile_threads);
 	if (m->compile_threads <= 0 && t > PAR_DEFAULT_MAX)
 		t = PAR_DEFAULT_MAX;
+	if (t > MAX_PARTS)
+		t = MAX_PARTS;
 	return t > m->n ? (unsigned)m->n : t;
 }
 
@@ -540,49 +547,56 @@ typedef struct part_job {
 	const qubo_model *m;
 	work *w;
 	part_fn fn;
+	part *p;
+	int rc;
 } part_job;
 
-static int part_unit(qubo__pool *pl, unsigned worker, size_t u)
+static void *part_thread(void *arg)
 {
-	part_job *j = pl->arg;
+	part_job *j = arg;
 
-	(void)worker;
-	return j->fn(j->m, j->w, &j->w->parts[u]);
+	j->rc = j->fn(j->m, j->w, j->p);
+	if (j->rc)
+		atomic_store_explicit(&j->w->stop, 1, memory_order_relaxed);
+	return NULL;
 }
 
-/* The pool's progress callback: the calling thread polls the interrupt. */
-static int watch_interrupt(size_t done, size_t total, double best, void *user_data)
-{
-	(void)done;
-	(void)total;
-	(void)best;
-	return qubo__model_interrupted(((const part_job *)user_data)->m);
-}
-
-/* Runs fn on every part: on the calling thread when there is one part, on
- * one worker each otherwise. QUBO_OK, QUBO_CANCELLED or QUBO_ERR_NOMEM (no
- * thread could be started; message set). */
+/* Runs fn on every part: part 0 on the calling thread, which polls the
+ * interrupt function as it goes, the others on threads of their own (a part
+ * whose thread could not be started runs on the calling thread afterwards:
+ * the same result, later). QUBO_OK or QUBO_CANCELLED. */
 static int run_parts(const qubo_model *m, work *w, part_fn fn)
 {
-	part_job j;
-	qubo__pool pl;
+	part_job job[MAX_PARTS];
+	pthread_t tid[MAX_PARTS];
+	int started[MAX_PARTS];
+	unsigned k;
 	int rc;
 
-	if (w->nparts == 1)
-		return fn(m, w, &w->parts[0]);
-	j.m = m;
-	j.w = w;
-	j.fn = fn;
-	qubo__pool_init(&pl, w->nparts, (int)w->nparts, part_unit, &j);
-	if (m->interrupt) {
-		pl.progress = watch_interrupt;
-		pl.user_data = &j;
+	atomic_store(&w->stop, 0);
+	for (k = 0; k < w->nparts; k++) {
+		job[k].m = m;
+		job[k].w = w;
+		job[k].fn = fn;
+		job[k].p = &w->parts[k];
+		job[k].rc = QUBO_OK;
+		w->parts[k].on_caller = k == 0;
+		w->parts[k].tick = 0;
+		started[k] = k > 0 && !pthread_create(&tid[k], NULL, part_thread, &job[k]);
 	}
-	w->pool = &pl;
-	rc = qubo__pool_exec(&pl);
-	w->pool = NULL;
-	if (rc == QUBO_OK && pl.stop != QUBO__STOP_DONE)
-		rc = QUBO_CANCELLED;
+	rc = fn(m, w, &w->parts[0]);
+	if (rc)
+		atomic_store(&w->stop, 1);
+	for (k = 1; k < w->nparts; k++) {
+		if (started[k]) {
+			pthread_join(tid[k], NULL);
+		} else if (!rc) {
+			w->parts[k].on_caller = 1;
+			job[k].rc = fn(m, w, &w->parts[k]);
+		}
+		if (!rc)
+			rc = job[k].rc;
+	}
 	return rc;
 }
 
