@@ -495,7 +495,32 @@ static int merge_rows(const qubo_model *m, work *w, part *p)
 		size_t ostart = start + w->clq[a], pstart = ostart + on;
 		size_t pn = next - pstart, len, lo, hi;
 
-		if (w->flag[a]) {
+		if (w->flag[a] && on == 0 && cend == start) {
+			/* pairs only: sorted in place, merged down to out (never
+			 * past the entry being read) */
+			uint32_t *c = w->col + pstart;
+			double *v = w->val + pstart;
+			size_t x = 0, o = out;
+			sort_pairs(c, v, pn, p->tcol, p->tval);
+			while (x < pn) {
+				uint32_t k = c[x];
+				double sum = v[x++];
+				while (x < pn && c[x] == k)
+					sum += v[x++];
+				if (!qubo__is_finite(sum)) {
+					p->bad_row = a;
+					p->bad_col = k;
+					break;
+				}
+				if (sum != 0.0) {
+					w->col[o] = k;
+					w->val[o++] = sum;
+				}
+			}
+			if (p->bad_row != SIZE_MAX)
+				break;
+			len = o - out;
+		} else if (w->flag[a]) {
 			uint32_t bad = 0;
 			memcpy(p->tcol, w->col + pstart, pn * sizeof *p->tcol);
 			memcpy(p->tval, w->val + pstart, pn * sizeof *p->tval);
