@@ -14,8 +14,8 @@
  * contributions by ascending source variable, then single pairs in the order
  * they were added.
  *
- * The passes over single pairs (counting, scattering into rows, and the
- * sort and merge of each row) run on several threads when there are enough
+ * The passes over single pairs that write rows (scattering into rows, and
+ * the sort and merge of each row) run on several threads when there are enough
  * pairs (pair_workers()). Each thread owns a range of rows: it reads the
  * whole pair log in order and handles only the entries of its rows, so
  * every row receives its pairs in the order they were added, whatever the
@@ -705,16 +705,18 @@ int qubo_model_compile(qubo_model *m)
 	default:
 		break;
 	}
-	for (k = 0; k < w.nparts; k++) { /* equal row ranges for counting */
-		w.parts[k].r0 = (size_t)((double)m->n * k / w.nparts);
-		w.parts[k].r1 = k + 1 == w.nparts ? m->n :
-			(size_t)((double)m->n * (k + 1) / w.nparts);
+	{
+		/* one pass on the calling thread: counting is bound by reading
+		 * the log, which every extra thread would read again */
+		part all;
+		memset(&all, 0, sizeof all);
+		all.r1 = m->n;
+		all.on_caller = 1;
+		rc = count_pairs(m, &w, &all);
+		if (rc)
+			goto fail;
+		has_diag = all.diag;
 	}
-	rc = run_parts(m, &w, count_pairs);
-	if (rc)
-		goto fail;
-	for (k = 0; k < w.nparts; k++)
-		has_diag |= w.parts[k].diag;
 	for (a = 0; a < m->n; a++) {
 		size_t on = m->row[a + 1] - m->row[a];
 		size_t len = w.clq[a];
