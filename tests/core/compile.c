@@ -350,8 +350,8 @@ Test(compile, interrupt_stops_a_threaded_compile_at_any_poll)
 		qubo_model_free(m);
 	}
 	total = s.calls;
-	/* three threaded passes over NPAIRS pairs, about half of them each on
-	 * the calling thread */
+	/* the count of NPAIRS pairs and the calling thread's share of the two
+	 * threaded passes poll */
 	cr_assert_geq(total, 3, "polled %zu times", total);
 	for (k = 1; k <= total; k++) {
 		qubo_model *m = build(t, NPAIRS, v, NULL);
