@@ -257,6 +257,13 @@ QUBO_API int qubo_model_add_clique(qubo_model *model, const qubo_lit *lits, size
  * is exactly zero are dropped, and each adjacency row is sorted by column.
  * On failure the model is unchanged (still dirty, pending terms kept).
  * Compiling a clean model does nothing.
+ *
+ * With 65536 or more pending single pairs (qubo_model_add_quadratic() and
+ * the like), the compile spreads its work over up to one thread per online
+ * CPU, at most 4, started and joined within the call; the calling thread
+ * takes a share and is the only one that calls the allocator and the
+ * interrupt function. The compiled form is the same bit for bit whatever the
+ * number of threads.
  * @param[in,out] model the model.
  * @return #QUBO_OK, #QUBO_ERR_NOMEM, #QUBO_ERR_OUT_OF_RANGE (a sum overflowed
  *         to infinity), #QUBO_ERR_MISUSE; #QUBO_CANCELLED when the model's

@@ -14,14 +14,35 @@
  * contributions by ascending source variable, then single pairs in the order
  * they were added.
  *
+ * The passes over single pairs that write rows (scattering into rows, and
+ * the sort and merge of each row) run on several threads when there are enough
+ * pairs (pair_workers()). Each thread owns a range of rows: it reads the
+ * whole pair log in order and handles only the entries of its rows, so
+ * every row receives its pairs in the order they were added, whatever the
+ * number of threads, and the merged sums are the same bit for bit. The
+ * ranges of the merge pass are compacted each in place and then moved down
+ * behind one another.
+ *
  * Everything is allocated before the model is touched, so a failure leaves
  * the model exactly as it was; so does a stop asked by the interrupt
- * function, which every pass polls as it goes (poll()).
+ * function, which every pass polls as it goes (poll()). In the threaded
+ * passes the calling thread runs the first range and polls it; the other
+ * threads check a stop flag as often.
  */
 #include <string.h>
 #include <sys/mman.h>
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "model_impl.h"
+#include "pool.h"
+
+/* Fewest single pairs for which the pair passes use more than one thread,
+ * the most threads they use by default, and at all. */
+#define PAR_MIN_PAIRS ((size_t)1 << 16)
+#define PAR_DEFAULT_MAX 4
+#define MAX_PARTS 64
 
 /* Asks for transparent huge pages on a large fresh array: the compiled form
  * of a big model is written once, in a scattered order, and 4 KiB page
@@ -41,11 +62,30 @@ static void advise_huge(void *p, size_t bytes)
 #endif
 }
 
+/* A range of rows [r0, r1) handled by one worker in the pair passes, with
+ * its own scratch rows and results. */
+typedef struct part {
+	size_t r0, r1;
+	size_t base, end;   /* first and past-the-last reserved entry of the range */
+	size_t out;         /* past the last compacted entry, after the merge pass */
+	size_t maxrow;      /* longest reserved row of the range */
+	size_t maxdeg;
+	size_t tick;        /* entries gone through since the last check */
+	size_t bad_row;     /* first row with a sum that is not finite, or SIZE_MAX */
+	uint32_t bad_col;
+	int diag;           /* the range has a pair (i, i) */
+	int on_caller;      /* runs on the calling thread */
+	uint32_t *tcol;     /* scratch for one row: pairs, then merged output */
+	double *tval;
+	uint32_t *scol;
+	double *sval;
+} part;
+
 typedef struct work {
 	size_t *nrow;     /* reserved row starts, then final row starts (cap_n + 1) */
 	size_t *nupper;   /* clique cursors, then upper starts (cap_n) */
 	size_t *clq;      /* clique entries reserved per row (n) */
-	size_t *pcur;     /* pair cursors (n) */
+	size_t *pcur;     /* pair counts, then pair cursors (n) */
 	uint8_t *flag;    /* row needs merging (n) */
 	size_t *mstart;   /* members per variable (n + 1) */
 	size_t *mpos;     /* member positions grouped by variable */
@@ -54,10 +94,9 @@ typedef struct work {
 	struct head *heads; /* one per clique of the row being filled */
 	uint32_t *col;
 	double *val;
-	uint32_t *tcol;   /* scratch for one row: pairs, then merged output */
-	double *tval;
-	uint32_t *scol;
-	double *sval;
+	part *parts;      /* nparts ranges of rows for the pair passes */
+	unsigned nparts;
+	atomic_int stop;  /* a part failed or the interrupt asked to stop */
 	size_t tick;      /* entries gone through since the last poll */
 } work;
 
@@ -72,8 +111,23 @@ static int poll(const qubo_model *m, work *w, size_t done)
 	return qubo__model_interrupted(m);
 }
 
+/* poll() for a part: on another thread than the caller's, checks the stop
+ * flag that the calling thread raises instead. */
+static int part_poll(const qubo_model *m, work *w, part *p, size_t done)
+{
+	if (p->on_caller)
+		return poll(m, w, done);
+	p->tick += done + 1;
+	if (p->tick < QUBO__INTERRUPT_EVERY)
+		return 0;
+	p->tick = 0;
+	return atomic_load_explicit(&w->stop, memory_order_relaxed);
+}
+
 static void work_free(const qubo_allocator *a, work *w)
 {
+	unsigned k;
+
 	qubo__free(a, w->nrow);
 	qubo__free(a, w->nupper);
 	qubo__free(a, w->clq);
@@ -86,10 +140,13 @@ static void work_free(const qubo_allocator *a, work *w)
 	qubo__free(a, w->heads);
 	qubo__free(a, w->col);
 	qubo__free(a, w->val);
-	qubo__free(a, w->tcol);
-	qubo__free(a, w->tval);
-	qubo__free(a, w->scol);
-	qubo__free(a, w->sval);
+	for (k = 0; w->parts && k < w->nparts; k++) {
+		qubo__free(a, w->parts[k].tcol);
+		qubo__free(a, w->parts[k].tval);
+		qubo__free(a, w->parts[k].scol);
+		qubo__free(a, w->parts[k].sval);
+	}
+	qubo__free(a, w->parts);
 }
 
 static int add_ok(size_t *acc, size_t x)
@@ -260,9 +317,10 @@ static int fill_cliques(const qubo_model *m, work *w)
 	return QUBO_OK;
 }
 
-/* Counts the entries each row will receive into clq (cliques) and pcur
- * (pairs); returns 0 when a count overflows, -1 when interrupted. */
-static int count_rows(const qubo_model *m, work *w, int *has_diag)
+/* Counts the clique entries each row will receive into clq and the members
+ * of each variable into mstart; returns 0 when a count overflows, -1 when
+ * interrupted. */
+static int count_rows(const qubo_model *m, work *w)
 {
 	size_t k;
 
@@ -285,18 +343,46 @@ static int count_rows(const qubo_model *m, work *w, int *has_diag)
 	}
 	for (k = 0; k < m->num_members; k++)
 		w->mstart[QUBO_LIT_VAR(m->members[k]) + 1]++;
+	return 1;
+}
+
+/* Counts the pairs each row of p's range will receive into pcur. */
+static int count_pairs(const qubo_model *m, work *w, part *p)
+{
+	size_t k, r0 = p->r0, span = p->r1 - p->r0;
+
 	for (k = 0; k < m->num_pairs; k++) {
 		const qubo__pair *q = &m->pairs[k];
-		if (poll(m, w, 0))
-			return -1;
+		if (part_poll(m, w, p, 0))
+			return QUBO_CANCELLED;
 		if (q->i == q->j) {
-			*has_diag = 1;
+			if ((size_t)q->i - r0 < span)
+				p->diag = 1;
 			continue;
 		}
-		w->pcur[q->i]++;
-		w->pcur[q->j]++;
+		if ((size_t)q->i - r0 < span)
+			w->pcur[q->i]++;
+		if ((size_t)q->j - r0 < span)
+			w->pcur[q->j]++;
 	}
-	return 1;
+	return QUBO_OK;
+}
+
+/* Workers for the pair passes: the model's setting (0: one per online CPU,
+ * at most PAR_DEFAULT_MAX), one when there are few pairs, never more than
+ * the rows. */
+static unsigned pair_workers(const qubo_model *m)
+{
+	unsigned t;
+
+	if (m->num_pairs < PAR_MIN_PAIRS || m->n < 2)
+		return 1;
+	t = qubo__pool_workers_for(m->compile_threads);
+	if (m->compile_threads <= 0 && t > PAR_DEFAULT_MAX)
+		t = PAR_DEFAULT_MAX;
+	if (t > MAX_PARTS)
+		t = MAX_PARTS;
+	return t > m->n ? (unsigned)m->n : t;
 }
 
 static int alloc_work(const qubo_model *m, work *w)
@@ -313,8 +399,10 @@ static int alloc_work(const qubo_model *m, work *w)
 	w->mstart = qubo__calloc_array(a, n + 1, sizeof *w->mstart);
 	w->mpos = qubo__malloc_array(a, m->num_members, sizeof *w->mpos);
 	w->mrec = qubo__malloc_array(a, m->num_members, sizeof *w->mrec);
+	w->nparts = pair_workers(m);
+	w->parts = qubo__calloc_array(a, w->nparts, sizeof *w->parts);
 	if (!w->nrow || !w->nupper || !w->clq || !w->pcur || !w->flag ||
-	    !w->mstart || !w->mpos || !w->mrec)
+	    !w->mstart || !w->mpos || !w->mrec || !w->parts)
 		return qubo__nomem("compilation work space");
 	return QUBO_OK;
 }
@@ -341,10 +429,10 @@ static int index_members(const qubo_model *m, work *w)
 	return QUBO_OK;
 }
 
-/* Copies the previous compiled form and the single pairs into their regions. */
-static int fill_old_and_pairs(const qubo_model *m, work *w)
+/* Copies the previous compiled form into its region of each row. */
+static int fill_old(const qubo_model *m, work *w)
 {
-	size_t a, k;
+	size_t a;
 
 	for (a = 0; a < m->n; a++) {
 		size_t on = m->row[a + 1] - m->row[a];
@@ -358,55 +446,95 @@ static int fill_old_and_pairs(const qubo_model *m, work *w)
 		if (w->clq[a] || w->nrow[a + 1] != at + on)
 			w->flag[a] = 1;
 	}
+	return QUBO_OK;
+}
+
+/* Writes the single pairs of p's rows into their regions, in the order they
+ * were added; folds the diagonal ones into hnew. */
+static int scatter_pairs(const qubo_model *m, work *w, part *p)
+{
+	size_t k, r0 = p->r0, span = p->r1 - p->r0;
+
 	for (k = 0; k < m->num_pairs; k++) {
 		const qubo__pair *q = &m->pairs[k];
 		size_t c;
-		if (poll(m, w, 1))
+		if (part_poll(m, w, p, 1))
 			return QUBO_CANCELLED;
 		if (q->i == q->j) {
-			w->hnew[q->i] += q->w;
+			if ((size_t)q->i - r0 < span)
+				w->hnew[q->i] += q->w;
 			continue;
 		}
-		c = w->pcur[q->i]++;
-		w->col[c] = q->j;
-		w->val[c] = q->w;
-		c = w->pcur[q->j]++;
-		w->col[c] = q->i;
-		w->val[c] = q->w;
-		w->flag[q->i] = w->flag[q->j] = 1;
+		if ((size_t)q->i - r0 < span) {
+			c = w->pcur[q->i]++;
+			w->col[c] = q->j;
+			w->val[c] = q->w;
+			w->flag[q->i] = 1;
+		}
+		if ((size_t)q->j - r0 < span) {
+			c = w->pcur[q->j]++;
+			w->col[c] = q->i;
+			w->val[c] = q->w;
+			w->flag[q->j] = 1;
+		}
 	}
 	return QUBO_OK;
 }
 
-/* Merges flagged rows and compacts every row to its final place; fills the
- * final row starts, upper starts and the maximum degree. Returns QUBO_OK,
- * QUBO_ERR_OUT_OF_RANGE when a sum is not finite, or QUBO_CANCELLED. */
-static int finish_rows(const qubo_model *m, work *w, size_t *nnz_out, size_t *maxdeg_out)
+/* Merges the flagged rows of p's range and compacts the range from its
+ * first entry on: sets the rows' starts and upper starts, p->out and
+ * p->maxdeg. A sum that is not finite ends the range with p->bad_row set. */
+static int merge_rows(const qubo_model *m, work *w, part *p)
 {
-	size_t a, out = 0, maxdeg = 0;
+	size_t a, out = p->base, maxdeg = 0;
 
-	for (a = 0; a < m->n; a++) {
+	for (a = p->r0; a < p->r1; a++) {
 		size_t start = w->nrow[a], cend = w->nupper[a];
+		size_t next = a + 1 < p->r1 ? w->nrow[a + 1] : p->end;
 		size_t on = m->row[a + 1] - m->row[a];
 		size_t ostart = start + w->clq[a], pstart = ostart + on;
-		size_t pn = w->nrow[a + 1] - pstart, len, lo, hi;
+		size_t pn = next - pstart, len, lo, hi;
 
-		if (w->flag[a]) {
+		if (w->flag[a] && on == 0 && cend == start) {
+			/* pairs only: sorted in place, merged down to out (never
+			 * past the entry being read) */
+			uint32_t *c = w->col + pstart;
+			double *v = w->val + pstart;
+			size_t x = 0, o = out;
+			sort_pairs(c, v, pn, p->tcol, p->tval);
+			while (x < pn) {
+				uint32_t k = c[x];
+				double sum = v[x++];
+				while (x < pn && c[x] == k)
+					sum += v[x++];
+				if (!qubo__is_finite(sum)) {
+					p->bad_row = a;
+					p->bad_col = k;
+					break;
+				}
+				if (sum != 0.0) {
+					w->col[o] = k;
+					w->val[o++] = sum;
+				}
+			}
+			if (p->bad_row != SIZE_MAX)
+				break;
+			len = o - out;
+		} else if (w->flag[a]) {
 			uint32_t bad = 0;
-			memcpy(w->tcol, w->col + pstart, pn * sizeof *w->tcol);
-			memcpy(w->tval, w->val + pstart, pn * sizeof *w->tval);
-			sort_pairs(w->tcol, w->tval, pn, w->scol, w->sval);
+			memcpy(p->tcol, w->col + pstart, pn * sizeof *p->tcol);
+			memcpy(p->tval, w->val + pstart, pn * sizeof *p->tval);
+			sort_pairs(p->tcol, p->tval, pn, p->scol, p->sval);
 			len = merge_row(w->col + ostart, w->val + ostart, on, w->col + start,
-					w->val + start, cend - start, w->tcol, w->tval, pn,
-					w->scol, w->sval, &bad);
-			if (len == SIZE_MAX)
-				return qubo__error(QUBO_ERR_OUT_OF_RANGE,
-						   "qubo_model_compile: the weights of coupler "
-						   "(%zu, %u) sum to a value that is not finite",
-						   a < bad ? a : (size_t)bad,
-						   a < bad ? bad : (uint32_t)a);
-			memcpy(w->col + out, w->scol, len * sizeof *w->col);
-			memcpy(w->val + out, w->sval, len * sizeof *w->val);
+					w->val + start, cend - start, p->tcol, p->tval, pn,
+					p->scol, p->sval, &bad);
+			if (len == SIZE_MAX) {
+				p->bad_row = a;
+				p->bad_col = bad;
+				break;
+			}
+			memcpy(w->col + out, p->scol, len * sizeof *w->col);
+			memcpy(w->val + out, p->sval, len * sizeof *w->val);
 		} else {
 			/* only one of the regions is used; it is sorted and merged */
 			size_t from = cend > start ? start : ostart;
@@ -430,19 +558,133 @@ static int finish_rows(const qubo_model *m, work *w, size_t *nnz_out, size_t *ma
 		if (len > maxdeg)
 			maxdeg = len;
 		out += len;
-		if (poll(m, w, len + pn))
+		if (part_poll(m, w, p, len + pn))
 			return QUBO_CANCELLED;
 	}
-	w->nrow[m->n] = out;
-	*nnz_out = out;
-	*maxdeg_out = maxdeg;
+	p->out = out;
+	p->maxdeg = maxdeg;
 	return QUBO_OK;
+}
+
+typedef int (*part_fn)(const qubo_model *m, work *w, part *p);
+
+typedef struct part_job {
+	const qubo_model *m;
+	work *w;
+	part_fn fn;
+	part *p;
+	int rc;
+} part_job;
+
+static void *part_thread(void *arg)
+{
+	part_job *j = arg;
+
+	j->rc = j->fn(j->m, j->w, j->p);
+	if (j->rc)
+		atomic_store_explicit(&j->w->stop, 1, memory_order_relaxed);
+	return NULL;
+}
+
+/* Runs fn on every part: part 0 on the calling thread, which polls the
+ * interrupt function as it goes, the others on threads of their own (a part
+ * whose thread could not be started runs on the calling thread afterwards:
+ * the same result, later). QUBO_OK or QUBO_CANCELLED. */
+static int run_parts(const qubo_model *m, work *w, part_fn fn)
+{
+	part_job job[MAX_PARTS];
+	pthread_t tid[MAX_PARTS];
+	int started[MAX_PARTS];
+	unsigned k;
+	int rc;
+
+	atomic_store(&w->stop, 0);
+	for (k = 0; k < w->nparts; k++) {
+		job[k].m = m;
+		job[k].w = w;
+		job[k].fn = fn;
+		job[k].p = &w->parts[k];
+		job[k].rc = QUBO_OK;
+		w->parts[k].on_caller = k == 0;
+		w->parts[k].tick = 0;
+		started[k] = k > 0 && !pthread_create(&tid[k], NULL, part_thread, &job[k]);
+	}
+	rc = fn(m, w, &w->parts[0]);
+	if (rc)
+		atomic_store(&w->stop, 1);
+	for (k = 1; k < w->nparts; k++) {
+		if (started[k]) {
+			pthread_join(tid[k], NULL);
+		} else if (!rc) {
+			w->parts[k].on_caller = 1;
+			job[k].rc = fn(m, w, &w->parts[k]);
+		}
+		if (!rc)
+			rc = job[k].rc;
+	}
+	return rc;
+}
+
+/* Splits the rows into nparts ranges of about equal numbers of reserved
+ * entries (nrow must hold the reserved starts). */
+static void split_by_entries(const qubo_model *m, work *w)
+{
+	size_t total = w->nrow[m->n], a = 0;
+	unsigned k;
+
+	for (k = 0; k < w->nparts; k++) {
+		part *p = &w->parts[k];
+		size_t goal = k + 1 == w->nparts ? SIZE_MAX :
+			(size_t)((double)total * (k + 1) / w->nparts);
+		p->r0 = a;
+		while (a < m->n && w->nrow[a + 1] <= goal)
+			a++;
+		if (k + 1 == w->nparts)
+			a = m->n;
+		p->r1 = a;
+		p->base = w->nrow[p->r0];
+		p->end = w->nrow[p->r1];
+		p->maxrow = 0;
+		for (a = p->r0; a < p->r1; a++)
+			if (w->nrow[a + 1] - w->nrow[a] > p->maxrow)
+				p->maxrow = w->nrow[a + 1] - w->nrow[a];
+		a = p->r1;
+		p->bad_row = SIZE_MAX;
+	}
+}
+
+/* Moves the compacted ranges down behind one another (a no-op for one
+ * part), shifting their row starts; returns the number of entries. */
+static size_t join_parts(const qubo_model *m, work *w, size_t *maxdeg_out)
+{
+	size_t out = 0, maxdeg = 0, a;
+	unsigned k;
+
+	for (k = 0; k < w->nparts; k++) {
+		part *p = &w->parts[k];
+		size_t len = p->out - p->base, shift = p->base - out;
+		if (shift) {
+			memmove(w->col + out, w->col + p->base, len * sizeof *w->col);
+			memmove(w->val + out, w->val + p->base, len * sizeof *w->val);
+			for (a = p->r0; a < p->r1; a++) {
+				w->nrow[a] -= shift;
+				w->nupper[a] -= shift;
+			}
+		}
+		if (p->maxdeg > maxdeg)
+			maxdeg = p->maxdeg;
+		out += len;
+	}
+	w->nrow[m->n] = out;
+	*maxdeg_out = maxdeg;
+	return out;
 }
 
 int qubo_model_compile(qubo_model *m)
 {
 	const qubo_allocator *al;
-	size_t a, total = 0, maxrow = 0, nnz = 0, maxdeg = 0, maxheads = 0;
+	size_t a, total = 0, nnz = 0, maxdeg = 0, maxheads = 0;
+	unsigned k;
 	int has_diag = 0, rc;
 	work w;
 
@@ -454,7 +696,7 @@ int qubo_model_compile(qubo_model *m)
 	rc = alloc_work(m, &w);
 	if (rc)
 		goto fail;
-	switch (count_rows(m, &w, &has_diag)) {
+	switch (count_rows(m, &w)) {
 	case 0:
 		goto too_large;
 	case -1:
@@ -463,13 +705,23 @@ int qubo_model_compile(qubo_model *m)
 	default:
 		break;
 	}
+	{
+		/* one pass on the calling thread: counting is bound by reading
+		 * the log, which every extra thread would read again */
+		part all;
+		memset(&all, 0, sizeof all);
+		all.r1 = m->n;
+		all.on_caller = 1;
+		rc = count_pairs(m, &w, &all);
+		if (rc)
+			goto fail;
+		has_diag = all.diag;
+	}
 	for (a = 0; a < m->n; a++) {
 		size_t on = m->row[a + 1] - m->row[a];
 		size_t len = w.clq[a];
 		if (!add_ok(&len, on) || !add_ok(&len, w.pcur[a]) || !add_ok(&total, len))
 			goto too_large;
-		if (len > maxrow)
-			maxrow = len;
 		w.nrow[a + 1] = total;
 		w.pcur[a] = w.nrow[a] + w.clq[a] + on;
 	}
@@ -484,16 +736,24 @@ int qubo_model_compile(qubo_model *m)
 	for (a = 0; a < m->n; a++) /* mstart still holds counts per variable */
 		if (w.mstart[a + 1] > maxheads)
 			maxheads = w.mstart[a + 1];
+	split_by_entries(m, &w);
 	w.heads = qubo__malloc_array(al, maxheads, sizeof *w.heads);
 	w.col = qubo__malloc_array(al, total, sizeof *w.col);
 	w.val = qubo__malloc_array(al, total, sizeof *w.val);
-	w.tcol = qubo__malloc_array(al, maxrow, sizeof *w.tcol);
-	w.tval = qubo__malloc_array(al, maxrow, sizeof *w.tval);
-	w.scol = qubo__malloc_array(al, maxrow, sizeof *w.scol);
-	w.sval = qubo__malloc_array(al, maxrow, sizeof *w.sval);
-	if (!w.heads || !w.col || !w.val || !w.tcol || !w.tval || !w.scol || !w.sval) {
+	if (!w.heads || !w.col || !w.val) {
 		rc = qubo__nomem("the compiled adjacency");
 		goto fail;
+	}
+	for (k = 0; k < w.nparts; k++) {
+		part *p = &w.parts[k];
+		p->tcol = qubo__malloc_array(al, p->maxrow, sizeof *p->tcol);
+		p->tval = qubo__malloc_array(al, p->maxrow, sizeof *p->tval);
+		p->scol = qubo__malloc_array(al, p->maxrow, sizeof *p->scol);
+		p->sval = qubo__malloc_array(al, p->maxrow, sizeof *p->sval);
+		if (!p->tcol || !p->tval || !p->scol || !p->sval) {
+			rc = qubo__nomem("the compiled adjacency");
+			goto fail;
+		}
 	}
 	advise_huge(w.col, total * sizeof *w.col);
 	advise_huge(w.val, total * sizeof *w.val);
@@ -501,7 +761,9 @@ int qubo_model_compile(qubo_model *m)
 	if (!rc)
 		rc = fill_cliques(m, &w);
 	if (!rc)
-		rc = fill_old_and_pairs(m, &w);
+		rc = fill_old(m, &w);
+	if (!rc)
+		rc = run_parts(m, &w, scatter_pairs);
 	if (rc)
 		goto fail;
 	if (!qubo__is_finite(m->offset)) {
@@ -517,9 +779,22 @@ int qubo_model_compile(qubo_model *m)
 						 a);
 				goto fail;
 			}
-	rc = finish_rows(m, &w, &nnz, &maxdeg);
+	rc = run_parts(m, &w, merge_rows);
 	if (rc)
 		goto fail;
+	for (k = 0; k < w.nparts; k++) {
+		const part *p = &w.parts[k];
+		if (p->bad_row != SIZE_MAX) {
+			size_t r = p->bad_row;
+			uint32_t c = p->bad_col;
+			rc = qubo__error(QUBO_ERR_OUT_OF_RANGE,
+					 "qubo_model_compile: the weights of coupler "
+					 "(%zu, %u) sum to a value that is not finite",
+					 r < c ? r : (size_t)c, r < c ? c : (uint32_t)r);
+			goto fail;
+		}
+	}
+	nnz = join_parts(m, &w, &maxdeg);
 	if (nnz < total) { /* give back what merging saved; failure is harmless */
 		uint32_t *c = qubo__realloc_array(al, w.col, nnz, sizeof *c);
 		double *v;

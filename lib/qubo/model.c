@@ -363,6 +363,11 @@ int qubo_model_set_interrupt(qubo_model *m, qubo_model_interrupt_fn fn, void *us
 	return QUBO_OK;
 }
 
+void qubo__model_set_compile_threads(qubo_model *m, int threads)
+{
+	m->compile_threads = threads < 0 ? 0 : threads;
+}
+
 int qubo_model_add_lit(qubo_model *m, qubo_lit l, double w)
 {
 	static const char fn[] = "qubo_model_add_lit";

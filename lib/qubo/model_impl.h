@@ -57,6 +57,10 @@ struct qubo_model {
 	size_t max_degree;
 	int dirty;         /* pending logs are not empty */
 
+	/* workers of the compile's pair passes (0: one per online CPU, at
+	 * most 4); the result does not depend on it */
+	int compile_threads;
+
 	/* qubo_model_set_interrupt(); not copied */
 	qubo_model_interrupt_fn interrupt;
 	void *interrupt_data;
@@ -89,6 +93,11 @@ static inline int qubo__model_interrupted(const qubo_model *m)
 {
 	return m->interrupt && m->interrupt(m->interrupt_data) != 0;
 }
+
+/* Sets the workers qubo_model_compile() may use for single pairs (0: the
+ * default). For tests and benchmarks: the compiled form is the same at any
+ * setting. */
+void qubo__model_set_compile_threads(qubo_model *m, int threads);
 
 /* Reports QUBO_ERR_MISUSE unless m is compiled and clean. */
 int qubo__model_require_compiled(const qubo_model *m, const char *func);

@@ -1,0 +1,404 @@
+/*
+ * qubo_model_compile() on long lists of single pairs, white-box: the
+ * compile's thread count is set through the internal setter.
+ *
+ * The compiled form must equal a reference merge written here (a stable
+ * qsort by key, duplicates summed in the order they were added, zeros
+ * dropped) bit for bit, at 1, 2 and 4 threads; allocation failures and the
+ * interrupt function must leave the model as it was.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_impl.h"
+#include "util.h"
+
+/* More pairs than the compile's threshold for threads (PAR_MIN_PAIRS). */
+#define NPAIRS 150000
+
+typedef struct term {
+	uint32_t i, j; /* as added */
+	double w;
+	size_t order;
+} term;
+
+/* Weights over many magnitudes, and some pairs that cancel exactly, so
+ * that a change in the order of the additions changes some sums. */
+static double weight(tu_rng *r)
+{
+	double w = tu_unit(r) * 2.0 - 1.0;
+	int e = (int)tu_below(r, 40) - 20;
+
+	while (e > 0) {
+		w *= 2.0;
+		e--;
+	}
+	while (e < 0) {
+		w /= 2.0;
+		e++;
+	}
+	return w == 0.0 ? 1.0 : w;
+}
+
+/* n terms over v variables, heavily duplicated, in both orders, with some
+ * self-pairs (i, i) and some cancelling repeats. */
+static term *make_terms(uint64_t seed, size_t n, uint32_t v)
+{
+	term *t = malloc(n * sizeof *t);
+	tu_rng r = { seed };
+	size_t k;
+
+	cr_assert_not_null(t);
+	for (k = 0; k < n; k++) {
+		uint64_t kind = tu_below(&r, 100);
+		if (k > 0 && kind < 10) { /* the negation of an earlier term */
+			t[k] = t[tu_below(&r, k)];
+			t[k].w = -t[k].w;
+		} else if (k > 0 && kind < 20) { /* an earlier pair, swapped */
+			const term *o = &t[tu_below(&r, k)];
+			t[k].i = o->j;
+			t[k].j = o->i;
+			t[k].w = weight(&r);
+		} else {
+			t[k].i = (uint32_t)tu_below(&r, v);
+			t[k].j = kind < 22 ? t[k].i : (uint32_t)tu_below(&r, v);
+			t[k].w = weight(&r);
+		}
+		t[k].order = k;
+	}
+	return t;
+}
+
+static int cmp_key(const void *pa, const void *pb)
+{
+	const term *a = pa, *b = pb;
+	uint32_t ai = a->i < a->j ? a->i : a->j, aj = a->i < a->j ? a->j : a->i;
+	uint32_t bi = b->i < b->j ? b->i : b->j, bj = b->i < b->j ? b->j : b->i;
+
+	if (ai != bi)
+		return ai < bi ? -1 : 1;
+	if (aj != bj)
+		return aj < bj ? -1 : 1;
+	return (a->order > b->order) - (a->order < b->order);
+}
+
+typedef struct coo {
+	size_t count;
+	uint32_t *r, *c;
+	double *w;
+	double *h;
+} coo;
+
+static void coo_free(coo *x)
+{
+	free(x->r);
+	free(x->c);
+	free(x->w);
+	free(x->h);
+}
+
+/* The reference: sorted by (min, max) and then by the order of addition,
+ * each run summed from its first term on; self-pairs go to h. With
+ * `reverse`, each run is summed from its last term instead. */
+static coo reference(const term *terms, size_t n, uint32_t v, int reverse)
+{
+	term *t = malloc(n * sizeof *t);
+	coo x;
+	size_t k, g;
+
+	cr_assert_not_null(t);
+	memcpy(t, terms, n * sizeof *t);
+	qsort(t, n, sizeof *t, cmp_key);
+	x.count = 0;
+	x.r = malloc(n * sizeof *x.r);
+	x.c = malloc(n * sizeof *x.c);
+	x.w = malloc(n * sizeof *x.w);
+	x.h = calloc(v, sizeof *x.h);
+	cr_assert(x.r && x.c && x.w && x.h);
+	for (k = 0; k < n; k = g) {
+		uint32_t i = t[k].i < t[k].j ? t[k].i : t[k].j;
+		uint32_t j = t[k].i < t[k].j ? t[k].j : t[k].i;
+		double s;
+		for (g = k + 1; g < n && (t[g].i < t[g].j ? t[g].i : t[g].j) == i &&
+				(t[g].i < t[g].j ? t[g].j : t[g].i) == j;
+		     g++)
+			;
+		if (reverse) {
+			size_t q = g - 1;
+			s = t[q].w;
+			while (q-- > k)
+				s += t[q].w;
+		} else {
+			size_t q = k;
+			s = t[q].w;
+			while (++q < g)
+				s += t[q].w;
+		}
+		if (i == j) {
+			x.h[i] = s;
+			continue;
+		}
+		if (s != 0.0) {
+			x.r[x.count] = i;
+			x.c[x.count] = j;
+			x.w[x.count++] = s;
+		}
+	}
+	free(t);
+	return x;
+}
+
+static qubo_model *build(const term *t, size_t n, uint32_t v, const qubo_allocator *a)
+{
+	qubo_model *m;
+	size_t k;
+
+	cr_assert_eq(qubo_model_new(&m, v, a), QUBO_OK);
+	for (k = 0; k < n; k++)
+		cr_assert_eq(qubo_model_add_quadratic(m, t[k].i, t[k].j, t[k].w), QUBO_OK);
+	return m;
+}
+
+static coo exported(const qubo_model *m)
+{
+	size_t v = qubo_model_num_variables(m);
+	coo x;
+
+	cr_assert_eq(qubo_model_export_coo(m, NULL, NULL, NULL, 0, &x.count), QUBO_OK);
+	x.r = malloc((x.count + 1) * sizeof *x.r);
+	x.c = malloc((x.count + 1) * sizeof *x.c);
+	x.w = malloc((x.count + 1) * sizeof *x.w);
+	x.h = malloc(v * sizeof *x.h);
+	cr_assert(x.r && x.c && x.w && x.h);
+	cr_assert_eq(qubo_model_export_coo(m, x.r, x.c, x.w, x.count + 1, &x.count), QUBO_OK);
+	cr_assert_eq(qubo_model_export_linear(m, x.h, v), QUBO_OK);
+	return x;
+}
+
+/* Bit-for-bit equality; the index of the first difference, or SIZE_MAX. */
+static size_t first_difference(const coo *a, const coo *b, uint32_t v)
+{
+	size_t k;
+
+	for (k = 0; k < a->count && k < b->count; k++)
+		if (a->r[k] != b->r[k] || a->c[k] != b->c[k] ||
+		    memcmp(&a->w[k], &b->w[k], sizeof a->w[k]) != 0)
+			return k;
+	if (a->count != b->count)
+		return k;
+	for (k = 0; k < v; k++)
+		if (memcmp(&a->h[k], &b->h[k], sizeof a->h[k]) != 0)
+			return a->count + k;
+	return SIZE_MAX;
+}
+
+/* The compiled form equals the reference bit for bit at 1, 2 and 4
+ * threads, over few variables (long rows) and many (short rows); the
+ * reference summed in the other order differs, so the check sees order. */
+Test(compile, pairs_equal_a_reference_merge_bit_for_bit_at_any_thread_count)
+{
+	static const uint32_t vars[] = { 40, 700, 60000 };
+	static const int threads[] = { 1, 2, 4 };
+	size_t a, b;
+
+	for (a = 0; a < sizeof vars / sizeof *vars; a++) {
+		uint32_t v = vars[a];
+		term *t = make_terms(1000 + a, NPAIRS, v);
+		coo ref = reference(t, NPAIRS, v, 0), rev = reference(t, NPAIRS, v, 1);
+
+		if (v <= 700) /* enough repeats that the order shows */
+			cr_assert_neq(first_difference(&ref, &rev, v), SIZE_MAX,
+				      "v = %u: the data does not depend on the order", v);
+		for (b = 0; b < sizeof threads / sizeof *threads; b++) {
+			qubo_model *m = build(t, NPAIRS, v, NULL);
+			coo got;
+			size_t d;
+
+			qubo__model_set_compile_threads(m, threads[b]);
+			cr_assert_eq(qubo_model_compile(m), QUBO_OK, "%s", qubo_error_message());
+			got = exported(m);
+			d = first_difference(&got, &ref, v);
+			cr_assert_eq(d, SIZE_MAX,
+				     "v = %u, %d threads: differs at %zu (%zu couplers, expected %zu)",
+				     v, threads[b], d, got.count, ref.count);
+			coo_free(&got);
+			qubo_model_free(m);
+		}
+		coo_free(&ref);
+		coo_free(&rev);
+		free(t);
+	}
+}
+
+/* Pairs on top of a compiled form and of cliques: the same result at 1, 2
+ * and 4 threads, and as a second compile of the same terms. */
+Test(compile, pairs_cliques_and_a_previous_form_merge_the_same_at_any_thread_count)
+{
+	static const int threads[] = { 1, 2, 4 };
+	const uint32_t v = 500;
+	term *t = make_terms(77, NPAIRS, v);
+	coo first;
+	size_t b, k;
+
+	for (b = 0; b < sizeof threads / sizeof *threads; b++) {
+		qubo_model *m = build(t, NPAIRS / 2, v, NULL);
+		qubo_lit lits[60];
+		coo got;
+
+		qubo__model_set_compile_threads(m, threads[b]);
+		cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+		for (k = 0; k < 60; k++)
+			lits[k] = k % 3 ? QUBO_LIT((uint32_t)(k * 7)) : QUBO_LIT_NEG((uint32_t)(k * 7));
+		cr_assert_eq(qubo_model_add_clique(m, lits, 60, 0.375), QUBO_OK);
+		for (k = NPAIRS / 2; k < NPAIRS; k++)
+			cr_assert_eq(qubo_model_add_quadratic(m, t[k].i, t[k].j, t[k].w), QUBO_OK);
+		cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+		got = exported(m);
+		if (b == 0) {
+			first = got;
+			cr_assert_gt(first.count, 1000);
+		} else {
+			cr_assert_eq(first_difference(&got, &first, v), SIZE_MAX, "%d threads",
+				     threads[b]);
+			coo_free(&got);
+		}
+		qubo_model_free(m);
+	}
+	coo_free(&first);
+	free(t);
+}
+
+/* Allocation k of the compile fails, for every k: QUBO_ERR_NOMEM, the
+ * model unchanged (uncompiled, compiling later to the reference), nothing
+ * leaked. */
+Test(compile, every_allocation_failure_of_a_threaded_compile_is_clean)
+{
+	const uint32_t v = 300;
+	term *t = make_terms(5, NPAIRS / 2, v);
+	coo ref = reference(t, NPAIRS / 2, v, 0);
+	size_t k, failures = 0;
+
+	for (k = 1; k < 1000; k++) {
+		tu_failalloc fa;
+		qubo_model *m;
+		size_t before;
+		int rc;
+		coo got;
+
+		tu_failalloc_init(&fa, 0);
+		m = build(t, NPAIRS / 2, v, &fa.a);
+		qubo__model_set_compile_threads(m, 2);
+		before = fa.count;
+		fa.fail_at = before + k;
+		rc = qubo_model_compile(m);
+		fa.fail_at = 0;
+		if (!fa.failed) {
+			cr_assert_eq(rc, QUBO_OK);
+		} else {
+			/* a failed shrink at the end is absorbed */
+			if (rc != QUBO_OK) {
+				cr_assert_eq(rc, QUBO_ERR_NOMEM, "allocation %zu: %s", k,
+					     qubo_status_name(rc));
+				cr_assert_eq(qubo_model_is_compiled(m), 0);
+				failures++;
+			}
+			if (!qubo_model_is_compiled(m))
+				cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+		}
+		got = exported(m);
+		cr_assert_eq(first_difference(&got, &ref, v), SIZE_MAX, "allocation %zu", k);
+		coo_free(&got);
+		qubo_model_free(m);
+		cr_assert_eq(fa.live, 0, "allocation %zu leaked %zu blocks", k, fa.live);
+		if (!fa.failed)
+			break;
+	}
+	/* work space, parts, scratch of each of two parts, the adjacency */
+	cr_assert_geq(failures, 12, "only %zu allocations could fail", failures);
+	coo_free(&ref);
+	free(t);
+}
+
+typedef struct stopper {
+	size_t calls, stop_at;
+} stopper;
+
+static int stop_fn(void *user_data)
+{
+	stopper *s = user_data;
+
+	s->calls++;
+	return s->stop_at && s->calls >= s->stop_at;
+}
+
+/* The interrupt function is polled by a threaded compile too, and a stop
+ * at any of its polls returns QUBO_CANCELLED with the model unchanged. */
+Test(compile, interrupt_stops_a_threaded_compile_at_any_poll)
+{
+	const uint32_t v = 2000;
+	term *t = make_terms(9, NPAIRS, v);
+	coo ref = reference(t, NPAIRS, v, 0);
+	stopper s = { 0, 0 };
+	size_t total, k;
+
+	{
+		qubo_model *m = build(t, NPAIRS, v, NULL);
+		qubo__model_set_compile_threads(m, 2);
+		cr_assert_eq(qubo_model_set_interrupt(m, stop_fn, &s), QUBO_OK);
+		cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+		qubo_model_free(m);
+	}
+	total = s.calls;
+	/* the count of NPAIRS pairs and the calling thread's share of the two
+	 * threaded passes poll */
+	cr_assert_geq(total, 3, "polled %zu times", total);
+	for (k = 1; k <= total; k++) {
+		qubo_model *m = build(t, NPAIRS, v, NULL);
+		coo got;
+
+		qubo__model_set_compile_threads(m, 2);
+		s.calls = 0;
+		s.stop_at = k;
+		cr_assert_eq(qubo_model_set_interrupt(m, stop_fn, &s), QUBO_OK);
+		cr_assert_eq(qubo_model_compile(m), QUBO_CANCELLED, "stop at poll %zu of %zu", k,
+			     total);
+		cr_assert_eq(s.calls, k, "the compile went on after the stop");
+		cr_assert_eq(qubo_model_is_compiled(m), 0);
+		cr_assert_eq(qubo_model_set_interrupt(m, NULL, NULL), QUBO_OK);
+		cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+		got = exported(m);
+		cr_assert_eq(first_difference(&got, &ref, v), SIZE_MAX, "stop at poll %zu", k);
+		coo_free(&got);
+		qubo_model_free(m);
+	}
+	coo_free(&ref);
+	free(t);
+}
+
+/* A sum that overflows is reported for the same (lowest) coupler at any
+ * thread count. */
+Test(compile, an_infinite_sum_names_the_same_coupler_at_any_thread_count)
+{
+	static const int threads[] = { 1, 2, 4 };
+	const uint32_t v = 1000;
+	term *t = make_terms(3, NPAIRS, v);
+	size_t b;
+
+	for (b = 0; b < sizeof threads / sizeof *threads; b++) {
+		qubo_model *m = build(t, NPAIRS, v, NULL);
+
+		qubo__model_set_compile_threads(m, threads[b]);
+		/* rows 600 and 900 overflow; 600 is reported */
+		cr_assert_eq(qubo_model_add_quadratic(m, 900, 950, 1e308), QUBO_OK);
+		cr_assert_eq(qubo_model_add_quadratic(m, 950, 900, 1e308), QUBO_OK);
+		cr_assert_eq(qubo_model_add_quadratic(m, 601, 600, 1e308), QUBO_OK);
+		cr_assert_eq(qubo_model_add_quadratic(m, 600, 601, 1e308), QUBO_OK);
+		cr_assert_eq(qubo_model_compile(m), QUBO_ERR_OUT_OF_RANGE);
+		cr_assert(strstr(qubo_error_message(), "(600, 601)"), "%d threads: %s",
+			  threads[b], qubo_error_message());
+		cr_assert_eq(qubo_model_is_compiled(m), 0);
+		qubo_model_free(m);
+	}
+	free(t);
+}
