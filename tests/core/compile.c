@@ -238,7 +238,7 @@ Test(compile, pairs_cliques_and_a_previous_form_merge_the_same_at_any_thread_cou
 	static const int threads[] = { 1, 2, 4 };
 	const uint32_t v = 500;
 	term *t = make_terms(77, NPAIRS, v);
-	coo first;
+	coo first = { 0, NULL, NULL, NULL, NULL };
 	size_t b, k;
 
 	for (b = 0; b < sizeof threads / sizeof *threads; b++) {
