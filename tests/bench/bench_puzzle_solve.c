@@ -17,6 +17,8 @@
 #include <qubo.h>
 #include <qubo/puzzle.h>
 
+#include "util.h"
+
 #define MAX_FILES 4096
 
 static double now(void)
@@ -36,29 +38,6 @@ static int cmp_double(const void *a, const void *b)
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0) {
-		rewind(f);
-		buf = malloc((size_t)n + 1);
-		if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-			buf[n] = '\0';
-			*len = (size_t)n;
-		} else {
-			free(buf);
-			buf = NULL;
-		}
-	}
-	fclose(f);
-	return buf;
 }
 
 /* One solve, checked; returns the seconds, or a negative value on failure. */
@@ -158,7 +137,7 @@ int main(int argc, char **argv)
 		if (!S)
 			continue;
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-		text = read_all(path, &len);
+		text = tu_read_file(path, &len);
 		if (!text || qubo_puzzle_parse(&p, text, len, NULL)) {
 			fprintf(stderr, "%s: %s\n", names[i], qubo_error_message());
 			return 1;

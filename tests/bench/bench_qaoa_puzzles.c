@@ -24,7 +24,6 @@
  *   of each shared set, with at most 16 variables; --all: every level,
  *   with at most 20 variables unless --max-vars says otherwise (at most 26).
  */
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +33,8 @@
 #include <qubo.h>
 #include <qubo/puzzle.h>
 #include <qubo/qaoa.h>
+
+#include "util.h"
 
 #define MAX_FILES 4096
 #define MAX_P 16
@@ -55,40 +56,12 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static double median(double *v, size_t n)
 {
 	if (!n)
 		return (double)NAN;
 	qsort(v, n, sizeof *v, cmp_double);
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0) {
-		rewind(f);
-		buf = malloc((size_t)n + 1);
-		if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-			buf[n] = '\0';
-			*len = (size_t)n;
-		} else {
-			free(buf);
-			buf = NULL;
-		}
-	}
-	fclose(f);
-	return buf;
 }
 
 /* Small Takuzu, hand-made: without distinct lines (every variable a cell)
@@ -340,27 +313,20 @@ static int usage(void)
 	return 2;
 }
 
-/* The files of dir whose names start with prefix and end in .txt, sorted. */
+/* The files of dir whose names start with prefix and end in .txt, sorted,
+ * at most MAX_FILES. */
 static char **list(const char *dir, const char *prefix, size_t *count)
 {
-	DIR *d = opendir(dir);
-	struct dirent *ent;
-	char **names;
+	size_t n, i, kept = 0;
+	char **names = tu_list_files(dir, ".txt", &n);
 
-	*count = 0;
-	if (!d)
-		return NULL;
-	names = malloc(MAX_FILES * sizeof *names);
-	while (names && (ent = readdir(d)) && *count < MAX_FILES) {
-		size_t len = strlen(ent->d_name);
-
-		if (len > 4 && !strcmp(ent->d_name + len - 4, ".txt") &&
-		    !strncmp(ent->d_name, prefix, strlen(prefix)))
-			names[(*count)++] = strdup(ent->d_name);
+	for (i = 0; i < n; i++) {
+		if (kept < MAX_FILES && !strncmp(names[i], prefix, strlen(prefix)))
+			names[kept++] = names[i];
+		else
+			free(names[i]);
 	}
-	closedir(d);
-	if (names)
-		qsort(names, *count, sizeof *names, cmp_str);
+	*count = kept;
 	return names;
 }
 
@@ -403,7 +369,7 @@ static int run_shared(const struct config *cfg, struct set *s, const char *dir, 
 			int err;
 
 			snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-			text = read_all(path, &len);
+			text = tu_read_file(path, &len);
 			if (!text)
 				continue;
 			p = pick_level(names[i], text, len, cfg->max_vars, &level, &clues, &full,
@@ -426,7 +392,7 @@ static int run_shared(const struct config *cfg, struct set *s, const char *dir, 
 		char *text;
 
 		snprintf(path, sizeof path, "%s/%s", dir, name);
-		text = read_all(path, &len);
+		text = tu_read_file(path, &len);
 		if (!text) {
 			fprintf(stderr, "%s: cannot read\n", path);
 			rc = -1;
