@@ -5,10 +5,10 @@
 
 Test(solver_oom, creation)
 {
-	const char *names[] = { "sa", "exhaustive", "tabu", "descent" };
+	const char *names[] = { "sa", "exhaustive", "tabu", "descent", "qaoa" };
 	size_t i, k;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < sizeof names / sizeof *names; i++) {
 		for (k = 1;; k++) {
 			tu_failalloc fa;
 			qubo_solver *s = (qubo_solver *)1;
