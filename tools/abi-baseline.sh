@@ -14,7 +14,8 @@ build=${1:-build}
 
 dump() { # dump LIBRARY EXPORTED_LIST ABI_FILE
 	local lib=$1
-	if ! readelf -S "$lib" | grep -q '\.debug_info'; then
+	# grep -c reads all of readelf's output (grep -q could SIGPIPE it under pipefail)
+	if ! readelf -S "$lib" | grep -c '\.debug_info' >/dev/null; then
 		echo "abi-baseline: $lib has no debug info (use --buildtype=debugoptimized)" >&2
 		exit 1
 	fi

@@ -58,7 +58,9 @@ for ((i = 0; i < ${#args[@]}; i += 3)); do
 		rc=1
 		continue
 	fi
-	if ! readelf -S "$lib" 2>/dev/null | grep -q '\.debug_info'; then
+	# grep reads the whole list: with grep -q, readelf could die of SIGPIPE
+	# and pipefail would report the section missing
+	if ! readelf -S "$lib" 2>/dev/null | grep -c '\.debug_info' >/dev/null; then
 		skip+=("$name")
 		continue
 	fi
