@@ -94,6 +94,11 @@ typedef struct work {
 	struct head *heads; /* one per clique of the row being filled */
 	uint32_t *col;
 	double *val;
+	size_t *ustart;   /* pairs only: upper row starts (n + 1) */
+	size_t *lcur;     /* pairs only: cursors of the mirrored entries (n) */
+	unsigned char *sbuf; /* pairs only: weights, then columns of the upper rows */
+	double *sval;     /* into sbuf */
+	uint32_t *scol;   /* into sbuf, behind the weights */
 	part *parts;      /* nparts ranges of rows for the pair passes */
 	unsigned nparts;
 	atomic_int stop;  /* a part failed or the interrupt asked to stop */
@@ -140,6 +145,9 @@ static void work_free(const qubo_allocator *a, work *w)
 	qubo__free(a, w->heads);
 	qubo__free(a, w->col);
 	qubo__free(a, w->val);
+	qubo__free(a, w->ustart);
+	qubo__free(a, w->lcur);
+	qubo__free(a, w->sbuf);
 	for (k = 0; w->parts && k < w->nparts; k++) {
 		qubo__free(a, w->parts[k].tcol);
 		qubo__free(a, w->parts[k].tval);
@@ -626,10 +634,10 @@ static int run_parts(const qubo_model *m, work *w, part_fn fn)
 }
 
 /* Splits the rows into nparts ranges of about equal numbers of reserved
- * entries (nrow must hold the reserved starts). */
-static void split_by_entries(const qubo_model *m, work *w)
+ * entries (starts: the reserved start of every row, and the total). */
+static void split_by_entries(const qubo_model *m, work *w, const size_t *starts)
 {
-	size_t total = w->nrow[m->n], a = 0;
+	size_t total = starts[m->n], a = 0;
 	unsigned k;
 
 	for (k = 0; k < w->nparts; k++) {
@@ -637,17 +645,17 @@ static void split_by_entries(const qubo_model *m, work *w)
 		size_t goal = k + 1 == w->nparts ? SIZE_MAX :
 			(size_t)((double)total * (k + 1) / w->nparts);
 		p->r0 = a;
-		while (a < m->n && w->nrow[a + 1] <= goal)
+		while (a < m->n && starts[a + 1] <= goal)
 			a++;
 		if (k + 1 == w->nparts)
 			a = m->n;
 		p->r1 = a;
-		p->base = w->nrow[p->r0];
-		p->end = w->nrow[p->r1];
+		p->base = starts[p->r0];
+		p->end = starts[p->r1];
 		p->maxrow = 0;
 		for (a = p->r0; a < p->r1; a++)
-			if (w->nrow[a + 1] - w->nrow[a] > p->maxrow)
-				p->maxrow = w->nrow[a + 1] - w->nrow[a];
+			if (starts[a + 1] - starts[a] > p->maxrow)
+				p->maxrow = starts[a + 1] - starts[a];
 		a = p->r1;
 		p->bad_row = SIZE_MAX;
 	}
@@ -680,6 +688,318 @@ static size_t join_parts(const qubo_model *m, work *w, size_t *maxdeg_out)
 	return out;
 }
 
+/* QUBO_ERR_OUT_OF_RANGE when the offset or a linear weight (with the
+ * diagonal pairs folded in) is not finite. */
+static int check_linear(const qubo_model *m, const work *w)
+{
+	size_t a;
+
+	if (!qubo__is_finite(m->offset))
+		return qubo__error(QUBO_ERR_OUT_OF_RANGE,
+				   "qubo_model_compile: the offset is not finite");
+	for (a = 0; a < m->n; a++)
+		if (!qubo__is_finite(w->hnew ? w->hnew[a] : m->h[a]))
+			return qubo__error(QUBO_ERR_OUT_OF_RANGE,
+					   "qubo_model_compile: the linear weight of variable %zu "
+					   "sums to a value that is not finite",
+					   a);
+	return QUBO_OK;
+}
+
+/* The first range's sum that is not finite, reported for its coupler
+ * (ranges hold ascending rows, so it is the lowest row's). */
+static int check_sums(const work *w)
+{
+	unsigned k;
+
+	for (k = 0; k < w->nparts; k++) {
+		const part *p = &w->parts[k];
+		if (p->bad_row != SIZE_MAX) {
+			size_t r = p->bad_row;
+			uint32_t c = p->bad_col;
+			return qubo__error(QUBO_ERR_OUT_OF_RANGE,
+					   "qubo_model_compile: the weights of coupler "
+					   "(%zu, %u) sum to a value that is not finite",
+					   r < c ? r : (size_t)c, r < c ? c : (uint32_t)r);
+		}
+	}
+	return QUBO_OK;
+}
+
+/* Replaces the compiled form with w's (w->nrow, w->nupper, w->col, w->val,
+ * and w->hnew when set), empties the pending logs and frees the rest of
+ * the work space. Cannot fail. */
+static void commit(qubo_model *m, work *w, size_t nnz, size_t maxdeg)
+{
+	const qubo_allocator *al = &m->alloc;
+
+	qubo__free(al, m->row);
+	qubo__free(al, m->upper);
+	qubo__free(al, m->col);
+	qubo__free(al, m->val);
+	m->row = w->nrow;
+	m->upper = w->nupper;
+	m->col = w->col;
+	m->val = w->val;
+	w->nrow = w->nupper = NULL;
+	w->col = NULL;
+	w->val = NULL;
+	if (w->hnew) {
+		qubo__free(al, m->h);
+		m->h = w->hnew;
+		w->hnew = NULL;
+	}
+	m->nnz = nnz;
+	m->max_degree = maxdeg;
+	qubo__free(al, m->pairs);
+	qubo__free(al, m->cliques);
+	qubo__free(al, m->members);
+	m->pairs = NULL;
+	m->cliques = NULL;
+	m->members = NULL;
+	m->num_pairs = m->cap_pairs = m->num_cliques = m->cap_cliques = 0;
+	m->num_members = m->cap_members = 0;
+	m->pending_pairs = 0;
+	m->dirty = 0;
+	work_free(al, w);
+}
+
+/*
+ * Single pairs alone (no clique record, no coupler compiled before): the
+ * path of a caller who adds terms one by one and of the qbsolv reader, and
+ * the one with the most entries. Each pair is written once, into the upper
+ * row of its smaller variable (scatter_upper), where the row is sorted and
+ * summed (merge_upper) as in merge_rows, so the sums are the same bit for
+ * bit. Only after the last step that can fail (an allocation, a sum that is
+ * not finite, a stop) is the symmetric form written (mirror), into the
+ * memory it is made from: the weights over the pair log, no longer needed,
+ * and the columns over the upper rows' weights. The log (16 bytes a pair),
+ * the upper rows (12) and the compiled form (24 bytes a coupler) are so
+ * never all three in memory.
+ */
+
+/* Counts the upper entries of each row into ustart[a + 1]; sets *diag when
+ * some pair is (i, i). */
+static int count_upper(const qubo_model *m, work *w, int *diag)
+{
+	size_t k;
+
+	for (k = 0; k < m->num_pairs; k++) {
+		const qubo__pair *q = &m->pairs[k];
+		if (poll(m, w, 0))
+			return QUBO_CANCELLED;
+		if (q->i == q->j)
+			*diag = 1;
+		else
+			w->ustart[(q->i < q->j ? q->i : q->j) + 1]++;
+	}
+	return QUBO_OK;
+}
+
+/* Writes the pairs of p's rows into their upper rows, in the order they
+ * were added; folds the diagonal ones into hnew. */
+static int scatter_upper(const qubo_model *m, work *w, part *p)
+{
+	size_t k, r0 = p->r0, span = p->r1 - p->r0;
+
+	for (k = 0; k < m->num_pairs; k++) {
+		const qubo__pair *q = &m->pairs[k];
+		uint32_t lo = q->i < q->j ? q->i : q->j, hi = q->i < q->j ? q->j : q->i;
+		size_t c;
+		if (part_poll(m, w, p, 0))
+			return QUBO_CANCELLED;
+		if ((size_t)lo - r0 >= span)
+			continue;
+		if (lo == hi) {
+			w->hnew[lo] += q->w;
+			continue;
+		}
+		c = w->pcur[lo]++;
+		w->scol[c] = hi;
+		w->sval[c] = q->w;
+	}
+	return QUBO_OK;
+}
+
+/* Sorts and sums each upper row of p's range in place, dropping zeros;
+ * pcur[a] receives the row's merged length. A sum that is not finite ends
+ * the range with p->bad_row set. */
+static int merge_upper(const qubo_model *m, work *w, part *p)
+{
+	size_t a;
+
+	for (a = p->r0; a < p->r1; a++) {
+		size_t len = w->ustart[a + 1] - w->ustart[a], x = 0, o = 0;
+		uint32_t *c = w->scol + w->ustart[a];
+		double *v = w->sval + w->ustart[a];
+
+		sort_pairs(c, v, len, p->tcol, p->tval);
+		while (x < len) {
+			uint32_t k = c[x];
+			double sum = v[x++];
+			while (x < len && c[x] == k)
+				sum += v[x++];
+			if (!qubo__is_finite(sum)) {
+				p->bad_row = a;
+				p->bad_col = k;
+				return QUBO_OK;
+			}
+			if (sum != 0.0) {
+				c[o] = k;
+				v[o++] = sum;
+			}
+		}
+		w->pcur[a] = o;
+		if (part_poll(m, w, p, len))
+			return QUBO_CANCELLED;
+	}
+	return QUBO_OK;
+}
+
+/* Lays out the symmetric form: row a has the mirrored entries of the upper
+ * rows above it (nupper[a] − nrow[a] of them) and then its own merged upper
+ * row. Sets nrow, nupper, lcur (the mirrored entries' cursors) and
+ * *maxdeg; returns the number of entries. */
+static int layout_upper(const qubo_model *m, work *w, size_t *nnz, size_t *maxdeg)
+{
+	size_t a, t, deg;
+
+	memset(w->nupper, 0, m->n * sizeof *w->nupper);
+	for (a = 0; a < m->n; a++) {
+		const uint32_t *c = w->scol + w->ustart[a];
+		for (t = 0; t < w->pcur[a]; t++)
+			w->nupper[c[t]]++;
+		if (poll(m, w, w->pcur[a]))
+			return QUBO_CANCELLED;
+	}
+	*maxdeg = 0;
+	w->nrow[0] = 0;
+	for (a = 0; a < m->n; a++) {
+		deg = w->nupper[a] + w->pcur[a];
+		w->lcur[a] = w->nrow[a];
+		w->nupper[a] += w->nrow[a];
+		w->nrow[a + 1] = w->nrow[a] + deg;
+		if (deg > *maxdeg)
+			*maxdeg = deg;
+	}
+	*nnz = w->nrow[m->n];
+	return QUBO_OK;
+}
+
+/* Writes the symmetric form: all the weights into val (the pair log's
+ * memory: 16 bytes a pair, 8 an entry), then all the columns into col (the
+ * upper rows' memory, over their weights, which are no longer read: the
+ * 8 bytes a pair of the weights hold the 4 bytes of two entries, and end
+ * where the upper rows' columns, read meanwhile, begin). */
+static void mirror(const qubo_model *m, work *w, double *val, uint32_t *col)
+{
+	size_t a, t;
+
+	for (a = 0; a < m->n; a++) {
+		const uint32_t *c = w->scol + w->ustart[a];
+		const double *v = w->sval + w->ustart[a];
+		memcpy(val + w->nupper[a], v, w->pcur[a] * sizeof *val);
+		for (t = 0; t < w->pcur[a]; t++)
+			val[w->lcur[c[t]]++] = v[t];
+	}
+	for (a = 0; a < m->n; a++)
+		w->lcur[a] = w->nrow[a];
+	for (a = 0; a < m->n; a++) {
+		const uint32_t *c = w->scol + w->ustart[a];
+		memcpy(col + w->nupper[a], c, w->pcur[a] * sizeof *col);
+		for (t = 0; t < w->pcur[a]; t++)
+			col[w->lcur[c[t]]++] = (uint32_t)a;
+	}
+}
+
+static int compile_pairs(qubo_model *m)
+{
+	const qubo_allocator *al = &m->alloc;
+	size_t a, nup, nnz = 0, maxdeg = 0;
+	unsigned k;
+	int has_diag = 0, rc;
+	double *val;
+	uint32_t *col;
+	work w;
+
+	memset(&w, 0, sizeof w);
+	w.nrow = qubo__calloc_array(al, m->cap_n + 1, sizeof *w.nrow);
+	w.nupper = qubo__malloc_array(al, m->cap_n, sizeof *w.nupper);
+	w.ustart = qubo__calloc_array(al, m->n + 1, sizeof *w.ustart);
+	w.pcur = qubo__malloc_array(al, m->n, sizeof *w.pcur);
+	w.lcur = qubo__malloc_array(al, m->n, sizeof *w.lcur);
+	w.nparts = pair_workers(m);
+	w.parts = qubo__calloc_array(al, w.nparts, sizeof *w.parts);
+	if (!w.nrow || !w.nupper || !w.ustart || !w.pcur || !w.lcur || !w.parts) {
+		rc = qubo__nomem("compilation work space");
+		goto fail;
+	}
+	rc = count_upper(m, &w, &has_diag);
+	if (rc)
+		goto fail;
+	for (a = 0; a < m->n; a++) {
+		w.ustart[a + 1] += w.ustart[a];
+		w.pcur[a] = w.ustart[a];
+	}
+	nup = w.ustart[m->n];
+	if (has_diag) {
+		w.hnew = qubo__malloc_array(al, m->cap_n, sizeof *w.hnew);
+		if (!w.hnew) {
+			rc = qubo__nomem("linear weights");
+			goto fail;
+		}
+		memcpy(w.hnew, m->h, m->n * sizeof *w.hnew);
+	}
+	split_by_entries(m, &w, w.ustart);
+	w.sbuf = qubo__malloc_array(al, nup, sizeof *w.sval + sizeof *w.scol);
+	if (!w.sbuf) {
+		rc = qubo__nomem("the compiled adjacency");
+		goto fail;
+	}
+	w.sval = (double *)(void *)w.sbuf;
+	w.scol = (uint32_t *)(void *)(w.sbuf + nup * sizeof *w.sval);
+	for (k = 0; k < w.nparts; k++) {
+		part *p = &w.parts[k];
+		p->tcol = qubo__malloc_array(al, p->maxrow, sizeof *p->tcol);
+		p->tval = qubo__malloc_array(al, p->maxrow, sizeof *p->tval);
+		if (!p->tcol || !p->tval) {
+			rc = qubo__nomem("the compiled adjacency");
+			goto fail;
+		}
+	}
+	advise_huge(w.sbuf, nup * (sizeof *w.sval + sizeof *w.scol));
+	rc = run_parts(m, &w, scatter_upper);
+	if (rc)
+		goto fail;
+	rc = check_linear(m, &w);
+	if (!rc)
+		rc = run_parts(m, &w, merge_upper);
+	if (!rc)
+		rc = check_sums(&w);
+	if (!rc)
+		rc = layout_upper(m, &w, &nnz, &maxdeg);
+	if (rc)
+		goto fail;
+	/* Nothing fails from here on: the log becomes the weights. */
+	val = (double *)(void *)m->pairs;
+	col = (uint32_t *)(void *)w.sbuf;
+	mirror(m, &w, val, col);
+	m->pairs = NULL;
+	w.sbuf = NULL;
+	w.col = qubo__realloc_array(al, col, nnz, sizeof *col);
+	if (!w.col)
+		w.col = col;
+	w.val = qubo__realloc_array(al, val, nnz, sizeof *val);
+	if (!w.val)
+		w.val = val;
+	commit(m, &w, nnz, maxdeg);
+	return QUBO_OK;
+
+fail:
+	work_free(al, &w);
+	return rc;
+}
+
 int qubo_model_compile(qubo_model *m)
 {
 	const qubo_allocator *al;
@@ -692,6 +1012,8 @@ int qubo_model_compile(qubo_model *m)
 		return qubo__error(QUBO_ERR_MISUSE, "qubo_model_compile: model is NULL");
 	if (!m->dirty)
 		return QUBO_OK;
+	if (m->num_cliques == 0 && m->nnz == 0 && m->num_pairs > 0)
+		return compile_pairs(m);
 	al = &m->alloc;
 	rc = alloc_work(m, &w);
 	if (rc)
@@ -736,7 +1058,7 @@ int qubo_model_compile(qubo_model *m)
 	for (a = 0; a < m->n; a++) /* mstart still holds counts per variable */
 		if (w.mstart[a + 1] > maxheads)
 			maxheads = w.mstart[a + 1];
-	split_by_entries(m, &w);
+	split_by_entries(m, &w, w.nrow);
 	w.heads = qubo__malloc_array(al, maxheads, sizeof *w.heads);
 	w.col = qubo__malloc_array(al, total, sizeof *w.col);
 	w.val = qubo__malloc_array(al, total, sizeof *w.val);
@@ -766,34 +1088,13 @@ int qubo_model_compile(qubo_model *m)
 		rc = run_parts(m, &w, scatter_pairs);
 	if (rc)
 		goto fail;
-	if (!qubo__is_finite(m->offset)) {
-		rc = qubo__error(QUBO_ERR_OUT_OF_RANGE,
-				 "qubo_model_compile: the offset is not finite");
-		goto fail;
-	}
-	for (a = 0; a < m->n; a++)
-		if (!qubo__is_finite(w.hnew ? w.hnew[a] : m->h[a])) {
-				rc = qubo__error(QUBO_ERR_OUT_OF_RANGE,
-						 "qubo_model_compile: the linear weight of "
-						 "variable %zu sums to a value that is not finite",
-						 a);
-				goto fail;
-			}
-	rc = run_parts(m, &w, merge_rows);
+	rc = check_linear(m, &w);
+	if (!rc)
+		rc = run_parts(m, &w, merge_rows);
+	if (!rc)
+		rc = check_sums(&w);
 	if (rc)
 		goto fail;
-	for (k = 0; k < w.nparts; k++) {
-		const part *p = &w.parts[k];
-		if (p->bad_row != SIZE_MAX) {
-			size_t r = p->bad_row;
-			uint32_t c = p->bad_col;
-			rc = qubo__error(QUBO_ERR_OUT_OF_RANGE,
-					 "qubo_model_compile: the weights of coupler "
-					 "(%zu, %u) sum to a value that is not finite",
-					 r < c ? r : (size_t)c, r < c ? c : (uint32_t)r);
-			goto fail;
-		}
-	}
 	nnz = join_parts(m, &w, &maxdeg);
 	if (nnz < total) { /* give back what merging saved; failure is harmless */
 		uint32_t *c = qubo__realloc_array(al, w.col, nnz, sizeof *c);
@@ -804,36 +1105,7 @@ int qubo_model_compile(qubo_model *m)
 		if (v)
 			w.val = v;
 	}
-	/* commit */
-	qubo__free(al, m->row);
-	qubo__free(al, m->upper);
-	qubo__free(al, m->col);
-	qubo__free(al, m->val);
-	m->row = w.nrow;
-	m->upper = w.nupper;
-	m->col = w.col;
-	m->val = w.val;
-	w.nrow = w.nupper = NULL;
-	w.col = NULL;
-	w.val = NULL;
-	if (w.hnew) {
-		qubo__free(al, m->h);
-		m->h = w.hnew;
-		w.hnew = NULL;
-	}
-	m->nnz = nnz;
-	m->max_degree = maxdeg;
-	qubo__free(al, m->pairs);
-	qubo__free(al, m->cliques);
-	qubo__free(al, m->members);
-	m->pairs = NULL;
-	m->cliques = NULL;
-	m->members = NULL;
-	m->num_pairs = m->cap_pairs = m->num_cliques = m->cap_cliques = 0;
-	m->num_members = m->cap_members = 0;
-	m->pending_pairs = 0;
-	m->dirty = 0;
-	work_free(al, &w);
+	commit(m, &w, nnz, maxdeg);
 	return QUBO_OK;
 
 too_large:
