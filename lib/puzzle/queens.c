@@ -21,6 +21,7 @@
  * Every term is 0 (P/4 for a fractional one) exactly when its rule holds
  * and at least P above otherwise, so the minimisers are the solutions.
  */
+#include <float.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -684,29 +685,188 @@ static int conflict_term(const qubo_lit *lits, size_t a, size_t b)
 	return b > a && lits[a] != QUBO_LIT_FALSE && lits[b] != QUBO_LIT_FALSE;
 }
 
-/* The conflict terms, except for pairs whose shared tight constraint
- * already penalises them; pairs has room for every conflict_term pair. */
-static int add_conflict_terms(const struct qz *q, qubo_model *m, const qubo_lit *lits,
-			      qubo_lit *pairs, double P, struct qubo__pz_ctl *ctl)
+/*
+ * Conflict lines. The line of a cell in direction d (N, NE, E or SE) is the
+ * set of cells a walk in direction d meets from the line's first cell: a
+ * segment of a flat board, or a cycle around a wrapped one. When every two
+ * model cells of a line conflict (each reaches the rest of its line), no
+ * two of them share a term of a constraint and no two share an earlier
+ * line taken as a clique, the line's conflict terms P x_a x_b are exactly
+ * one clique's (qubo_penalty_at_most_one), which the compile expands row
+ * by row without sorting, instead of one single pair each. The model is
+ * the same: each of these couplers has the one term P either way.
+ */
+struct qz_lines {
+	uint32_t *id;	  /* 4 n: the line of each cell, per direction */
+	uint8_t *clique;  /* 4 n: per line, taken as a clique */
+	uint32_t *seen;	  /* 4 n: per line, the stamp of the line being checked */
+	uint32_t *cstamp; /* per constraint, the same */
+	uint32_t *cells;  /* n: one line's cells in walk order */
+	qubo_lit *lits;	  /* n: its model cells' literals */
+};
+
+static void lines_free(const qubo_allocator *a, struct qz_lines *L)
 {
-	size_t i, k, npairs = 0;
+	qubo__pz_free(a, L->id);
+	qubo__pz_free(a, L->clique);
+	qubo__pz_free(a, L->seen);
+	qubo__pz_free(a, L->cstamp);
+	qubo__pz_free(a, L->cells);
+	qubo__pz_free(a, L->lits);
+}
 
-	for (i = 0; i < q->n; i++) {
-		int stop = qubo__pz_build_poll(ctl, q->adj_start[i + 1] - q->adj_start[i]);
+/* The cells of cell i's line in direction d, from its first cell, into
+ * L->cells; returns their number. A step is one-to-one, so a walk back
+ * from i reaches an edge or comes back to i (a cycle, which starts at i). */
+static size_t line_cells(const struct qz *q, const struct qz_lines *L, size_t i, int d)
+{
+	uint32_t r = (uint32_t)(i / q->w), c = (uint32_t)(i % q->w);
+	size_t s = i, len = 0;
 
-		if (stop)
-			return stop;
-		for (k = q->adj_start[i]; k < q->adj_start[i + 1]; k++) {
-			size_t b = q->adj[k];
+	while (qz_step(q, d + 4, &r, &c)) {
+		size_t x = (size_t)r * q->w + c;
+		if (x == i)
+			break;
+		s = x;
+	}
+	r = (uint32_t)(s / q->w);
+	c = (uint32_t)(s % q->w);
+	L->cells[len++] = (uint32_t)s;
+	while (qz_step(q, d, &r, &c) && (size_t)r * q->w + c != s)
+		L->cells[len++] = (uint32_t)((size_t)r * q->w + c);
+	return len;
+}
 
-			if (!conflict_term(lits, i, b) || share_tight(q, i, b))
+/* Whether the pair (a, b) lies on a line taken as a clique. */
+static int on_clique_line(const struct qz *q, const struct qz_lines *L, size_t a, size_t b)
+{
+	int d;
+
+	for (d = 0; d < 4; d++) {
+		uint32_t la = L->id[(size_t)d * q->n + a];
+		if (la == L->id[(size_t)d * q->n + b] && L->clique[(size_t)d * q->n + la])
+			return 1;
+	}
+	return 0;
+}
+
+/* Finds the lines, adds the terms of those that are cliques and marks
+ * them in L->clique. */
+static int add_line_cliques(const struct qz *q, qubo_model *m, const qubo_lit *lits, double P,
+			    struct qz_lines *L, struct qubo__pz_ctl *ctl)
+{
+	uint32_t stamp = 0;
+	size_t i, t, n = q->n;
+	int d, rc;
+
+	memset(L->id, 0xff, 4 * n * sizeof *L->id);
+	for (d = 0; d < 4; d++) {
+		uint32_t *id = L->id + (size_t)d * n, nl = 0;
+
+		for (i = 0; i < n; i++) {
+			size_t len, k = 0;
+			int ok = 1;
+
+			if (id[i] != UINT32_MAX)
 				continue;
-			pairs[2 * npairs] = lits[i];
-			pairs[2 * npairs + 1] = lits[b];
-			npairs++;
+			len = line_cells(q, L, i, d);
+			if ((rc = qubo__pz_build_poll(ctl, len)))
+				return rc;
+			stamp++;
+			for (t = 0; t < len; t++) {
+				size_t x = L->cells[t], j;
+				int e;
+
+				id[x] = nl;
+				if (!ok || lits[x] == QUBO_LIT_FALSE)
+					continue;
+				if (lits[x] == QUBO_LIT_TRUE || qz_reach(q, x, d) < len - 1)
+					ok = 0;
+				for (j = q->memb_start[x]; j < q->memb_start[x + 1]; j++) {
+					const struct qz_con *con = &q->con[q->memb[j]];
+					if (con->kind == QZ_REGION && (int32_t)con->index == q->drop)
+						continue;
+					if (L->cstamp[q->memb[j]] == stamp)
+						ok = 0;
+					L->cstamp[q->memb[j]] = stamp;
+				}
+				for (e = 0; e < d; e++) {
+					uint32_t l = L->id[(size_t)e * n + x];
+					if (!L->clique[(size_t)e * n + l])
+						continue;
+					if (L->seen[(size_t)e * n + l] == stamp)
+						ok = 0;
+					L->seen[(size_t)e * n + l] = stamp;
+				}
+				L->lits[k++] = lits[x];
+			}
+			/* the clique's bound on its partial sums (count_penalty) */
+			if (ok && k >= 2 && 4.0 * P * ((double)k + 2.0) * ((double)k + 2.0) <= DBL_MAX) {
+				L->clique[(size_t)d * n + nl] = 1;
+				rc = qubo_penalty_at_most_one(m, L->lits, k, P);
+				if (rc)
+					return penalty_status(q, rc, NULL);
+			}
+			nl++;
 		}
 	}
-	return penalty_status(q, qubo_penalty_conflicts(m, pairs, npairs, P), NULL);
+	return QUBO_OK;
+}
+
+/* The conflict terms, except for pairs whose shared tight constraint
+ * already penalises them: the lines that are cliques, then the other
+ * pairs. */
+static int add_conflict_terms(const struct qz *q, const qubo_allocator *a, qubo_model *m,
+			      const qubo_lit *lits, double P, struct qubo__pz_ctl *ctl)
+{
+	struct qz_lines L;
+	qubo_lit *pairs = NULL;
+	size_t i, k, npairs = 0, pass;
+	int rc;
+
+	memset(&L, 0, sizeof L);
+	L.id = qubo__pz_alloc(a, 4 * q->n, sizeof *L.id);
+	L.clique = qubo__pz_zalloc(a, 4 * q->n, sizeof *L.clique);
+	L.seen = qubo__pz_zalloc(a, 4 * q->n, sizeof *L.seen);
+	L.cstamp = qubo__pz_zalloc(a, q->ncon, sizeof *L.cstamp);
+	L.cells = qubo__pz_alloc(a, q->n, sizeof *L.cells);
+	L.lits = qubo__pz_alloc(a, q->n, sizeof *L.lits);
+	if (!L.id || !L.clique || !L.seen || !L.cstamp || !L.cells || !L.lits) {
+		lines_free(a, &L);
+		return qubo__pz_nomem("the model's terms");
+	}
+	rc = add_line_cliques(q, m, lits, P, &L, ctl);
+	/* the other pairs: counted, then listed */
+	for (pass = 0; pass < 2 && !rc; pass++) {
+		if (pass) {
+			pairs = qubo__pz_alloc(a, 2 * npairs, sizeof *pairs);
+			if (!pairs) {
+				rc = qubo__pz_nomem("the model's terms");
+				break;
+			}
+			npairs = 0;
+		}
+		for (i = 0; i < q->n && !rc; i++) {
+			rc = qubo__pz_build_poll(ctl, q->adj_start[i + 1] - q->adj_start[i]);
+			for (k = q->adj_start[i]; k < q->adj_start[i + 1] && !rc; k++) {
+				size_t b = q->adj[k];
+
+				if (!conflict_term(lits, i, b) || share_tight(q, i, b) ||
+				    on_clique_line(q, &L, i, b))
+					continue;
+				if (pass) {
+					pairs[2 * npairs] = lits[i];
+					pairs[2 * npairs + 1] = lits[b];
+				}
+				npairs++;
+			}
+		}
+	}
+	lines_free(a, &L);
+	if (!rc)
+		rc = penalty_status(q, qubo_penalty_conflicts(m, pairs, npairs, P), NULL);
+	qubo__pz_free(a, pairs);
+	return rc;
 }
 
 /*
@@ -720,8 +880,8 @@ static int build_model(const struct qz *q, const qubo_allocator *a, struct qubo_
 		       double *ground_out)
 {
 	qubo_model *m = NULL;
-	qubo_lit *buf, *pairs;
-	size_t nv = 0, i, k, npairs = 0, maxcon = 0;
+	qubo_lit *buf;
+	size_t nv = 0, i, k, maxcon = 0;
 	int rc;
 
 	for (i = 0; i < q->n; i++) {
@@ -740,28 +900,20 @@ static int build_model(const struct qz *q, const qubo_allocator *a, struct qubo_
 	for (k = 0; k < q->ncon; k++)
 		if (q->con[k].count > maxcon)
 			maxcon = q->con[k].count;
-	for (i = 0; i < q->n; i++) {
-		if ((rc = qubo__pz_build_poll(ctl, q->adj_start[i + 1] - q->adj_start[i])))
-			return rc;
-		for (k = q->adj_start[i]; k < q->adj_start[i + 1]; k++)
-			npairs += conflict_term(lits, i, q->adj[k]);
-	}
 	rc = qubo_model_new(&m, nv, a);
 	qubo__pz_build_watch(m, ctl);
 	if (rc)
 		return rc;
 	buf = qubo__pz_alloc(a, maxcon, sizeof *buf);
-	pairs = qubo__pz_alloc(a, 2 * npairs, sizeof *pairs);
-	if (!buf || !pairs)
+	if (!buf)
 		rc = qubo__pz_nomem("the model's terms");
 	if (!rc)
 		rc = add_count_terms(q, m, lits, buf, P, !fixed, ctl);
+	qubo__pz_free(a, buf);
 	if (!rc)
-		rc = add_conflict_terms(q, m, lits, pairs, P, ctl);
+		rc = add_conflict_terms(q, a, m, lits, P, ctl);
 	if (!rc)
 		rc = qubo_model_compile(m);
-	qubo__pz_free(a, buf);
-	qubo__pz_free(a, pairs);
 	if (rc) {
 		qubo_model_free(m);
 		return rc;
