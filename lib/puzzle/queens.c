@@ -821,7 +821,7 @@ static int add_conflict_terms(const struct qz *q, const qubo_allocator *a, qubo_
 {
 	struct qz_lines L;
 	qubo_lit *pairs = NULL;
-	size_t i, k, npairs = 0, pass;
+	size_t i, k, npairs = 0, cap = 0;
 	int rc;
 
 	memset(&L, 0, sizeof L);
@@ -836,30 +836,28 @@ static int add_conflict_terms(const struct qz *q, const qubo_allocator *a, qubo_
 		return qubo__pz_nomem("the model's terms");
 	}
 	rc = add_line_cliques(q, m, lits, P, &L, ctl);
-	/* the other pairs: counted, then listed */
-	for (pass = 0; pass < 2 && !rc; pass++) {
-		if (pass) {
-			pairs = qubo__pz_alloc(a, 2 * npairs, sizeof *pairs);
-			if (!pairs) {
-				rc = qubo__pz_nomem("the model's terms");
-				break;
-			}
-			npairs = 0;
-		}
-		for (i = 0; i < q->n && !rc; i++) {
-			rc = qubo__pz_build_poll(ctl, q->adj_start[i + 1] - q->adj_start[i]);
-			for (k = q->adj_start[i]; k < q->adj_start[i + 1] && !rc; k++) {
-				size_t b = q->adj[k];
+	/* the other pairs, in one pass (often there are none) */
+	for (i = 0; i < q->n && !rc; i++) {
+		rc = qubo__pz_build_poll(ctl, q->adj_start[i + 1] - q->adj_start[i]);
+		for (k = q->adj_start[i]; k < q->adj_start[i + 1] && !rc; k++) {
+			size_t b = q->adj[k];
 
-				if (!conflict_term(lits, i, b) || share_tight(q, i, b) ||
-				    on_clique_line(q, &L, i, b))
-					continue;
-				if (pass) {
-					pairs[2 * npairs] = lits[i];
-					pairs[2 * npairs + 1] = lits[b];
+			if (!conflict_term(lits, i, b) || on_clique_line(q, &L, i, b) ||
+			    share_tight(q, i, b))
+				continue;
+			if (npairs == cap) {
+				size_t ncap = cap ? 2 * cap : 1024;
+				qubo_lit *np = qubo__pz_realloc(a, pairs, 2 * ncap, sizeof *pairs);
+				if (!np) {
+					rc = qubo__pz_nomem("the model's terms");
+					break;
 				}
-				npairs++;
+				pairs = np;
+				cap = ncap;
 			}
+			pairs[2 * npairs] = lits[i];
+			pairs[2 * npairs + 1] = lits[b];
+			npairs++;
 		}
 	}
 	lines_free(a, &L);
