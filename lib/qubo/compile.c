@@ -293,30 +293,42 @@ static int fill_cliques(const qubo_model *m, work *w)
 		}
 		for (;;) {
 			size_t best = nh, k;
-			uint32_t b = UINT32_MAX;
-			qubo_lit l;
-			double wt;
+			uint32_t b = UINT32_MAX, next = UINT32_MAX;
 
-			for (k = 0; k < nh; k++)
-				if (hd[k].p < hd[k].end && QUBO_LIT_VAR(*hd[k].p) < b) {
-					b = QUBO_LIT_VAR(*hd[k].p);
+			/* the first head with the lowest member, and the lowest
+			 * member of the others: the best head's members below it
+			 * come next, one after another, with no scan between */
+			for (k = 0; k < nh; k++) {
+				uint32_t v;
+				if (hd[k].p == hd[k].end)
+					continue;
+				v = QUBO_LIT_VAR(*hd[k].p);
+				if (v < b) {
+					next = b;
+					b = v;
 					best = k;
+				} else if (v < next) {
+					next = v;
 				}
+			}
 			if (best == nh)
 				break;
-			l = *hd[best].p++;
-			if (b == a)
-				continue;
-			wt = QUBO_LIT_IS_NEG(l) ? -hd[best].w : hd[best].w;
-			if (b == last) {
-				w->val[out - 1] += wt;
-				if (w->val[out - 1] == 0.0)
-					w->flag[a] = 1;
-				continue;
-			}
-			w->col[out] = b;
-			w->val[out++] = wt;
-			last = b;
+			do {
+				qubo_lit l = *hd[best].p++;
+				double wt = QUBO_LIT_IS_NEG(l) ? -hd[best].w : hd[best].w;
+
+				if (b == a) {
+					/* the row's own variable */
+				} else if (b == last) {
+					w->val[out - 1] += wt;
+					if (w->val[out - 1] == 0.0)
+						w->flag[a] = 1;
+				} else {
+					w->col[out] = b;
+					w->val[out++] = wt;
+					last = b;
+				}
+			} while (hd[best].p < hd[best].end && (b = QUBO_LIT_VAR(*hd[best].p)) < next);
 		}
 		w->nupper[a] = out;
 		if (poll(m, w, out - w->nrow[a]))
