@@ -747,7 +747,10 @@ static int build_level(qubo_puzzle *p, const struct qubo__pz_opts *opts, const q
 		p->stats.variables_after = nv; /* no model: one variable per free class */
 	} else {
 		rc = build_model(b, a, opts->ctl, opts->penalty, p->cell_lits, nv, &p->model);
-		if (!rc && opts->reduce != QUBO_REDUCE_NONE)
+		/* The unreduced model, for its size only; with every cell its
+		 * own variable the reduced one is that model. */
+		if (!rc && opts->reduce != QUBO_REDUCE_NONE &&
+		    (nv != b->n || memcmp(p->cell_lits, none, b->n * sizeof *none) != 0))
 			rc = build_model(b, a, opts->ctl, opts->penalty, none, b->n, &before);
 		if (!rc)
 			qubo__pz_model_sizes(p, before);

@@ -476,6 +476,19 @@ int qubo__pz_cz_propagate(const struct cz *z, int8_t *val)
 
 /* ---- the model ---- */
 
+/* The literal of each cell for the propagation's values val: the constant
+ * of a fixed cell, else the next variable. Returns the variables. */
+static size_t assign_lits(const struct cz *z, const int8_t *val, qubo_lit *lits)
+{
+	size_t i, nv = 0;
+
+	for (i = 0; i < z->n; i++)
+		lits[i] = val[i] == 0 ? QUBO_LIT_FALSE :
+			  val[i] == 1 ? QUBO_LIT_TRUE :
+					QUBO_LIT(nv++);
+	return nv;
+}
+
 static int build_model(const struct cz *z, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
 		       double P, const int8_t *val, qubo_model **model_out, qubo_lit *lits)
 {
@@ -486,10 +499,7 @@ static int build_model(const struct cz *z, const qubo_allocator *a, struct qubo_
 	int rc;
 
 	*model_out = NULL;
-	for (i = 0; i < z->n; i++)
-		lits[i] = val[i] == 0 ? QUBO_LIT_FALSE :
-			  val[i] == 1 ? QUBO_LIT_TRUE :
-					QUBO_LIT(nv++);
+	nv = assign_lits(z, val, lits);
 	for (k = 0; k < z->nreg; k++)
 		if (z->reg_start[k + 1] - z->reg_start[k] > maxreg)
 			maxreg = z->reg_start[k + 1] - z->reg_start[k];
@@ -737,7 +747,11 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 			goto fail;
 		}
 		rc = propagate(z, QUBO_REDUCE_NONE, val);
+		/* The model depends on the cells' literals only: when the
+		 * reduction fixed no more cells, it is the model itself. */
 		if (!rc)
+			assign_lits(z, val, tmp);
+		if (!rc && memcmp(tmp, p->cell_lits, z->n * sizeof *tmp) != 0)
 			rc = build_model(z, a, opts->ctl, opts->penalty, val, &before, tmp);
 		if (rc)
 			goto fail;

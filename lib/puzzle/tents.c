@@ -484,6 +484,29 @@ static int reduce(struct tt *t, const qubo_allocator *a, int32_t level, int8_t *
 	return rc;
 }
 
+/* Sets *same when the reduction's cells and masks give every cell and
+ * assignment the literal it has unreduced: the model depends on the
+ * literals alone, so the reduced model is then the unreduced one. */
+static int same_literals(const struct tt *t, const qubo_allocator *a, const int8_t *fixed,
+			 const uint8_t *ymask, int *same)
+{
+	qubo_lit *l0 = qubo__pz_alloc(a, t->n, 2 * sizeof *l0);
+	qubo_lit *y0 = qubo__pz_zalloc(a, t->ntrees, 2 * 4 * sizeof *y0); /* some unused */
+
+	if (!l0 || !y0) {
+		qubo__pz_free(a, l0);
+		qubo__pz_free(a, y0);
+		return qubo__pz_nomem("the unreduced model");
+	}
+	*same = assign_literals(t, NULL, NULL, l0, y0) ==
+			assign_literals(t, fixed, ymask, l0 + t->n, y0 + 4 * t->ntrees) &&
+		memcmp(l0, l0 + t->n, t->n * sizeof *l0) == 0 &&
+		memcmp(y0, y0 + 4 * t->ntrees, 4 * t->ntrees * sizeof *y0) == 0;
+	qubo__pz_free(a, l0);
+	qubo__pz_free(a, y0);
+	return QUBO_OK;
+}
+
 /* The model of the reduction's `fixed` cells (and masks at FULL), its cell
  * map and the statistics: the sizes after, and before from the unreduced
  * model, built for its size only. */
@@ -508,11 +531,18 @@ static int make_model(qubo_puzzle *p, struct tt *t, const struct qubo__pz_opts *
 		return QUBO_OK;
 	}
 	if (fixed) {
-		tmp = qubo__pz_alloc(a, t->n, sizeof *tmp);
-		if (!tmp)
-			return qubo__pz_nomem("the unreduced model");
-		rc = build_model(t, a, opts->ctl, opts->penalty, NULL, NULL, &before, tmp, &nv);
-		qubo__pz_free(a, tmp);
+		int same = 0;
+
+		rc = same_literals(t, a, fixed, opts->reduce == QUBO_REDUCE_FULL ? ymask : NULL,
+				   &same);
+		if (!rc && !same) {
+			tmp = qubo__pz_alloc(a, t->n, sizeof *tmp);
+			if (!tmp)
+				return qubo__pz_nomem("the unreduced model");
+			rc = build_model(t, a, opts->ctl, opts->penalty, NULL, NULL, &before, tmp,
+					 &nv);
+			qubo__pz_free(a, tmp);
+		}
 	}
 	if (!rc)
 		qubo__pz_model_sizes(p, before);
