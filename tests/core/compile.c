@@ -160,6 +160,21 @@ static qubo_model *build(const term *t, size_t n, uint32_t v, const qubo_allocat
 	return m;
 }
 
+/* The first `split` terms compiled, the others added after: the compile
+ * that follows merges pairs into a previous form (the general path; with
+ * split 0, pairs alone take their own). */
+static qubo_model *build_on_compiled(const term *t, size_t n, size_t split, uint32_t v,
+				     const qubo_allocator *a)
+{
+	qubo_model *m = build(t, split, v, a);
+	size_t k;
+
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	for (k = split; k < n; k++)
+		cr_assert_eq(qubo_model_add_quadratic(m, t[k].i, t[k].j, t[k].w), QUBO_OK);
+	return m;
+}
+
 static coo exported(const qubo_model *m)
 {
 	size_t v = qubo_model_num_variables(m);
@@ -271,8 +286,8 @@ Test(compile, pairs_cliques_and_a_previous_form_merge_the_same_at_any_thread_cou
 
 /* Allocation k of the compile fails, for every k: QUBO_ERR_NOMEM, the
  * model unchanged (uncompiled, compiling later to the reference), nothing
- * leaked. */
-Test(compile, every_allocation_failure_of_a_threaded_compile_is_clean)
+ * leaked. split: as in build_on_compiled. Returns the failures seen. */
+static size_t allocation_failures(size_t split)
 {
 	const uint32_t v = 300;
 	term *t = make_terms(5, NPAIRS / 2, v);
@@ -287,7 +302,7 @@ Test(compile, every_allocation_failure_of_a_threaded_compile_is_clean)
 		coo got;
 
 		tu_failalloc_init(&fa, 0);
-		m = build(t, NPAIRS / 2, v, &fa.a);
+		m = build_on_compiled(t, NPAIRS / 2, split, v, &fa.a);
 		qubo__model_set_compile_threads(m, 2);
 		before = fa.count;
 		fa.fail_at = before + k;
@@ -314,10 +329,25 @@ Test(compile, every_allocation_failure_of_a_threaded_compile_is_clean)
 		if (!fa.failed)
 			break;
 	}
-	/* work space, parts, scratch of each of two parts, the adjacency */
-	cr_assert_geq(failures, 12, "only %zu allocations could fail", failures);
 	coo_free(&ref);
 	free(t);
+	return failures;
+}
+
+Test(compile, every_allocation_failure_of_a_threaded_compile_is_clean)
+{
+	/* work space, parts, the upper rows, scratch of each of two parts */
+	size_t failures = allocation_failures(0);
+
+	cr_assert_geq(failures, 12, "only %zu allocations could fail", failures);
+}
+
+Test(compile, every_allocation_failure_of_a_threaded_merge_into_a_previous_form_is_clean)
+{
+	/* work space, parts, scratch of each of two parts, the adjacency */
+	size_t failures = allocation_failures(NPAIRS / 4);
+
+	cr_assert_geq(failures, 12, "only %zu allocations could fail", failures);
 }
 
 typedef struct stopper {
@@ -333,8 +363,9 @@ static int stop_fn(void *user_data)
 }
 
 /* The interrupt function is polled by a threaded compile too, and a stop
- * at any of its polls returns QUBO_CANCELLED with the model unchanged. */
-Test(compile, interrupt_stops_a_threaded_compile_at_any_poll)
+ * at any of its polls returns QUBO_CANCELLED with the model unchanged.
+ * split: as in build_on_compiled. */
+static void stops_at_any_poll(size_t split)
 {
 	const uint32_t v = 2000;
 	term *t = make_terms(9, NPAIRS, v);
@@ -343,7 +374,7 @@ Test(compile, interrupt_stops_a_threaded_compile_at_any_poll)
 	size_t total, k;
 
 	{
-		qubo_model *m = build(t, NPAIRS, v, NULL);
+		qubo_model *m = build_on_compiled(t, NPAIRS, split, v, NULL);
 		qubo__model_set_compile_threads(m, 2);
 		cr_assert_eq(qubo_model_set_interrupt(m, stop_fn, &s), QUBO_OK);
 		cr_assert_eq(qubo_model_compile(m), QUBO_OK);
@@ -354,7 +385,7 @@ Test(compile, interrupt_stops_a_threaded_compile_at_any_poll)
 	 * threaded passes poll */
 	cr_assert_geq(total, 3, "polled %zu times", total);
 	for (k = 1; k <= total; k++) {
-		qubo_model *m = build(t, NPAIRS, v, NULL);
+		qubo_model *m = build_on_compiled(t, NPAIRS, split, v, NULL);
 		coo got;
 
 		qubo__model_set_compile_threads(m, 2);
@@ -369,6 +400,43 @@ Test(compile, interrupt_stops_a_threaded_compile_at_any_poll)
 		cr_assert_eq(qubo_model_compile(m), QUBO_OK);
 		got = exported(m);
 		cr_assert_eq(first_difference(&got, &ref, v), SIZE_MAX, "stop at poll %zu", k);
+		coo_free(&got);
+		qubo_model_free(m);
+	}
+	coo_free(&ref);
+	free(t);
+}
+
+Test(compile, interrupt_stops_a_threaded_compile_at_any_poll)
+{
+	stops_at_any_poll(0);
+}
+
+Test(compile, interrupt_stops_a_threaded_merge_into_a_previous_form_at_any_poll)
+{
+	stops_at_any_poll(NPAIRS / 4);
+}
+
+/* Pairs added to a compiled form sum after its values, in the order they
+ * were added: the reference of all the terms, at 1, 2 and 4 threads. */
+Test(compile, pairs_on_a_previous_form_equal_the_reference_at_any_thread_count)
+{
+	static const int threads[] = { 1, 2, 4 };
+	const uint32_t v = 700;
+	term *t = make_terms(31, NPAIRS, v);
+	coo ref = reference(t, NPAIRS, v, 0);
+	size_t b;
+
+	for (b = 0; b < sizeof threads / sizeof *threads; b++) {
+		qubo_model *m = build_on_compiled(t, NPAIRS, NPAIRS / 3, v, NULL);
+		coo got;
+		size_t d;
+
+		qubo__model_set_compile_threads(m, threads[b]);
+		cr_assert_eq(qubo_model_compile(m), QUBO_OK, "%s", qubo_error_message());
+		got = exported(m);
+		d = first_difference(&got, &ref, v);
+		cr_assert_eq(d, SIZE_MAX, "%d threads: differs at %zu", threads[b], d);
 		coo_free(&got);
 		qubo_model_free(m);
 	}
