@@ -772,3 +772,97 @@ Test(queens, checker_reports_each_attack_once)
 	cr_assert_eq(viol, 6, "every pair of the four cells once: %s", rep);
 	qubo_puzzle_free(p);
 }
+
+/* Whether on-board cells a and b share a count constraint of the model
+ * (a row or column with a count, or a region). */
+static int share_constraint(const ph_inst *I, size_t a, size_t b)
+{
+	size_t k;
+
+	if (a / I->w == b / I->w && I->has_rows && I->rows[a / I->w] != QUBO_QUEENS_ANY)
+		return 1;
+	if (a % I->w == b % I->w && I->has_cols && I->cols[a % I->w] != QUBO_QUEENS_ANY)
+		return 1;
+	for (k = 0; k < I->nreg; k++)
+		if (I->in_reg[k][a] && I->in_reg[k][b])
+			return 1;
+	return 0;
+}
+
+/* At level NONE, two cells that share no constraint are coupled by exactly
+ * P when they attack each other and not at all otherwise, whether the
+ * model takes their line as a clique or the pair alone: on wrapped boards a
+ * pair can lie on two lines and must still get P once. Returns the pairs
+ * checked. */
+static size_t check_conflict_couplers(ph_inst *I, double P, const char *what)
+{
+	qubo_puzzle_queens_spec s;
+	qubo_puzzle_options o = opts_for(QUBO_REDUCE_NONE, P, 0);
+	qubo_puzzle *p = NULL;
+	const qubo_model *m;
+	qubo_lit lits[PH_MAX_CELLS];
+	size_t n = (size_t)I->w * I->h, a, b, checked = 0;
+	int rc;
+
+	ph_spec(I, &s);
+	rc = qubo_puzzle_queens_build(&p, &s, &o);
+	if (rc == QUBO_ERR_INFEASIBLE)
+		return 0;
+	cr_assert_eq(rc, QUBO_OK, "%s: %s", what, qubo_error_message());
+	cr_assert_eq(qubo_puzzle_model(p, &m), QUBO_OK);
+	cr_assert_eq(qubo_puzzle_cell_literals(p, lits, n), QUBO_OK);
+	for (a = 0; a < n; a++)
+		for (b = a + 1; b < n; b++) {
+			double w = -1.0;
+
+			if (I->off[a] || I->off[b] || share_constraint(I, a, b))
+				continue;
+			cr_assert_eq(qubo_model_get_quadratic(m, QUBO_LIT_VAR(lits[a]),
+							      QUBO_LIT_VAR(lits[b]), &w),
+				     QUBO_OK);
+			cr_assert_eq(w, I->conflict[a][b] ? P : 0.0,
+				     "%s: cells %zu and %zu coupled by %g", what, a, b, w);
+			checked++;
+		}
+	qubo_puzzle_free(p);
+	return checked;
+}
+
+Test(queens, conflicts_are_coupled_once_by_lines_or_pairs)
+{
+	static const int32_t wraps[3] = { QUBO_QUEENS_PLANE, QUBO_QUEENS_CYLINDER,
+					  QUBO_QUEENS_TORUS };
+	tu_rng r = { 4242 };
+	size_t checked = 0, i;
+	uint32_t N;
+	int wi, d;
+
+	/* N-Queens on every wrap: only diagonal pairs share no row or column;
+	 * on an even torus, (0, 0) and (N/2, N/2) share both diagonals */
+	for (N = 4; N <= 8; N++)
+		for (wi = 0; wi < 3; wi++) {
+			ph_inst I;
+			char what[64];
+
+			memset(&I, 0, sizeof I);
+			I.w = I.h = N;
+			I.has_rows = I.has_cols = 1;
+			for (i = 0; i < N; i++)
+				I.rows[i] = I.cols[i] = 1;
+			for (d = 1; d < 8; d += 2)
+				I.reach[d] = QUBO_QUEENS_UNLIMITED;
+			I.wrap = wraps[wi];
+			ph_prepare(&I);
+			snprintf(what, sizeof what, "nqueens %u wrap %d", (unsigned)N, (int)I.wrap);
+			checked += check_conflict_couplers(&I, 0.3, what);
+		}
+	for (i = 0; i < (valgrind_run() ? 100u : 400u); i++) {
+		ph_inst I;
+		char what[64];
+
+		ph_random_inst(&I, &r, 16);
+		snprintf(what, sizeof what, "random instance %zu", i);
+		checked += check_conflict_couplers(&I, 1.7, what);
+	}
+	cr_assert_geq(checked, 1000, "only %zu pairs checked", checked);
+}
