@@ -7,7 +7,9 @@
  * QBS_CHUNK and appended with qubo_model_add_quadratic_batch(), so the
  * declared line counts never size an allocation (maxNodes does size the
  * model: it is bounded by QUBO_MAX_VARIABLES and the allocator, as a model
- * made by qubo_model_new() is). Numbers are parsed in the C
+ * made by qubo_model_new() is). A long list of coupler lines is read in
+ * two halves at once, the second by another thread (half_run()), with the
+ * same result and errors as in one pass. Numbers are parsed in the C
  * locale: an exact fast path for short decimals (Clinger's: an integer
  * mantissa below 2^53 times a power of ten up to 10^22 is one correctly
  * rounded IEEE operation), strtod_l() with a "C" locale object otherwise.
@@ -32,6 +34,7 @@
 #include <unistd.h>
 
 #include "model_impl.h"
+#include "pool.h"
 
 /* Above this many declared variables, the input must hold one byte per
  * QBSOLV_NODES_PER_BYTE variables (doc/formats.md). */
@@ -47,6 +50,8 @@
 #define QBS_FILE_CHUNK 65536
 /* Every entry line takes at least this many bytes ("0 0 0\n"). */
 #define QBS_MIN_LINE 6
+/* Coupler text from which a second thread reads the second half. */
+#define QBS_HALF_MIN ((size_t)1 << 20)
 
 /* ------------------------------------------------------------------ */
 /* The C locale, created once. */
@@ -692,35 +697,193 @@ static int do_entry(parse *p, const tok *first, const char *cur)
 	return QUBO_OK;
 }
 
-static int parse_all(parse *p, size_t length)
+/*
+ * The second half. When the coupler lines start and more than QBS_HALF_MIN
+ * bytes are left, a second thread reads the second half of them (from a
+ * line start) while the calling thread reads the first. It takes plain
+ * coupler lines, blank lines and comments only, into arrays allocated for
+ * it beforehand, and gives up at anything else (a line the reader would
+ * reject, `c offset` or `c group`, a long number): the calling thread then
+ * reads that half itself. So the model, and the first error and its
+ * position, are those of reading the lines in order.
+ */
+typedef struct half {
+	rd r;		  /* over the second half; line counts its lines */
+	uint64_t max_nodes;
+	uint32_t *ci, *cj; /* cap couplers at most */
+	double *cw;
+	size_t n, cap;
+	int done;	  /* read to its end */
+	pthread_t tid;
+} half;
+
+static void *half_run(void *arg)
 {
-	rd *r = &p->r;
-	size_t line, col;
+	half *h = arg;
+	rd *r = &h->r;
+	tok t, t2, tj, tw;
 	const char *cur;
-	tok t, t2;
-	int k, rc;
+	uint64_t i, j;
+	double w;
+	int k;
 
 	while ((k = next_line(r)) > 0) {
 		cur = r->ls;
 		if (!next_tok(&cur, r->le, &t))
-			continue; /* blank */
+			continue;
 		if (t.s[0] == 'c') {
 			const char *c2 = cur;
 
-			if (tok_is(&t, "c") && next_tok(&c2, r->le, &t2)) {
-				if (tok_is(&t2, "offset") && (rc = do_offset(p, c2)))
-					return rc;
-				if (tok_is(&t2, "group") && (rc = do_group(p, c2)))
-					return rc;
-			}
+			if (tok_is(&t, "c") && next_tok(&c2, r->le, &t2) &&
+			    (tok_is(&t2, "offset") || tok_is(&t2, "group")))
+				return NULL;
 			continue;
 		}
-		rc = tok_is(&t, "p") ? do_header(p, &t, cur, length) : do_entry(p, &t, cur);
-		if (rc)
+		if (h->n == h->cap || parse_u64(t.s, t.n, &i) || i >= h->max_nodes ||
+		    !next_tok(&cur, r->le, &tj) || parse_u64(tj.s, tj.n, &j) ||
+		    j >= h->max_nodes || i >= j || !next_tok(&cur, r->le, &tw) ||
+		    parse_number(tw.s, tw.n, &w, NULL, NULL, NULL) != 1 || !qubo__is_finite(w) ||
+		    next_tok(&cur, r->le, &t2))
+			return NULL;
+		h->ci[h->n] = (uint32_t)i;
+		h->cj[h->n] = (uint32_t)j;
+		h->cw[h->n++] = w;
+	}
+	h->done = k == 0;
+	return NULL;
+}
+
+/* Starts the second half's thread when enough coupler text is left: the
+ * calling thread's reader then ends where the half begins. 1 when
+ * started. Nothing here fails: without memory or a thread, the calling
+ * thread reads everything. */
+static int half_start(parse *p, half *h)
+{
+	rd *r = &p->r;
+	const char *mid;
+	size_t left = (size_t)(r->end - r->pos), cap;
+
+	if (left < QBS_HALF_MIN || qubo__pool_workers_for(0) < 2 ||
+	    p->coup_read >= p->n_couplers)
+		return 0;
+	mid = memchr(r->pos + left / 2, '\n', (size_t)(r->end - (r->pos + left / 2)));
+	if (!mid || mid + 1 == r->end)
+		return 0;
+	mid++;
+	cap = (size_t)(r->end - mid) / QBS_MIN_LINE + 1;
+	if (cap > p->n_couplers - p->coup_read)
+		cap = (size_t)(p->n_couplers - p->coup_read);
+	memset(h, 0, sizeof *h);
+	h->r.pos = mid;
+	h->r.end = r->end;
+	h->max_nodes = p->max_nodes;
+	h->cap = cap;
+	h->ci = qubo__malloc_array(r->a, cap, sizeof *h->ci);
+	h->cj = qubo__malloc_array(r->a, cap, sizeof *h->cj);
+	h->cw = qubo__malloc_array(r->a, cap, sizeof *h->cw);
+	if (!h->ci || !h->cj || !h->cw || pthread_create(&h->tid, NULL, half_run, h)) {
+		qubo__free(r->a, h->ci);
+		qubo__free(r->a, h->cj);
+		qubo__free(r->a, h->cw);
+		return 0;
+	}
+	r->end = mid;
+	return 1;
+}
+
+/* Waits for the second half and frees its arrays; with `take` (the first
+ * half read without error) appends its couplers as if the calling thread
+ * had read them, or, when the half gave up or holds more coupler lines
+ * than the header leaves, lets the calling thread read it. */
+static int half_join(parse *p, half *h, int take)
+{
+	rd *r = &p->r;
+	int rc = QUBO_OK;
+
+	pthread_join(h->tid, NULL);
+	r->end = h->r.end;
+	if (take && h->done && h->n <= p->n_couplers - p->coup_read) {
+		rc = flush_stage(p);
+		if (!rc && h->n) {
+			rc = qubo_model_add_quadratic_batch(p->m, h->n, h->ci, h->cj, h->cw);
+			if (rc) {
+				r->code = rc;
+				r->api_error = 1;
+			}
+		}
+		if (!rc) {
+			p->coup_read += h->n;
+			if (h->r.line) {
+				r->line += h->r.line;
+				r->ls = h->r.ls;
+				r->le = h->r.le;
+			}
+			r->pos = r->end;
+		}
+	}
+	qubo__free(r->a, h->ci);
+	qubo__free(r->a, h->cj);
+	qubo__free(r->a, h->cw);
+	return rc;
+}
+
+static int parse_lines(parse *p, size_t length)
+{
+	rd *r = &p->r;
+	const char *cur;
+	half h;
+	tok t, t2;
+	int k, rc = QUBO_OK, halved = 0, tried = 0;
+
+	for (;;) {
+		while ((k = next_line(r)) > 0) {
+			cur = r->ls;
+			if (!next_tok(&cur, r->le, &t))
+				continue; /* blank */
+			if (t.s[0] == 'c') {
+				const char *c2 = cur;
+
+				if (tok_is(&t, "c") && next_tok(&c2, r->le, &t2)) {
+					if (tok_is(&t2, "offset") && (rc = do_offset(p, c2)))
+						break;
+					if (tok_is(&t2, "group") && (rc = do_group(p, c2)))
+						break;
+				}
+				continue;
+			}
+			if (!tried && p->have_header && p->diag_read == p->n_nodes &&
+			    !tok_is(&t, "p")) {
+				/* the first coupler line: the rest may be halved */
+				tried = 1;
+				halved = half_start(p, &h);
+			}
+			rc = tok_is(&t, "p") ? do_header(p, &t, cur, length) : do_entry(p, &t, cur);
+			if (rc)
+				break;
+		}
+		if (k < 0)
+			rc = r->code;
+		if (!halved)
+			return rc;
+		halved = 0;
+		if (rc) {
+			half_join(p, &h, 0);
+			return rc;
+		}
+		if ((rc = half_join(p, &h, 1)))
 			return rc;
 	}
-	if (k < 0)
-		return r->code;
+}
+
+static int parse_all(parse *p, size_t length)
+{
+	rd *r = &p->r;
+	size_t line, col;
+	int rc;
+
+	rc = parse_lines(p, length);
+	if (rc)
+		return rc;
 	eof_pos(r, &line, &col);
 	if (!p->have_header)
 		return rd_fail(r, QUBO_ERR_PARSE, line, col, "missing header %s", header_form);

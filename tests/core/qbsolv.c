@@ -1159,3 +1159,155 @@ Test(qbsolv, size_query_returns_ok)
 	cr_assert_eq(got, len);
 	qubo_model_free(m);
 }
+
+/* ------------------------------------------------------------------ */
+/* Long inputs, whose second half another thread reads. */
+
+#define BIG_VARS 3000u
+#define BIG_LINES 150000u /* about 2 MB of coupler lines */
+
+/* Coupler k of the long inputs: i < j, with repeats, weights in 1/8. */
+static void big_coupler(size_t k, uint32_t *i, uint32_t *j, double *w)
+{
+	uint64_t x = (uint64_t)k * 6364136223846793005u + 1442695040888963407u;
+	uint32_t a, b;
+
+	x ^= x >> 29;
+	x *= 0xbf58476d1ce4e5b9u;
+	x ^= x >> 32;
+	a = (uint32_t)(x % BIG_VARS);
+	b = (uint32_t)((x >> 20) % (BIG_VARS - 1));
+	if (b >= a)
+		b++;
+	*i = a < b ? a : b;
+	*j = a < b ? b : a;
+	*w = (double)((int)((x >> 40) % 64) - 32) / 8.0;
+}
+
+/* The header declaring `declared` couplers, then BIG_LINES coupler lines;
+ * `extra` (with its newline), when not NULL, is written before coupler line
+ * `at` (0-based), on line at + 2. Returns the malloc'ed text. */
+static char *big_text(size_t declared, size_t at, const char *extra, size_t *len)
+{
+	size_t cap = 64 + (size_t)BIG_LINES * 32 + (extra ? strlen(extra) : 0), n, k;
+	char *t = malloc(cap);
+
+	cr_assert_not_null(t);
+	n = (size_t)sprintf(t, "p qubo 0 %u 0 %zu\n", BIG_VARS, declared);
+	for (k = 0; k < BIG_LINES; k++) {
+		uint32_t i, j;
+		double w;
+
+		if (extra && k == at)
+			n += (size_t)sprintf(t + n, "%s", extra);
+		big_coupler(k, &i, &j, &w);
+		n += (size_t)sprintf(t + n, "%u %u %g\n", i, j, w);
+	}
+	*len = n;
+	return t;
+}
+
+/* The model of the BIG_LINES couplers, added one by one. */
+static qubo_model *big_reference(double offset)
+{
+	qubo_model *m;
+	size_t k;
+
+	cr_assert_eq(qubo_model_new(&m, BIG_VARS, NULL), QUBO_OK);
+	for (k = 0; k < BIG_LINES; k++) {
+		uint32_t i, j;
+		double w;
+
+		big_coupler(k, &i, &j, &w);
+		cr_assert_eq(qubo_model_add_quadratic(m, i, j, w), QUBO_OK);
+	}
+	cr_assert_eq(qubo_model_add_offset(m, offset), QUBO_OK);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	return m;
+}
+
+/* Reads a long text that must fail at `line`. */
+static void big_fails(const char *text, size_t len, int status, size_t line, const char *what)
+{
+	qubo_model *m = (qubo_model *)&m;
+
+	cr_assert_eq(qubo_qbsolv_read(&m, text, len, NULL), status, "%s: %s", what,
+		     qubo_error_message());
+	cr_assert_null(m);
+	cr_assert_eq(qubo_error_line(), line, "%s: line %zu, expected %zu (%s)", what,
+		     (size_t)qubo_error_line(), line, qubo_error_message());
+}
+
+Test(qbsolv, long_inputs_read_as_in_order)
+{
+	qubo_model *ref = big_reference(0.0), *ref_off = big_reference(2.5), *m;
+	size_t len, at;
+	char *t;
+
+	/* plain, and with blank and comment lines in either half */
+	t = big_text(BIG_LINES, 0, NULL, &len);
+	cr_assert_eq(qubo_qbsolv_read(&m, t, len, NULL), QUBO_OK, "%s", qubo_error_message());
+	expect_same(m, ref, "plain");
+	qubo_model_free(m);
+	free(t);
+	for (at = BIG_LINES / 10; at < BIG_LINES; at += BIG_LINES * 8 / 10) {
+		t = big_text(BIG_LINES, at, "\n  \nc a comment\n", &len);
+		cr_assert_eq(qubo_qbsolv_read(&m, t, len, NULL), QUBO_OK, "%s",
+			     qubo_error_message());
+		expect_same(m, ref, "comments");
+		qubo_model_free(m);
+		free(t);
+		/* an offset line, which the second thread leaves to the first */
+		t = big_text(BIG_LINES, at, "c offset 2.5\n", &len);
+		cr_assert_eq(qubo_qbsolv_read(&m, t, len, NULL), QUBO_OK, "%s",
+			     qubo_error_message());
+		expect_same(m, ref_off, "offset");
+		qubo_model_free(m);
+		free(t);
+	}
+	qubo_model_free(ref);
+	qubo_model_free(ref_off);
+}
+
+Test(qbsolv, long_inputs_report_the_first_error)
+{
+	size_t len, at;
+	char *t;
+
+	for (at = BIG_LINES / 10; at < BIG_LINES; at += BIG_LINES * 8 / 10) {
+		t = big_text(BIG_LINES, at, "7 3 1\n", &len);
+		big_fails(t, len, QUBO_ERR_PARSE, at + 2, "i > j");
+		free(t);
+		t = big_text(BIG_LINES, at, "7 7 1\n", &len);
+		big_fails(t, len, QUBO_ERR_PARSE, at + 2, "a diagonal line");
+		free(t);
+		t = big_text(BIG_LINES, at, "1 2 1x\n", &len);
+		big_fails(t, len, QUBO_ERR_PARSE, at + 2, "a bad weight");
+		free(t);
+		t = big_text(BIG_LINES, at, "p qubo 0 3 0 0\n", &len);
+		big_fails(t, len, QUBO_ERR_PARSE, at + 2, "a second header");
+		free(t);
+	}
+	/* two errors: the first one counts */
+	t = big_text(BIG_LINES, BIG_LINES / 4, "7 3 1\n", &len);
+	strstr(t + len * 3 / 4, "\n")[1] = 'x';
+	big_fails(t, len, QUBO_ERR_PARSE, BIG_LINES / 4 + 2, "two errors");
+	free(t);
+	/* one coupler line more than declared: the last line */
+	t = big_text(BIG_LINES - 1, 0, NULL, &len);
+	big_fails(t, len, QUBO_ERR_PARSE, BIG_LINES + 1, "more lines than declared");
+	free(t);
+	/* one fewer: the end of the input */
+	t = big_text(BIG_LINES + 1, 0, NULL, &len);
+	big_fails(t, len, QUBO_ERR_PARSE, BIG_LINES + 2, "fewer lines than declared");
+	free(t);
+}
+
+Test(qbsolv, out_of_memory_while_reading_a_long_input)
+{
+	size_t len;
+	char *t = big_text(BIG_LINES, BIG_LINES * 3 / 4, "c comment\n", &len);
+
+	oom_read(t, len);
+	free(t);
+}
