@@ -23,6 +23,11 @@
  * ranges of the merge pass are compacted each in place and then moved down
  * behind one another.
  *
+ * Single pairs alone, with no clique record and nothing compiled before,
+ * take a path of their own (compile_pairs()) that writes each pair once,
+ * into the upper row of its smaller variable, with the same sums, and
+ * needs less memory.
+ *
  * Everything is allocated before the model is touched, so a failure leaves
  * the model exactly as it was; so does a stop asked by the interrupt
  * function, which every pass polls as it goes (poll()). In the threaded
