@@ -903,30 +903,47 @@ static int layout_upper(const qubo_model *m, work *w, size_t *nnz, size_t *maxde
 	return QUBO_OK;
 }
 
-/* Writes the symmetric form: all the weights into val (the pair log's
- * memory: 16 bytes a pair, 8 an entry), then all the columns into col (the
- * upper rows' memory, over their weights, which are no longer read: the
- * 8 bytes a pair of the weights hold the 4 bytes of two entries, and end
- * where the upper rows' columns, read meanwhile, begin). */
-static void mirror(const qubo_model *m, work *w, double *val, uint32_t *col)
+/* Writes the weights of the symmetric rows of p's range into w->val: each
+ * row's merged upper row, and the mirrored entries of the upper rows above
+ * it. w->val is the pair log's memory (16 bytes a pair, 8 an entry). Runs
+ * after the last step that can fail: it never stops. */
+static int mirror_vals(const qubo_model *m, work *w, part *p)
 {
-	size_t a, t;
+	size_t a, t, r0 = p->r0, span = p->r1 - p->r0;
 
-	for (a = 0; a < m->n; a++) {
+	(void)m;
+	for (a = 0; a < p->r1; a++) {
 		const uint32_t *c = w->scol + w->ustart[a];
 		const double *v = w->sval + w->ustart[a];
-		memcpy(val + w->nupper[a], v, w->pcur[a] * sizeof *val);
+		if (a >= r0)
+			memcpy(w->val + w->nupper[a], v, w->pcur[a] * sizeof *w->val);
 		for (t = 0; t < w->pcur[a]; t++)
-			val[w->lcur[c[t]]++] = v[t];
+			if ((size_t)c[t] - r0 < span)
+				w->val[w->lcur[c[t]]++] = v[t];
 	}
-	for (a = 0; a < m->n; a++)
+	return QUBO_OK;
+}
+
+/* The same for the columns, into w->col: the upper rows' memory, over
+ * their weights, which are no longer read (the 8 bytes a pair of the
+ * weights hold the 4 bytes of two entries, and end where the upper rows'
+ * columns, read meanwhile, begin). */
+static int mirror_cols(const qubo_model *m, work *w, part *p)
+{
+	size_t a, t, r0 = p->r0, span = p->r1 - p->r0;
+
+	(void)m;
+	for (a = r0; a < p->r1; a++)
 		w->lcur[a] = w->nrow[a];
-	for (a = 0; a < m->n; a++) {
+	for (a = 0; a < p->r1; a++) {
 		const uint32_t *c = w->scol + w->ustart[a];
-		memcpy(col + w->nupper[a], c, w->pcur[a] * sizeof *col);
+		if (a >= r0)
+			memcpy(w->col + w->nupper[a], c, w->pcur[a] * sizeof *w->col);
 		for (t = 0; t < w->pcur[a]; t++)
-			col[w->lcur[c[t]]++] = (uint32_t)a;
+			if ((size_t)c[t] - r0 < span)
+				w->col[w->lcur[c[t]]++] = (uint32_t)a;
 	}
+	return QUBO_OK;
 }
 
 static int compile_pairs(qubo_model *m)
@@ -997,17 +1014,20 @@ static int compile_pairs(qubo_model *m)
 		rc = layout_upper(m, &w, &nnz, &maxdeg);
 	if (rc)
 		goto fail;
-	/* Nothing fails from here on: the log becomes the weights. */
-	val = (double *)(void *)m->pairs;
-	col = (uint32_t *)(void *)w.sbuf;
-	mirror(m, &w, val, col);
+	/* Nothing fails from here on: the log becomes the weights, the upper
+	 * rows the columns, each written by ranges of the symmetric rows. */
+	w.val = (double *)(void *)m->pairs;
+	w.col = (uint32_t *)(void *)w.sbuf;
 	m->pairs = NULL;
 	w.sbuf = NULL;
-	w.col = qubo__realloc_array(al, col, nnz, sizeof *col);
-	if (!w.col)
+	split_by_entries(m, &w, w.nrow);
+	run_parts(m, &w, mirror_vals);
+	run_parts(m, &w, mirror_cols);
+	col = qubo__realloc_array(al, w.col, nnz, sizeof *col);
+	if (col)
 		w.col = col;
-	w.val = qubo__realloc_array(al, val, nnz, sizeof *val);
-	if (!w.val)
+	val = qubo__realloc_array(al, w.val, nnz, sizeof *val);
+	if (val)
 		w.val = val;
 	commit(m, &w, nnz, maxdeg);
 	return QUBO_OK;
