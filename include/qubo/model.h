@@ -282,7 +282,8 @@ typedef int (*qubo_model_interrupt_fn)(void *user_data);
 /**
  * Lets a caller stop the model's long calls: qubo_model_compile() and
  * qubo_model_add_quadratic_batch() call @p fn on the calling thread about
- * every 65536 entries they go through (a short call may never call it).
+ * every 65536 entries they go through (a short call may never call it; a
+ * compile's last pass, which starts once nothing can fail, does not).
  *
  * When @p fn returns nonzero the running call stops and returns
  * #QUBO_CANCELLED (without setting the thread's error), and the model is
