@@ -305,6 +305,24 @@ static int push_pair(qubo_model *m, uint32_t i, uint32_t j, double w)
 	return QUBO_OK;
 }
 
+void qubo__model_push_pairs(qubo_model *m, size_t count, const uint32_t *rows,
+			    const uint32_t *cols, const double *weights)
+{
+	size_t k;
+
+	for (k = 0; k < count; k++) {
+		qubo__pair *p;
+		if (weights[k] == 0.0)
+			continue;
+		p = &m->pairs[m->num_pairs++];
+		p->i = rows[k] < cols[k] ? rows[k] : cols[k];
+		p->j = rows[k] < cols[k] ? cols[k] : rows[k];
+		p->w = weights[k];
+		m->pending_pairs++;
+		m->dirty = 1;
+	}
+}
+
 int qubo_model_add_quadratic(qubo_model *m, uint32_t i, uint32_t j, double w)
 {
 	static const char fn[] = "qubo_model_add_quadratic";

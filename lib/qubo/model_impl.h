@@ -76,6 +76,12 @@ struct qubo_model {
  * failure the model is unchanged. QUBO_OK or QUBO_ERR_NOMEM. */
 int qubo__model_reserve(qubo_model *m, size_t pairs, size_t cliques, size_t members);
 
+/* Appends count pairs that are known to be valid (indices below n, finite
+ * weights) as qubo_model_add_quadratic_batch() would, zero weights left
+ * out; room for them must have been reserved (qubo__model_reserve). */
+void qubo__model_push_pairs(qubo_model *m, size_t count, const uint32_t *rows,
+			    const uint32_t *cols, const double *weights);
+
 /* Room for `extra` more groups, so that qubo__model_push_group cannot fail.
  * QUBO_OK or QUBO_ERR_NOMEM (the model unchanged). */
 int qubo__model_reserve_groups(qubo_model *m, size_t extra);

@@ -4,7 +4,7 @@
  *
  * Reader: one pass over the lines of a memory buffer. Linear lines go
  * straight into the model; couplers are staged in chunks of at most
- * QBS_CHUNK and appended with qubo_model_add_quadratic_batch(), so the
+ * QBS_CHUNK and appended to the model's pending pairs, so the
  * declared line counts never size an allocation (maxNodes does size the
  * model: it is bounded by QUBO_MAX_VARIABLES and the allocator, as a model
  * made by qubo_model_new() is). A long list of coupler lines is read in
@@ -42,7 +42,7 @@
 #define QBSOLV_NODES_PER_BYTE 16u
 #include "qubo/qbsolv.h"
 
-/* Couplers staged per qubo_model_add_quadratic_batch() call. */
+/* Couplers staged per append to the model. */
 #define QBS_CHUNK 65536
 /* Numbers up to this length are copied to the stack for strtod_l(). */
 #define QBS_SHORT 128
@@ -425,18 +425,31 @@ typedef struct parse {
 	size_t num_groups, cap_groups;
 } parse;
 
+/* Appends couplers the reader has checked to the model's pending pairs, as
+ * qubo_model_add_quadratic_batch() would without checking them again. */
+static int append_couplers(parse *p, size_t n, const uint32_t *ci, const uint32_t *cj,
+			   const double *cw)
+{
+	int rc = qubo__model_reserve(p->m, n, 0, 0);
+
+	if (rc) {
+		p->r.code = rc;
+		p->r.api_error = 1;
+		return rc;
+	}
+	qubo__model_push_pairs(p->m, n, ci, cj, cw);
+	return QUBO_OK;
+}
+
 static int flush_stage(parse *p)
 {
 	int rc;
 
 	if (!p->staged)
 		return QUBO_OK;
-	rc = qubo_model_add_quadratic_batch(p->m, p->staged, p->ci, p->cj, p->cw);
-	if (rc) {
-		p->r.code = rc;
-		p->r.api_error = 1;
+	rc = append_couplers(p, p->staged, p->ci, p->cj, p->cw);
+	if (rc)
 		return rc;
-	}
 	p->staged = 0;
 	return QUBO_OK;
 }
@@ -804,13 +817,8 @@ static int half_join(parse *p, half *h, int take)
 	r->end = h->r.end;
 	if (take && h->done && h->n <= p->n_couplers - p->coup_read) {
 		rc = flush_stage(p);
-		if (!rc && h->n) {
-			rc = qubo_model_add_quadratic_batch(p->m, h->n, h->ci, h->cj, h->cw);
-			if (rc) {
-				r->code = rc;
-				r->api_error = 1;
-			}
-		}
+		if (!rc)
+			rc = append_couplers(p, h->n, h->ci, h->cj, h->cw);
 		if (!rc) {
 			p->coup_read += h->n;
 			if (h->r.line) {
