@@ -271,6 +271,7 @@ static size_t merge_row(const uint32_t *oc, const double *ov, size_t on, const u
  * row variable's weight w·σ_a in it. */
 typedef struct head {
 	const qubo_lit *p, *end;
+	uint32_t v; /* the variable of *p, or UINT32_MAX past the end */
 	double w;
 } head;
 
@@ -293,6 +294,7 @@ static int fill_cliques(const qubo_model *m, work *w)
 			const qubo__clique *r = &m->cliques[w->mrec[p]];
 			hd[nh].p = mem + r->start;
 			hd[nh].end = mem + r->start + r->size;
+			hd[nh].v = QUBO_LIT_VAR(mem[r->start]);
 			hd[nh].w = QUBO_LIT_IS_NEG(mem[p]) ? -r->w : r->w;
 			nh++;
 		}
@@ -304,10 +306,7 @@ static int fill_cliques(const qubo_model *m, work *w)
 			 * member of the others: the best head's members below it
 			 * come next, one after another, with no scan between */
 			for (k = 0; k < nh; k++) {
-				uint32_t v;
-				if (hd[k].p == hd[k].end)
-					continue;
-				v = QUBO_LIT_VAR(*hd[k].p);
+				uint32_t v = hd[k].v;
 				if (v < b) {
 					next = b;
 					b = v;
@@ -319,9 +318,11 @@ static int fill_cliques(const qubo_model *m, work *w)
 			if (best == nh)
 				break;
 			do {
-				qubo_lit l = *hd[best].p++;
-				double wt = QUBO_LIT_IS_NEG(l) ? -hd[best].w : hd[best].w;
+				head *h = &hd[best];
+				qubo_lit l = *h->p++;
+				double wt = QUBO_LIT_IS_NEG(l) ? -h->w : h->w;
 
+				h->v = h->p < h->end ? QUBO_LIT_VAR(*h->p) : UINT32_MAX;
 				if (b == a) {
 					/* the row's own variable */
 				} else if (b == last) {
@@ -333,7 +334,7 @@ static int fill_cliques(const qubo_model *m, work *w)
 					w->val[out++] = wt;
 					last = b;
 				}
-			} while (hd[best].p < hd[best].end && (b = QUBO_LIT_VAR(*hd[best].p)) < next);
+			} while ((b = hd[best].v) < next);
 		}
 		w->nupper[a] = out;
 		if (poll(m, w, out - w->nrow[a]))
