@@ -40,7 +40,8 @@
  * name. When QUBO_SHARED_DIR is set, a relative FILE_OR_DIR is taken under
  * it (the meson benchmarks ttt_bqp and ttt_gset pass `bqp` and `gset` with
  * QUBO_SHARED_DIR at the shared data beside the repository); a missing one
- * is reported and the program exits 77 (skipped). --quick: R = 16, K = 1
+ * there is reported and the program exits 77 (skipped), any other missing
+ * operand is an error (exit 1). --quick: R = 16, K = 1
  * and three settings of the default grid.
  */
 #include <errno.h>
@@ -419,14 +420,20 @@ static size_t parse_grid(const char *text, long *grid)
 	return *text ? 0 : k;
 }
 
-/* Where a FILE_OR_DIR operand is: under $QUBO_SHARED_DIR when relative and
- * that is set. */
-static void resolve(const char *arg, char *path, size_t cap)
+/* $QUBO_SHARED_DIR when the operand @p arg is taken under it (it is set and
+ * @p arg is relative), else NULL. */
+static const char *shared_dir(const char *arg)
 {
 	const char *root = getenv("QUBO_SHARED_DIR");
 
-	if (root && *root && arg[0] != '/')
-		snprintf(path, cap, "%s/%s", root, arg);
+	return root && *root && arg[0] != '/' ? root : NULL;
+}
+
+/* Where a FILE_OR_DIR operand is. */
+static void resolve(const char *arg, char *path, size_t cap)
+{
+	if (shared_dir(arg))
+		snprintf(path, cap, "%s/%s", shared_dir(arg), arg);
 	else
 		snprintf(path, cap, "%s", arg);
 }
@@ -539,13 +546,17 @@ int main(int argc, char **argv)
 		struct stat st;
 
 		resolve(operands[i], path, sizeof path);
-		if (stat(path, &st)) {
-			printf("bench_ttt: %s not found (%s)%s: skipped\n", path, strerror(errno),
-			       getenv("QUBO_SHARED_DIR") ? "; the shared test data is not "
-							   "beside the repository" : "");
+		if (!stat(path, &st))
+			continue;
+		if (shared_dir(operands[i])) {
+			printf("bench_ttt: %s not found (%s): the shared instances are not "
+			       "beside the repository; skipped\n", path, strerror(errno));
 			return 77;
 		}
+		fprintf(stderr, "bench_ttt: %s: %s\n", path, strerror(errno));
+		return 1;
 	}
+	qubo_solver_free(make_solver(&c)); /* the name and options, checked up front */
 	res = malloc(cap_res * sizeof *res);
 	if (!res)
 		die("malloc", QUBO_ERR_NOMEM);
