@@ -526,6 +526,7 @@ struct sa_shared {
 	double beta_hot, log_ratio, beta_cold;
 	int has_target;
 	double target;
+	int keep_lowest;      /* qubo__sa_params.keep_lowest */
 	sa_sweep_fn sweep;    /* the fastest available */
 	sa_sweep_fn portable; /* for β outside the range the fast one handles */
 	void (*gsweep)(sa_worker *wk, double bu); /* grouped reads, or NULL */
@@ -548,6 +549,11 @@ struct sa_worker {
 	int64_t trig_i;
 	double er;      /* real paths: energy − offset, tracked with rounding */
 	double trig_r;
+	/* The lowest state seen at the end of a sweep (the start counts): bx,
+	 * with its tracked energy in bei or ber. */
+	uint8_t *bx;
+	int64_t bei;
+	double ber;
 	/* A group of SA_GROUP reads (see run_group): gx[SA_GROUP i + g] is x_i of
 	 * read g, gf the fields in the same layout (float, or double for the
 	 * SA_F64 kind), gs[(4 j + k) SA_GROUP + g] word k of lane j of read g's
@@ -556,6 +562,13 @@ struct sa_worker {
 	void *gf;
 	uint32_t *gs;
 	void *gmem;
+	/* The group's tracked energies, as ei and er are for a single read
+	 * (gei on the integer path, ger on the real ones), and the lowest state
+	 * of each read seen at the end of a sweep: gbx in gx's layout, its
+	 * tracked energies in gbi and gbr. */
+	int64_t gei[SA_GROUP], gbi[SA_GROUP];
+	double ger[SA_GROUP], gbr[SA_GROUP];
+	uint8_t *gbx;
 	uint64_t flips; /* attempts made by this worker */
 	char pad1[64];
 };
@@ -1053,7 +1066,12 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 	const __m256 bf = _mm256_set1_ps((float)bu);
 	const __m256d bd = _mm256_set1_pd(bu);
 	const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+	const __m256i bits_lo = _mm256_setr_epi64x(1, 2, 4, 8);
+	const __m256i bits_hi = _mm256_setr_epi64x(16, 32, 64, 128);
 	const __m256 one = _mm256_set1_ps(1.0f);
+	/* the tracked energies, each read's accepted ΔE added in its order, as
+	 * the single-read sweeps add them */
+	__m256d elo = _mm256_loadu_pd(wk->ger), ehi = _mm256_loadu_pd(wk->ger + 4);
 	size_t i0;
 
 	for (i0 = 0; i0 < n; i0 += SA_LANES) {
@@ -1065,7 +1083,8 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 			const size_t i = i0 + j;
 			__m256i sg, accv;
 			__m128i xb;
-			__m256 t, a;
+			__m256 t, a, dv = _mm256_setzero_ps();
+			__m256d dlo = _mm256_setzero_pd(), dhi = _mm256_setzero_pd();
 			unsigned amb, acc;
 			uint64_t xw;
 			size_t k, end;
@@ -1077,15 +1096,17 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 				__m256i xa = _mm256_slli_epi64(_mm256_cvtepu8_epi64(xb), 63);
 				__m256i xc = _mm256_slli_epi64(_mm256_cvtepu8_epi64(
 								_mm_srli_si128(xb, 4)), 63);
-				__m256d ta = _mm256_mul_pd(bd, _mm256_xor_pd(_mm256_load_pd(fd),
-									 _mm256_castsi256_pd(xa)));
-				__m256d tc = _mm256_mul_pd(bd, _mm256_xor_pd(_mm256_load_pd(fd + 4),
-									 _mm256_castsi256_pd(xc)));
+				__m256d ta, tc;
+				dlo = _mm256_xor_pd(_mm256_load_pd(fd), _mm256_castsi256_pd(xa));
+				dhi = _mm256_xor_pd(_mm256_load_pd(fd + 4), _mm256_castsi256_pd(xc));
+				ta = _mm256_mul_pd(bd, dlo);
+				tc = _mm256_mul_pd(bd, dhi);
 				t = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(ta)),
 							 _mm256_cvtpd_ps(tc), 1);
 			} else {
 				__m256 fv = _mm256_load_ps((const float *)wk->gf + SA_GROUP * i);
-				t = _mm256_mul_ps(_mm256_xor_ps(fv, _mm256_castsi256_ps(sg)), bf);
+				dv = _mm256_xor_ps(fv, _mm256_castsi256_ps(sg));
+				t = _mm256_mul_ps(dv, bf);
 			}
 			acc = gdecide_avx2(t, &blk, j, &amb);
 			if (QUBO__UNLIKELY(amb))
@@ -1096,6 +1117,17 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 								   bits), bits);
 			a = _mm256_and_ps(_mm256_castsi256_ps(accv),
 					  _mm256_or_ps(one, _mm256_castsi256_ps(sg)));
+			if (kind == SA_F64) { /* rejected lanes add +0, which changes nothing */
+				const __m256i av = _mm256_set1_epi64x((long long)acc);
+				elo = _mm256_add_pd(elo, _mm256_and_pd(dlo, _mm256_castsi256_pd(
+					_mm256_cmpeq_epi64(_mm256_and_si256(av, bits_lo), bits_lo))));
+				ehi = _mm256_add_pd(ehi, _mm256_and_pd(dhi, _mm256_castsi256_pd(
+					_mm256_cmpeq_epi64(_mm256_and_si256(av, bits_hi), bits_hi))));
+			} else {
+				const __m256 dm = _mm256_and_ps(dv, _mm256_castsi256_ps(accv));
+				elo = _mm256_add_pd(elo, _mm256_cvtps_pd(_mm256_castps256_ps128(dm)));
+				ehi = _mm256_add_pd(ehi, _mm256_cvtps_pd(_mm256_extractf128_ps(dm, 1)));
+			}
 			memcpy(&xw, gx + SA_GROUP * i, sizeof xw);
 			xw ^= sa_spread[acc];
 			memcpy(gx + SA_GROUP * i, &xw, sizeof xw);
@@ -1137,6 +1169,21 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 			}
 		}
 	}
+	_mm256_storeu_pd(wk->ger, elo);
+	_mm256_storeu_pd(wk->ger + 4, ehi);
+}
+
+/* Adds the group's accepted ΔE summed in esum to its tracked energies;
+ * returns a zero sum. */
+SA_TARGET_AVX2 static __m256i gflush_int(sa_worker *wk, __m256i esum)
+{
+	int32_t d[SA_GROUP];
+	unsigned g;
+
+	_mm256_storeu_si256((__m256i *)(void *)d, esum);
+	for (g = 0; g < SA_GROUP; g++)
+		wk->gei[g] += d[g];
+	return _mm256_setzero_si256();
 }
 
 /* The integer kind in groups: int16 fields (|f| <= SA_INT_MAX_DE), so that
@@ -1155,12 +1202,16 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, c
 	const __m256 bf = _mm256_set1_ps((float)bu);
 	const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
 	const __m256i one = _mm256_set1_epi32(1);
+	__m256i esum = _mm256_setzero_si256(); /* ΔE accepted since the last flush */
 	size_t i0;
 
 	for (i0 = 0; i0 < n; i0 += SA_LANES) {
 		sa_gblock blk;
 		unsigned j;
 
+		/* |ΔE| <= SA_INT_MAX_DE: 2^16 variables cannot overflow esum */
+		if (!(i0 & 0xFFFF) && i0)
+			esum = gflush_int(wk, esum);
 		gblock_avx2(gs, &blk);
 		for (j = 0; j < SA_LANES && i0 + j < n; j++) {
 			const size_t i = i0 + j;
@@ -1183,6 +1234,7 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, c
 				continue;
 			accv = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)acc),
 								   bits), bits);
+			esum = _mm256_add_epi32(esum, _mm256_and_si256(de, accv));
 			a = _mm256_and_si256(accv, _mm256_sub_epi32(one, _mm256_add_epi32(xi, xi)));
 			a16 = _mm_packs_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
 			memcpy(&xw, gx + SA_GROUP * i, sizeof xw);
@@ -1210,6 +1262,7 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, c
 #undef SA_GUPD
 		}
 	}
+	(void)gflush_int(wk, esum);
 }
 
 SA_TARGET_AVX2 static void gsweep_int_n(sa_worker *wk, double bu)
@@ -1290,6 +1343,18 @@ static void init_fields(sa_worker *wk)
 	}
 }
 
+/* After a sweep of a single read: keeps its state in bx if it is the lowest
+ * seen at a sweep's end (the tracked energies decide, in the same way in
+ * the group sweeps, so both keep the same states). */
+static void keep_lowest(sa_worker *wk)
+{
+	if (wk->sh->p->kind == SA_INT ? wk->ei < wk->bei : wk->er < wk->ber) {
+		wk->bei = wk->ei;
+		wk->ber = wk->er;
+		memcpy(wk->bx, wk->x, wk->sh->p->n);
+	}
+}
+
 /* Runs read r in the worker's buffers. Returns the flip attempts made; *hit
  * is set when the read reached the target. */
 static uint64_t run_read(sa_worker *wk, size_t r, int *hit)
@@ -1304,6 +1369,10 @@ static uint64_t run_read(sa_worker *wk, size_t r, int *hit)
 	sa_seed(&wk->g, sh->seed, sh->first_read + r);
 	random_state(wk, n);
 	init_fields(wk);
+	wk->bei = wk->ei;
+	wk->ber = wk->er;
+	if (sh->keep_lowest)
+		memcpy(wk->bx, wk->x, n);
 	wk->trig_i = INT64_MIN;
 	wk->trig_r = -HUGE_VAL;
 	if (sh->has_target) {
@@ -1336,6 +1405,8 @@ static uint64_t run_read(sa_worker *wk, size_t r, int *hit)
 			attempts += sh->portable(wk, bu, hit);
 		if (*hit)
 			break;
+		if (sh->keep_lowest)
+			keep_lowest(wk);
 	}
 	return attempts;
 }
@@ -1372,6 +1443,53 @@ static void group_get_x(sa_worker *wk, unsigned g)
 		wk->x[i] = wk->gx[SA_GROUP * i + g];
 }
 
+/* keep_lowest for each read of the group: the reads whose tracked energy
+ * went below their lowest get their bytes of gx copied into gbx. */
+static void group_keep_lowest(sa_worker *wk)
+{
+	const int integer = wk->sh->p->kind == SA_INT;
+	const size_t n = wk->sh->p->n;
+	uint8_t mb[SA_GROUP]; /* 0xFF for the reads that improved */
+	unsigned g, better = 0;
+	uint64_t mask, a, b;
+	size_t i;
+
+	for (g = 0; g < SA_GROUP; g++) {
+		mb[g] = 0;
+		if (integer ? wk->gei[g] < wk->gbi[g] : wk->ger[g] < wk->gbr[g]) {
+			wk->gbi[g] = wk->gei[g];
+			wk->gbr[g] = wk->ger[g];
+			mb[g] = 0xFF;
+			better = 1;
+		}
+	}
+	if (!better)
+		return;
+	memcpy(&mask, mb, sizeof mask);
+	for (i = 0; i < n; i++) {
+		memcpy(&a, wk->gx + SA_GROUP * i, sizeof a);
+		memcpy(&b, wk->gbx + SA_GROUP * i, sizeof b);
+		b = (b & ~mask) | (a & mask);
+		memcpy(wk->gbx + SA_GROUP * i, &b, sizeof b);
+	}
+}
+
+/* Read g of the group, final and lowest state, into the worker's single-read
+ * buffers, with their tracked energies. */
+static void group_get(sa_worker *wk, unsigned g)
+{
+	size_t i;
+
+	for (i = 0; i < wk->sh->p->n; i++) {
+		wk->x[i] = wk->gx[SA_GROUP * i + g];
+		wk->bx[i] = wk->gbx[SA_GROUP * i + g];
+	}
+	wk->ei = wk->gei[g];
+	wk->bei = wk->gbi[g];
+	wk->er = wk->ger[g];
+	wk->ber = wk->gbr[g];
+}
+
 /* Runs reads r0 … r0 + SA_GROUP − 1 together. Each read starts, draws its
  * random numbers and rounds exactly as run_read would; only the order of
  * the work differs. Returns the flip attempts made. */
@@ -1389,7 +1507,11 @@ static uint64_t run_group(sa_worker *wk, size_t r0)
 		random_state(wk, n);
 		init_fields(wk);
 		group_put(wk, g, 1);
+		wk->gei[g] = wk->gbi[g] = wk->ei;
+		wk->ger[g] = wk->gbr[g] = wk->er;
 	}
+	if (sh->keep_lowest)
+		memcpy(wk->gbx, wk->gx, SA_GROUP * n);
 	for (s = 0; n && s < sh->num_sweeps; s++) {
 		if (stopped(sh))
 			break;
@@ -1398,23 +1520,33 @@ static uint64_t run_group(sa_worker *wk, size_t r0)
 				group_get_x(wk, g);
 				init_fields(wk);
 				group_put(wk, g, 0);
+				wk->ger[g] = wk->er;
 			}
 		}
 		sh->gsweep(wk, beta_at(sh, s) * p->unit);
 		attempts += (uint64_t)SA_GROUP * n;
+		if (sh->keep_lowest)
+			group_keep_lowest(wk);
 	}
 	return attempts;
 }
 
-/* Stores a finished read: sample, exact energy, counters. */
+/* Stores a finished read: its lowest state seen at a sweep's end (the final
+ * one unless an earlier one is lower, exactly), exact energy, counters. */
 static void finish_read(sa_worker *wk, size_t r, int hit)
 {
 	sa_shared *sh = wk->sh;
 	const size_t n = sh->p->n;
-	double e;
+	double e = exact_energy(sh->m, wk->x);
 
+	if (sh->keep_lowest && (sh->p->kind == SA_INT ? wk->bei < wk->ei : wk->ber < wk->er)) {
+		double eb = exact_energy(sh->m, wk->bx);
+		if (eb < e) {
+			memcpy(wk->x, wk->bx, n);
+			e = eb;
+		}
+	}
 	memcpy(sh->samples + r * n, wk->x, n);
-	e = exact_energy(sh->m, wk->x);
 	sh->energies[r] = e;
 	sh->done[r] = 1;
 	if (hit)
@@ -1440,7 +1572,7 @@ static int sa_unit(qubo__pool *pl, unsigned w, size_t u)
 
 		wk->flips += run_group(wk, r);
 		for (g = 0; g < SA_GROUP; g++) {
-			group_get_x(wk, g);
+			group_get(wk, g);
 			finish_read(wk, r + g, 0);
 		}
 	} else {
@@ -1516,13 +1648,14 @@ static int alloc_worker(const qubo_allocator *a, const sa_prep *p, sa_worker *w)
 	size_t t;
 	uintptr_t base;
 
-	w->mem = qubo__malloc(a, 64 + xbytes + cells * fsize + 64);
+	w->mem = qubo__malloc(a, 64 + 2 * xbytes + cells * fsize + 64);
 	if (!w->mem)
 		return 0;
 	base = ((uintptr_t)w->mem + 63) & ~(uintptr_t)63;
 	w->x = (uint8_t *)w->mem + (base - (uintptr_t)w->mem);
-	w->f = w->x + xbytes;
-	memset(w->x, 0, cells);
+	w->bx = w->x + xbytes;
+	w->f = w->bx + xbytes;
+	memset(w->x, 0, 2 * xbytes);
 	for (t = n; t < cells; t++) {
 		if (p->kind == SA_INT)
 			((int32_t *)w->f)[t] = INT32_MAX / 2;
@@ -1538,14 +1671,15 @@ static int alloc_worker(const qubo_allocator *a, const sa_prep *p, sa_worker *w)
 		const size_t gfbytes = (cells * SA_GROUP * gfsize + 63) / 64 * 64;
 		const size_t gsbytes = 4 * SA_LANES * SA_GROUP * sizeof(uint32_t);
 
-		w->gmem = qubo__malloc(a, 64 + gxbytes + gfbytes + gsbytes + 64);
+		w->gmem = qubo__malloc(a, 64 + 2 * gxbytes + gfbytes + gsbytes + 64);
 		if (!w->gmem)
 			return 0;
 		base = ((uintptr_t)w->gmem + 63) & ~(uintptr_t)63;
 		w->gx = (uint8_t *)w->gmem + (base - (uintptr_t)w->gmem);
-		w->gf = w->gx + gxbytes;
+		w->gbx = w->gx + gxbytes;
+		w->gf = w->gbx + gxbytes;
 		w->gs = (uint32_t *)(void *)((uint8_t *)w->gf + gfbytes);
-		memset(w->gx, 0, gxbytes + gfbytes + gsbytes);
+		memset(w->gx, 0, 2 * gxbytes + gfbytes + gsbytes);
 	}
 	return 1;
 }
@@ -1658,6 +1792,7 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 	sh.beta_hot = bh;
 	sh.beta_cold = bc;
 	sh.log_ratio = log(bc / bh);
+	sh.keep_lowest = params->keep_lowest;
 	sh.has_target = run->has_target;
 	sh.target = run->has_target ? run->target : -HUGE_VAL;
 	pick_sweeps(p, (params->flags & QUBO__SA_PORTABLE) != 0, &sh.sweep, &sh.portable);
