@@ -1173,6 +1173,24 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 	_mm256_storeu_pd(wk->ger + 4, ehi);
 }
 
+/* Copies the bytes of lane g of gx into gbx where mb[g] is 0xFF, for
+ * variables 0 … n − 1 rounded up to a multiple of 4. */
+SA_TARGET_AVX2 static void group_blend(uint8_t *gbx, const uint8_t *gx, const uint8_t *mb,
+				       size_t n)
+{
+	uint64_t m64;
+	__m256i mask;
+	size_t i;
+
+	memcpy(&m64, mb, sizeof m64);
+	mask = _mm256_set1_epi64x((long long)m64);
+	for (i = 0; i < n; i += 4) {
+		__m256i *d = (__m256i *)(void *)(gbx + SA_GROUP * i);
+		const __m256i x = _mm256_load_si256((const __m256i *)(const void *)(gx + SA_GROUP * i));
+		_mm256_store_si256(d, _mm256_blendv_epi8(_mm256_load_si256(d), x, mask));
+	}
+}
+
 /* Adds the group's accepted ΔE summed in esum to its tracked energies;
  * returns a zero sum. */
 SA_TARGET_AVX2 static __m256i gflush_int(sa_worker *wk, __m256i esum)
@@ -1444,15 +1462,14 @@ static void group_get_x(sa_worker *wk, unsigned g)
 }
 
 /* keep_lowest for each read of the group: the reads whose tracked energy
- * went below their lowest get their bytes of gx copied into gbx. */
+ * went below their lowest get their bytes of gx copied into gbx (whole
+ * 32-byte blocks: gx and gbx are padded to 64 bytes, and the padding is
+ * never read). */
 static void group_keep_lowest(sa_worker *wk)
 {
 	const int integer = wk->sh->p->kind == SA_INT;
-	const size_t n = wk->sh->p->n;
 	uint8_t mb[SA_GROUP]; /* 0xFF for the reads that improved */
 	unsigned g, better = 0;
-	uint64_t mask, a, b;
-	size_t i;
 
 	for (g = 0; g < SA_GROUP; g++) {
 		mb[g] = 0;
@@ -1465,13 +1482,21 @@ static void group_keep_lowest(sa_worker *wk)
 	}
 	if (!better)
 		return;
-	memcpy(&mask, mb, sizeof mask);
-	for (i = 0; i < n; i++) {
-		memcpy(&a, wk->gx + SA_GROUP * i, sizeof a);
-		memcpy(&b, wk->gbx + SA_GROUP * i, sizeof b);
-		b = (b & ~mask) | (a & mask);
-		memcpy(wk->gbx + SA_GROUP * i, &b, sizeof b);
+#if SA_AVX2
+	group_blend(wk->gbx, wk->gx, mb, wk->sh->p->n);
+#else
+	{
+		uint64_t mask, x, y;
+		size_t i;
+		memcpy(&mask, mb, sizeof mask);
+		for (i = 0; i < wk->sh->p->n; i++) {
+			memcpy(&x, wk->gx + SA_GROUP * i, sizeof x);
+			memcpy(&y, wk->gbx + SA_GROUP * i, sizeof y);
+			y = (y & ~mask) | (x & mask);
+			memcpy(wk->gbx + SA_GROUP * i, &y, sizeof y);
+		}
 	}
+#endif
 }
 
 /* Read g of the group, final and lowest state, into the worker's single-read
