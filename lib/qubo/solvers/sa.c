@@ -32,8 +32,8 @@
  * the rest of the block is re-decided with the same r: exactly the
  * sequential result. Samples are identical with and without AVX2.
  *
- * Groups (run_group, gsweep_*): with at least SA_GROUP reads and no target,
- * reads run 8 at a time in the lanes of AVX2 registers, variable by
+ * Groups (run_group, gsweep_*): with at least SA_GROUP reads, reads run 8
+ * at a time in the lanes of AVX2 registers, variable by
  * variable: lane g is read g, with its own generator and the same arithmetic
  * as alone (f += w · a, a in {−1, 0, +1}, an exact product), so the samples
  * are those of single reads, without a branch per accepted flip.
@@ -45,8 +45,10 @@
  * pool's stop flag once per sweep; the calling thread waits, calls the
  * progress callback about every 100 ms and at the end (counting reads), and
  * watches the time limit. A unit taken after a stop runs no read. A read
- * interrupted by a stop keeps its current (not its best) state; a read that
- * reaches the target stops at once, with the state that reached it. Rows of
+ * interrupted by a stop ends as if its last sweep were the last one (its
+ * lowest or its current state, see keep_lowest). A single read that reaches
+ * the target stops at once, mid-sweep; a group checks at the end of each
+ * sweep (each read tracks its energy), and its reads stop there. Rows of
  * the reads that ran are compacted to the front in read order; energies are
  * recomputed with qubo_model_energy.
  */
@@ -1373,6 +1375,29 @@ static void keep_lowest(sa_worker *wk)
 	}
 }
 
+/* The tracked energy at or below which a read may have reached the target
+ * (never, without a target): the scaled target with a little slack, and
+ * the exact energy decides (confirm_target). */
+static void set_trigger(sa_worker *wk)
+{
+	const sa_shared *sh = wk->sh;
+	const sa_prep *p = sh->p;
+	const qubo_model *m = sh->m;
+
+	wk->trig_i = INT64_MIN;
+	wk->trig_r = -HUGE_VAL;
+	if (!sh->has_target)
+		return;
+	if (p->kind == SA_INT) {
+		double t = (sh->target - m->offset) / p->unit;
+		t += 1e-9 * (fabs(t) + 1);
+		wk->trig_i = t >= 9e18 ? INT64_MAX : t <= -9e18 ? INT64_MIN : (int64_t)floor(t);
+	} else { /* the tracked energy drifts by rounding */
+		wk->trig_r = sh->target - m->offset +
+			     1e-9 * (fabs(sh->target - m->offset) + p->scale);
+	}
+}
+
 /* Runs read r in the worker's buffers. Returns the flip attempts made; *hit
  * is set when the read reached the target. */
 static uint64_t run_read(sa_worker *wk, size_t r, int *hit)
@@ -1391,19 +1416,8 @@ static uint64_t run_read(sa_worker *wk, size_t r, int *hit)
 	wk->ber = wk->er;
 	if (sh->keep_lowest)
 		memcpy(wk->bx, wk->x, n);
-	wk->trig_i = INT64_MIN;
-	wk->trig_r = -HUGE_VAL;
+	set_trigger(wk);
 	if (sh->has_target) {
-		if (p->kind == SA_INT) {
-			/* Scaled target with a little slack; confirm_target decides. */
-			double t = (sh->target - m->offset) / p->unit;
-			t += 1e-9 * (fabs(t) + 1);
-			wk->trig_i = t >= 9e18 ? INT64_MAX : t <= -9e18 ? INT64_MIN
-									: (int64_t)floor(t);
-		} else { /* the tracked energy drifts by rounding */
-			wk->trig_r = sh->target - m->offset +
-				     1e-9 * (fabs(sh->target - m->offset) + p->scale);
-		}
 		if (exact_energy(m, wk->x) <= sh->target) {
 			*hit = 1;
 			return 0;
@@ -1515,10 +1529,33 @@ static void group_get(sa_worker *wk, unsigned g)
 	wk->ber = wk->gbr[g];
 }
 
+/* The reads of the group whose state reached the target, checked at the
+ * end of a sweep: the tracked energy triggers, the exact one decides (and
+ * resynchronises a real read that only drifted below the trigger). */
+static unsigned group_reached(sa_worker *wk)
+{
+	const sa_shared *sh = wk->sh;
+	const int integer = sh->p->kind == SA_INT;
+	unsigned g, hits = 0;
+
+	for (g = 0; g < SA_GROUP; g++) {
+		double e;
+		if (integer ? wk->gei[g] > wk->trig_i : wk->ger[g] > wk->trig_r)
+			continue;
+		group_get_x(wk, g);
+		e = exact_energy(sh->m, wk->x);
+		if (e <= sh->target)
+			hits |= 1u << g;
+		else if (!integer)
+			wk->ger[g] = e - sh->m->offset;
+	}
+	return hits;
+}
+
 /* Runs reads r0 … r0 + SA_GROUP − 1 together. Each read starts, draws its
  * random numbers and rounds exactly as run_read would; only the order of
  * the work differs. Returns the flip attempts made. */
-static uint64_t run_group(sa_worker *wk, size_t r0)
+static uint64_t run_group(sa_worker *wk, size_t r0, unsigned *hits)
 {
 	sa_shared *sh = wk->sh;
 	const sa_prep *p = sh->p;
@@ -1527,9 +1564,13 @@ static uint64_t run_group(sa_worker *wk, size_t r0)
 	unsigned g;
 	size_t s;
 
+	*hits = 0;
+	set_trigger(wk);
 	for (g = 0; g < SA_GROUP; g++) {
 		sa_seed(&wk->g, sh->seed, sh->first_read + r0 + g);
 		random_state(wk, n);
+		if (sh->has_target && exact_energy(sh->m, wk->x) <= sh->target)
+			*hits |= 1u << g;
 		init_fields(wk);
 		group_put(wk, g, 1);
 		wk->gei[g] = wk->gbi[g] = wk->ei;
@@ -1537,7 +1578,7 @@ static uint64_t run_group(sa_worker *wk, size_t r0)
 	}
 	if (sh->keep_lowest)
 		memcpy(wk->gbx, wk->gx, SA_GROUP * n);
-	for (s = 0; n && s < sh->num_sweeps; s++) {
+	for (s = 0; n && !*hits && s < sh->num_sweeps; s++) {
 		if (stopped(sh))
 			break;
 		if (p->kind == SA_F32 && s % SA_RESYNC == 0 && s) {
@@ -1552,6 +1593,8 @@ static uint64_t run_group(sa_worker *wk, size_t r0)
 		attempts += (uint64_t)SA_GROUP * n;
 		if (sh->keep_lowest)
 			group_keep_lowest(wk);
+		if (sh->has_target)
+			*hits = group_reached(wk);
 	}
 	return attempts;
 }
@@ -1593,12 +1636,12 @@ static int sa_unit(qubo__pool *pl, unsigned w, size_t u)
 		return QUBO_OK; /* taken after a stop: no read runs */
 	if (u < sh->num_groups) {
 		size_t r = u * SA_GROUP;
-		unsigned g;
+		unsigned g, hits;
 
-		wk->flips += run_group(wk, r);
+		wk->flips += run_group(wk, r, &hits);
 		for (g = 0; g < SA_GROUP; g++) {
 			group_get(wk, g);
-			finish_read(wk, r + g, 0);
+			finish_read(wk, r + g, (hits >> g) & 1);
 		}
 	} else {
 		size_t r = sh->num_groups * SA_GROUP + (u - sh->num_groups);
@@ -1797,11 +1840,11 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 		p->unit = ldexp(1.0, -shift);
 	}
 	p->narrow = m->n < 65536;
-	/* Groups: SIMD lanes across reads, when there are enough reads, no
-	 * target (a target stops single reads at once) and every β of the
-	 * schedule suits the float32 test (see run_read). */
+	/* Groups: SIMD lanes across reads, when there are enough reads and
+	 * every β of the schedule suits the float32 test (see run_read). A
+	 * group checks the target at the end of each sweep. */
 	p->groups = sa_have_avx2() && !(params->flags & (QUBO__SA_PORTABLE | QUBO__SA_NO_GROUPS)) &&
-		    !run->has_target && run->num_reads >= SA_GROUP &&
+		    run->num_reads >= SA_GROUP &&
 		    fmin(bh, bc) * p->unit >= 0x1p-100 && fmax(bh, bc) * p->unit <= 0x1p100 &&
 		    m->n < UINT32_MAX / (SA_GROUP * sizeof(double)) - 1;
 	rc = prep_build(m, p, shift);
