@@ -120,6 +120,12 @@ typedef struct qubo_options qubo_options;
  *  sets the groups it touches to their best values; 0 flips every variable
  *  on its own. Models without groups are annealed the same either way. */
 #define QUBO_PARAM_GROUP_MOVES "group_moves"
+/** int 0 or 1, "sa": with 1, a read returns the lowest state it was in at
+ *  the end of a sweep (its start counts; the final state on ties); with 0,
+ *  its final state. Unset means 1 when the schedule cools and 0 at constant β
+ *  (beta_hot = beta_cold), where the final states are Metropolis samples.
+ *  @since 0.2 */
+#define QUBO_PARAM_KEEP_LOWEST "keep_lowest"
 /** int ≥ 0, "tabu": iterations a flipped variable stays tabu; unset means
  *  min(20, n / 4), and the value must be below the number of variables. */
 #define QUBO_PARAM_TENURE "tenure"

@@ -270,3 +270,39 @@ Test(group_moves, target_and_beta_range)
 	qubo_solver_free(s);
 	qubo_model_free(m);
 }
+
+/* keep_lowest through the public options, with group moves: at constant β
+ * the default is the final state; keep_lowest 1 returns a state at least as
+ * low in every read (the same trajectory), lower in some. */
+Test(group_moves, keep_lowest_option)
+{
+	qubo_model *m = range_model(5, 24, 6);
+	int64_t r;
+	int lower = 0;
+
+	for (r = 0; r < 16; r++) {
+		double e[2];
+		int keep;
+		for (keep = 0; keep < 2; keep++) {
+			qubo_solver *s = th_solver("sa");
+			qubo_sampleset *set = NULL;
+			th_set_int(s, QUBO_PARAM_NUM_READS, 1);
+			th_set_int(s, QUBO_PARAM_FIRST_READ, r);
+			th_set_int(s, QUBO_PARAM_NUM_SWEEPS, 50);
+			th_set_int(s, QUBO_PARAM_SEED, 4);
+			cr_assert_eq(qubo_solver_set_double(s, QUBO_PARAM_BETA_HOT, 0.3), QUBO_OK);
+			cr_assert_eq(qubo_solver_set_double(s, QUBO_PARAM_BETA_COLD, 0.3), QUBO_OK);
+			if (keep)
+				th_set_int(s, QUBO_PARAM_KEEP_LOWEST, 1);
+			cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_OK, "%s",
+				     qubo_error_message());
+			cr_assert_eq(qubo_sampleset_get(set, 0, NULL, 0, &e[keep], NULL), QUBO_OK);
+			qubo_sampleset_free(set);
+			qubo_solver_free(s);
+		}
+		cr_assert_leq(e[1], e[0], "read %d", (int)r);
+		lower += e[1] < e[0];
+	}
+	cr_assert(lower > 0, "keep_lowest changed no read: the test shows nothing");
+	qubo_model_free(m);
+}

@@ -98,10 +98,13 @@ static qubo__run run_init(size_t reads, uint64_t seed, int threads)
 	return run;
 }
 
-static sa_out sample_flags(const qubo_model *m, size_t sweeps, double bh, double bc,
-			   const qubo__run *run, unsigned flags)
+/* keep: the kernel's keep_lowest, or -1 for the "sa" backend's default (the
+ * lowest state when the schedule cools, the final one at constant β). */
+static sa_out sample_keep(const qubo_model *m, size_t sweeps, double bh, double bc,
+			  const qubo__run *run, unsigned flags, int keep)
 {
-	qubo__sa_params p = { sweeps, bh, bc, flags };
+	qubo__sa_params p = { sweeps, bh, bc, flags,
+			      keep >= 0 ? keep : (bh == 0 && bc == 0) || bc > bh };
 	size_t n = qubo_model_num_variables(m);
 	sa_out o;
 
@@ -111,6 +114,12 @@ static sa_out sample_flags(const qubo_model *m, size_t sweeps, double bh, double
 	memset(&o.res, 0, sizeof o.res);
 	o.rc = qubo__sa_sample(m, &p, run, o.samples, o.energies, &o.res);
 	return o;
+}
+
+static sa_out sample_flags(const qubo_model *m, size_t sweeps, double bh, double bc,
+			   const qubo__run *run, unsigned flags)
+{
+	return sample_keep(m, sweeps, bh, bc, run, flags, -1);
 }
 
 static sa_out sample(const qubo_model *m, size_t sweeps, double bh, double bc,
@@ -557,23 +566,40 @@ Test(sa_kernel, time_limit_is_honoured)
 	qubo_model_free(m);
 }
 
+/* Whether the kernel can run reads in groups of 8 (AVX2 and FMA). */
+static int have_groups(void)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+	return 0;
+#endif
+}
+
+/* Single reads stop at once, mid-sweep: the last read reached the target.
+ * Groups of 8 check at the end of each sweep: one of the last group did. */
 Test(sa_kernel, target_stops_the_run_early)
 {
-	int kind;
+	int kind, groups;
 
+	for (groups = 0; groups < 2; groups++)
 	for (kind = W_INT; kind <= W_REAL; kind++) {
 		qubo_model *m = seeded_model(12 + (uint64_t)kind, 12, 0.5, kind);
 		double bf = brute_min(m);
 		qubo__run run = run_init(100000, 5, 1);
+		size_t r, last = groups && have_groups() ? 8 : 1, hit = 0;
 		sa_out o;
 
 		run.has_target = 1;
 		run.target = bf;
-		o = sample(m, 200, 0, 0, &run);
+		o = sample_flags(m, 200, 0, 0, &run, groups ? 0 : QUBO__SA_NO_GROUPS);
 		check_stop(m, &o, QUBO__STOP_TARGET, "target, kind", kind);
 		cr_assert_lt(o.res.reads_done, 100000, "kind %d", kind);
-		/* the last read is the one that reached the target */
-		cr_assert_leq(o.energies[o.res.reads_done - 1], bf, "kind %d", kind);
+		cr_assert_eq(o.res.reads_done % last, 0, "kind %d", kind);
+		for (r = o.res.reads_done - last; r < o.res.reads_done; r++)
+			hit += o.energies[r] <= bf;
+		cr_assert_geq(hit, 1, "kind %d, groups %d", kind, groups);
 		cr_assert_lt(o.res.flips, (uint64_t)o.res.reads_done * 200 * 12, "kind %d", kind);
 		out_free(&o);
 		qubo_model_free(m);
@@ -604,9 +630,15 @@ Test(sa_kernel, infinite_target_is_met_by_the_first_state)
 
 	run.has_target = 1;
 	run.target = HUGE_VAL;
-	o = sample(m, 50, 0, 0, &run);
+	o = sample_flags(m, 50, 0, 0, &run, QUBO__SA_NO_GROUPS);
 	check_stop(m, &o, QUBO__STOP_TARGET, "infinite target", 0);
 	cr_assert_eq(o.res.reads_done, 1);
+	cr_assert_eq(o.res.flips, 0);
+	out_free(&o);
+	/* a group starts its 8 reads, and all meet it */
+	o = sample(m, 50, 0, 0, &run);
+	check_stop(m, &o, QUBO__STOP_TARGET, "infinite target, groups", 0);
+	cr_assert_eq(o.res.reads_done, have_groups() ? 8 : 1);
 	cr_assert_eq(o.res.flips, 0);
 	out_free(&o);
 	qubo_model_free(m);
@@ -747,7 +779,7 @@ static int try_sample(const qubo_model *m, const qubo__sa_params *p, const qubo_
 Test(sa_kernel, bad_arguments_are_rejected)
 {
 	qubo_model *m = seeded_model(17, 5, 0.5, W_INT);
-	qubo__sa_params p = { 10, 0, 0, 0 };
+	qubo__sa_params p = { 10, 0, 0, 0, 1 };
 	qubo__run run = run_init(2, 1, 1);
 	qubo__result res;
 	uint8_t s[10];
@@ -899,4 +931,81 @@ Test(sa_kernel, constant_beta_samples_boltzmann_integer_path)
 Test(sa_kernel, constant_beta_samples_boltzmann_real_path)
 {
 	boltzmann_family(0.1, 6); /* 0.1 is not dyadic: real path, same β·E */
+}
+
+/* keep_lowest, against an oracle: at constant β a run of S sweeps is the
+ * first S sweeps of a longer run (same β, same stream per read), so the
+ * lowest state a read of K sweeps saw at a sweep's end has the lowest of the
+ * final energies of the runs of 1 … K sweeps (a random start is far above
+ * them at this β). Every kernel path must return it. */
+static void keep_lowest_oracle(int kind)
+{
+	enum { K = 12, READS = 19 }; /* two groups of 8 and three single reads */
+	static const unsigned paths[] = { 0, QUBO__SA_PORTABLE, QUBO__SA_NO_GROUPS,
+					  QUBO__SA_NO_F32 };
+	qubo_model *m = seeded_model(kind == W_INT ? 91 : 92, 90, 0.08, kind);
+	qubo__run run = run_init(READS, 7, 2);
+	double lowest[READS], beta = kind == W_INT ? 0.6 : 2.0;
+	size_t r, s, q, strict = 0;
+
+	for (r = 0; r < READS; r++)
+		lowest[r] = HUGE_VAL;
+	for (s = 1; s <= K; s++) {
+		sa_out o = sample_keep(m, s, beta, beta, &run, 0, 0);
+		cr_assert_eq(o.rc, QUBO_OK);
+		for (r = 0; r < READS; r++) {
+			if (s == K && o.energies[r] > lowest[r])
+				strict++;
+			lowest[r] = fmin(lowest[r], o.energies[r]);
+		}
+		out_free(&o);
+	}
+	cr_assert(strict > 0, "no read ended above its lowest: the test shows nothing");
+	for (q = 0; q < sizeof paths / sizeof paths[0]; q++) {
+		sa_out o = sample_keep(m, K, beta, beta, &run, paths[q], 1);
+		cr_assert_eq(o.rc, QUBO_OK);
+		for (r = 0; r < READS; r++) {
+			double e;
+			cr_assert_eq(qubo_model_energy(m, o.samples + r * 90, 90, &e), QUBO_OK);
+			cr_assert_eq(e, o.energies[r]);
+			cr_assert_eq(o.energies[r], lowest[r], "path %u, read %zu: %.17g, lowest %.17g",
+				     paths[q], r, o.energies[r], lowest[r]);
+		}
+		out_free(&o);
+	}
+	qubo_model_free(m);
+}
+
+Test(sa_kernel, keep_lowest_returns_the_lowest_sweep_end_integer_path)
+{
+	keep_lowest_oracle(W_INT);
+}
+
+Test(sa_kernel, keep_lowest_returns_the_lowest_sweep_end_real_path)
+{
+	keep_lowest_oracle(W_REAL);
+}
+
+/* With keep_lowest 0 an anneal returns its final states: the same reads
+ * with keep_lowest 1 are never higher, and the default is 1 when cooling. */
+Test(sa_kernel, keep_lowest_off_returns_final_states)
+{
+	qubo_model *m = seeded_model(93, 120, 0.05, W_REAL);
+	qubo__run run = run_init(24, 11, 2);
+	sa_out fin = sample_keep(m, 30, 0.05, 3.0, &run, 0, 0);
+	sa_out low = sample_keep(m, 30, 0.05, 3.0, &run, 0, 1);
+	sa_out def = sample(m, 30, 0.05, 3.0, &run);
+	size_t r;
+
+	cr_assert_eq(fin.rc, QUBO_OK);
+	cr_assert_eq(low.rc, QUBO_OK);
+	cr_assert_eq(def.rc, QUBO_OK);
+	for (r = 0; r < 24; r++) {
+		cr_assert_leq(low.energies[r], fin.energies[r], "read %zu", r);
+		cr_assert_eq(def.energies[r], low.energies[r], "read %zu", r);
+	}
+	out_free(&fin);
+	out_free(&low);
+	out_free(&def);
+	qubo_model_free(m);
 }

@@ -24,6 +24,8 @@ static const qubo__param sa_params[] = {
 	  "inverse temperature at the end; set with beta_hot" },
 	{ QUBO_PARAM_GROUP_MOVES, QUBO_TYPE_INT, 0, 1, 0, "1",
 	  "1: moves set the model's variable groups to their best values; 0: single flips" },
+	{ QUBO_PARAM_KEEP_LOWEST, QUBO_TYPE_INT, 0, 1, 0, "1 (0 at constant beta)",
+	  "1: a read returns its lowest state seen at the end of a sweep; 0: its final state" },
 };
 
 
@@ -49,6 +51,7 @@ static int sa_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_opti
 		     void *user_data)
 {
 	int hot_set = qubo_options_type(o, QUBO_PARAM_BETA_HOT) != QUBO_TYPE_NONE;
+	int keep_set = qubo_options_type(o, QUBO_PARAM_KEEP_LOWEST) != QUBO_TYPE_NONE;
 	int cold_set = qubo_options_type(o, QUBO_PARAM_BETA_COLD) != QUBO_TYPE_NONE;
 	sa_choice c;
 	qubo__run run;
@@ -75,6 +78,10 @@ static int sa_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_opti
 			return qubo__builtin_fail(ctx, QUBO_ERR_OUT_OF_RANGE);
 		}
 	}
+	/* An anneal is an optimiser: its lowest state is what it found. At
+	 * constant β the final states are Metropolis samples. */
+	c.p.keep_lowest = keep_set ? (int)qubo__builtin_int(o, QUBO_PARAM_KEEP_LOWEST, 1)
+				   : !hot_set || c.p.beta_cold > c.p.beta_hot;
 	return qubo__builtin_sample(ctx, m, &run, NULL, sa_kernel, &c);
 }
 

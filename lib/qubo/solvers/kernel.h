@@ -50,6 +50,8 @@ typedef struct qubo__sa_params {
 	double beta_hot;     /* both 0: the default rule of qubo__sa_default_betas */
 	double beta_cold;
 	unsigned flags;      /* 0, or QUBO__SA_* below (tests and benchmarks) */
+	int keep_lowest;     /* 1: a read returns its lowest state seen at the end
+				of a sweep (the start counts); 0: its final state */
 } qubo__sa_params;
 
 /* Flags of qubo__sa_params: the samples are the same with or without them,
@@ -70,7 +72,7 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *p, const qubo__r
  * (qubo_model_add_group) of up to 10 variables are set to their best values
  * after each flip of an ungrouped variable, never flipped on their own.
  * Same parameters (flags ignored), run control and outputs as
- * qubo__sa_sample; reads keep the lowest state seen at a sweep's end. */
+ * qubo__sa_sample. */
 int qubo__sa_groups_sample(const qubo_model *m, const qubo__sa_params *p, const qubo__run *run,
 			   uint8_t *samples, double *energies, qubo__result *res);
 

@@ -32,8 +32,8 @@
  * the rest of the block is re-decided with the same r: exactly the
  * sequential result. Samples are identical with and without AVX2.
  *
- * Groups (run_group, gsweep_*): with at least SA_GROUP reads and no target,
- * reads run 8 at a time in the lanes of AVX2 registers, variable by
+ * Groups (run_group, gsweep_*): with at least SA_GROUP reads, reads run 8
+ * at a time in the lanes of AVX2 registers, variable by
  * variable: lane g is read g, with its own generator and the same arithmetic
  * as alone (f += w · a, a in {−1, 0, +1}, an exact product), so the samples
  * are those of single reads, without a branch per accepted flip.
@@ -45,8 +45,10 @@
  * pool's stop flag once per sweep; the calling thread waits, calls the
  * progress callback about every 100 ms and at the end (counting reads), and
  * watches the time limit. A unit taken after a stop runs no read. A read
- * interrupted by a stop keeps its current (not its best) state; a read that
- * reaches the target stops at once, with the state that reached it. Rows of
+ * interrupted by a stop ends as if its last sweep were the last one (its
+ * lowest or its current state, see keep_lowest). A single read that reaches
+ * the target stops at once, mid-sweep; a group checks at the end of each
+ * sweep (each read tracks its energy), and its reads stop there. Rows of
  * the reads that ran are compacted to the front in read order; energies are
  * recomputed with qubo_model_energy.
  */
@@ -526,6 +528,7 @@ struct sa_shared {
 	double beta_hot, log_ratio, beta_cold;
 	int has_target;
 	double target;
+	int keep_lowest;      /* qubo__sa_params.keep_lowest */
 	sa_sweep_fn sweep;    /* the fastest available */
 	sa_sweep_fn portable; /* for β outside the range the fast one handles */
 	void (*gsweep)(sa_worker *wk, double bu); /* grouped reads, or NULL */
@@ -548,6 +551,11 @@ struct sa_worker {
 	int64_t trig_i;
 	double er;      /* real paths: energy − offset, tracked with rounding */
 	double trig_r;
+	/* The lowest state seen at the end of a sweep (the start counts): bx,
+	 * with its tracked energy in bei or ber. */
+	uint8_t *bx;
+	int64_t bei;
+	double ber;
 	/* A group of SA_GROUP reads (see run_group): gx[SA_GROUP i + g] is x_i of
 	 * read g, gf the fields in the same layout (float, or double for the
 	 * SA_F64 kind), gs[(4 j + k) SA_GROUP + g] word k of lane j of read g's
@@ -556,6 +564,13 @@ struct sa_worker {
 	void *gf;
 	uint32_t *gs;
 	void *gmem;
+	/* The group's tracked energies, as ei and er are for a single read
+	 * (gei on the integer path, ger on the real ones), and the lowest state
+	 * of each read seen at the end of a sweep: gbx in gx's layout, its
+	 * tracked energies in gbi and gbr. */
+	int64_t gei[SA_GROUP], gbi[SA_GROUP];
+	double ger[SA_GROUP], gbr[SA_GROUP];
+	uint8_t *gbx;
 	uint64_t flips; /* attempts made by this worker */
 	char pad1[64];
 };
@@ -1053,7 +1068,12 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 	const __m256 bf = _mm256_set1_ps((float)bu);
 	const __m256d bd = _mm256_set1_pd(bu);
 	const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+	const __m256i bits_lo = _mm256_setr_epi64x(1, 2, 4, 8);
+	const __m256i bits_hi = _mm256_setr_epi64x(16, 32, 64, 128);
 	const __m256 one = _mm256_set1_ps(1.0f);
+	/* the tracked energies, each read's accepted ΔE added in its order, as
+	 * the single-read sweeps add them */
+	__m256d elo = _mm256_loadu_pd(wk->ger), ehi = _mm256_loadu_pd(wk->ger + 4);
 	size_t i0;
 
 	for (i0 = 0; i0 < n; i0 += SA_LANES) {
@@ -1065,7 +1085,8 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 			const size_t i = i0 + j;
 			__m256i sg, accv;
 			__m128i xb;
-			__m256 t, a;
+			__m256 t, a, dv = _mm256_setzero_ps();
+			__m256d dlo = _mm256_setzero_pd(), dhi = _mm256_setzero_pd();
 			unsigned amb, acc;
 			uint64_t xw;
 			size_t k, end;
@@ -1077,15 +1098,17 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 				__m256i xa = _mm256_slli_epi64(_mm256_cvtepu8_epi64(xb), 63);
 				__m256i xc = _mm256_slli_epi64(_mm256_cvtepu8_epi64(
 								_mm_srli_si128(xb, 4)), 63);
-				__m256d ta = _mm256_mul_pd(bd, _mm256_xor_pd(_mm256_load_pd(fd),
-									 _mm256_castsi256_pd(xa)));
-				__m256d tc = _mm256_mul_pd(bd, _mm256_xor_pd(_mm256_load_pd(fd + 4),
-									 _mm256_castsi256_pd(xc)));
+				__m256d ta, tc;
+				dlo = _mm256_xor_pd(_mm256_load_pd(fd), _mm256_castsi256_pd(xa));
+				dhi = _mm256_xor_pd(_mm256_load_pd(fd + 4), _mm256_castsi256_pd(xc));
+				ta = _mm256_mul_pd(bd, dlo);
+				tc = _mm256_mul_pd(bd, dhi);
 				t = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(ta)),
 							 _mm256_cvtpd_ps(tc), 1);
 			} else {
 				__m256 fv = _mm256_load_ps((const float *)wk->gf + SA_GROUP * i);
-				t = _mm256_mul_ps(_mm256_xor_ps(fv, _mm256_castsi256_ps(sg)), bf);
+				dv = _mm256_xor_ps(fv, _mm256_castsi256_ps(sg));
+				t = _mm256_mul_ps(dv, bf);
 			}
 			acc = gdecide_avx2(t, &blk, j, &amb);
 			if (QUBO__UNLIKELY(amb))
@@ -1096,6 +1119,17 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 								   bits), bits);
 			a = _mm256_and_ps(_mm256_castsi256_ps(accv),
 					  _mm256_or_ps(one, _mm256_castsi256_ps(sg)));
+			if (kind == SA_F64) { /* rejected lanes add +0, which changes nothing */
+				const __m256i av = _mm256_set1_epi64x((long long)acc);
+				elo = _mm256_add_pd(elo, _mm256_and_pd(dlo, _mm256_castsi256_pd(
+					_mm256_cmpeq_epi64(_mm256_and_si256(av, bits_lo), bits_lo))));
+				ehi = _mm256_add_pd(ehi, _mm256_and_pd(dhi, _mm256_castsi256_pd(
+					_mm256_cmpeq_epi64(_mm256_and_si256(av, bits_hi), bits_hi))));
+			} else {
+				const __m256 dm = _mm256_and_ps(dv, _mm256_castsi256_ps(accv));
+				elo = _mm256_add_pd(elo, _mm256_cvtps_pd(_mm256_castps256_ps128(dm)));
+				ehi = _mm256_add_pd(ehi, _mm256_cvtps_pd(_mm256_extractf128_ps(dm, 1)));
+			}
 			memcpy(&xw, gx + SA_GROUP * i, sizeof xw);
 			xw ^= sa_spread[acc];
 			memcpy(gx + SA_GROUP * i, &xw, sizeof xw);
@@ -1137,6 +1171,39 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 			}
 		}
 	}
+	_mm256_storeu_pd(wk->ger, elo);
+	_mm256_storeu_pd(wk->ger + 4, ehi);
+}
+
+/* Copies the bytes of lane g of gx into gbx where mb[g] is 0xFF, for
+ * variables 0 … n − 1 rounded up to a multiple of 4. */
+SA_TARGET_AVX2 static void group_blend(uint8_t *gbx, const uint8_t *gx, const uint8_t *mb,
+				       size_t n)
+{
+	uint64_t m64;
+	__m256i mask;
+	size_t i;
+
+	memcpy(&m64, mb, sizeof m64);
+	mask = _mm256_set1_epi64x((long long)m64);
+	for (i = 0; i < n; i += 4) {
+		__m256i *d = (__m256i *)(void *)(gbx + SA_GROUP * i);
+		const __m256i x = _mm256_load_si256((const __m256i *)(const void *)(gx + SA_GROUP * i));
+		_mm256_store_si256(d, _mm256_blendv_epi8(_mm256_load_si256(d), x, mask));
+	}
+}
+
+/* Adds the group's accepted ΔE summed in esum to its tracked energies;
+ * returns a zero sum. */
+SA_TARGET_AVX2 static __m256i gflush_int(sa_worker *wk, __m256i esum)
+{
+	int32_t d[SA_GROUP];
+	unsigned g;
+
+	_mm256_storeu_si256((__m256i *)(void *)d, esum);
+	for (g = 0; g < SA_GROUP; g++)
+		wk->gei[g] += d[g];
+	return _mm256_setzero_si256();
 }
 
 /* The integer kind in groups: int16 fields (|f| <= SA_INT_MAX_DE), so that
@@ -1155,12 +1222,16 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, c
 	const __m256 bf = _mm256_set1_ps((float)bu);
 	const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
 	const __m256i one = _mm256_set1_epi32(1);
+	__m256i esum = _mm256_setzero_si256(); /* ΔE accepted since the last flush */
 	size_t i0;
 
 	for (i0 = 0; i0 < n; i0 += SA_LANES) {
 		sa_gblock blk;
 		unsigned j;
 
+		/* |ΔE| <= SA_INT_MAX_DE: 2^16 variables cannot overflow esum */
+		if (!(i0 & 0xFFFF) && i0)
+			esum = gflush_int(wk, esum);
 		gblock_avx2(gs, &blk);
 		for (j = 0; j < SA_LANES && i0 + j < n; j++) {
 			const size_t i = i0 + j;
@@ -1183,6 +1254,7 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, c
 				continue;
 			accv = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)acc),
 								   bits), bits);
+			esum = _mm256_add_epi32(esum, _mm256_and_si256(de, accv));
 			a = _mm256_and_si256(accv, _mm256_sub_epi32(one, _mm256_add_epi32(xi, xi)));
 			a16 = _mm_packs_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
 			memcpy(&xw, gx + SA_GROUP * i, sizeof xw);
@@ -1210,6 +1282,7 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, c
 #undef SA_GUPD
 		}
 	}
+	(void)gflush_int(wk, esum);
 }
 
 SA_TARGET_AVX2 static void gsweep_int_n(sa_worker *wk, double bu)
@@ -1290,6 +1363,41 @@ static void init_fields(sa_worker *wk)
 	}
 }
 
+/* After a sweep of a single read: keeps its state in bx if it is the lowest
+ * seen at a sweep's end (the tracked energies decide, in the same way in
+ * the group sweeps, so both keep the same states). */
+static void keep_lowest(sa_worker *wk)
+{
+	if (wk->sh->p->kind == SA_INT ? wk->ei < wk->bei : wk->er < wk->ber) {
+		wk->bei = wk->ei;
+		wk->ber = wk->er;
+		memcpy(wk->bx, wk->x, wk->sh->p->n);
+	}
+}
+
+/* The tracked energy at or below which a read may have reached the target
+ * (never, without a target): the scaled target with a little slack, and
+ * the exact energy decides (confirm_target). */
+static void set_trigger(sa_worker *wk)
+{
+	const sa_shared *sh = wk->sh;
+	const sa_prep *p = sh->p;
+	const qubo_model *m = sh->m;
+
+	wk->trig_i = INT64_MIN;
+	wk->trig_r = -HUGE_VAL;
+	if (!sh->has_target)
+		return;
+	if (p->kind == SA_INT) {
+		double t = (sh->target - m->offset) / p->unit;
+		t += 1e-9 * (fabs(t) + 1);
+		wk->trig_i = t >= 9e18 ? INT64_MAX : t <= -9e18 ? INT64_MIN : (int64_t)floor(t);
+	} else { /* the tracked energy drifts by rounding */
+		wk->trig_r = sh->target - m->offset +
+			     1e-9 * (fabs(sh->target - m->offset) + p->scale);
+	}
+}
+
 /* Runs read r in the worker's buffers. Returns the flip attempts made; *hit
  * is set when the read reached the target. */
 static uint64_t run_read(sa_worker *wk, size_t r, int *hit)
@@ -1304,19 +1412,12 @@ static uint64_t run_read(sa_worker *wk, size_t r, int *hit)
 	sa_seed(&wk->g, sh->seed, sh->first_read + r);
 	random_state(wk, n);
 	init_fields(wk);
-	wk->trig_i = INT64_MIN;
-	wk->trig_r = -HUGE_VAL;
+	wk->bei = wk->ei;
+	wk->ber = wk->er;
+	if (sh->keep_lowest)
+		memcpy(wk->bx, wk->x, n);
+	set_trigger(wk);
 	if (sh->has_target) {
-		if (p->kind == SA_INT) {
-			/* Scaled target with a little slack; confirm_target decides. */
-			double t = (sh->target - m->offset) / p->unit;
-			t += 1e-9 * (fabs(t) + 1);
-			wk->trig_i = t >= 9e18 ? INT64_MAX : t <= -9e18 ? INT64_MIN
-									: (int64_t)floor(t);
-		} else { /* the tracked energy drifts by rounding */
-			wk->trig_r = sh->target - m->offset +
-				     1e-9 * (fabs(sh->target - m->offset) + p->scale);
-		}
 		if (exact_energy(m, wk->x) <= sh->target) {
 			*hit = 1;
 			return 0;
@@ -1336,6 +1437,8 @@ static uint64_t run_read(sa_worker *wk, size_t r, int *hit)
 			attempts += sh->portable(wk, bu, hit);
 		if (*hit)
 			break;
+		if (sh->keep_lowest)
+			keep_lowest(wk);
 	}
 	return attempts;
 }
@@ -1372,10 +1475,87 @@ static void group_get_x(sa_worker *wk, unsigned g)
 		wk->x[i] = wk->gx[SA_GROUP * i + g];
 }
 
+/* keep_lowest for each read of the group: the reads whose tracked energy
+ * went below their lowest get their bytes of gx copied into gbx (whole
+ * 32-byte blocks: gx and gbx are padded to 64 bytes, and the padding is
+ * never read). */
+static void group_keep_lowest(sa_worker *wk)
+{
+	const int integer = wk->sh->p->kind == SA_INT;
+	uint8_t mb[SA_GROUP]; /* 0xFF for the reads that improved */
+	unsigned g, better = 0;
+
+	for (g = 0; g < SA_GROUP; g++) {
+		mb[g] = 0;
+		if (integer ? wk->gei[g] < wk->gbi[g] : wk->ger[g] < wk->gbr[g]) {
+			wk->gbi[g] = wk->gei[g];
+			wk->gbr[g] = wk->ger[g];
+			mb[g] = 0xFF;
+			better = 1;
+		}
+	}
+	if (!better)
+		return;
+#if SA_AVX2
+	group_blend(wk->gbx, wk->gx, mb, wk->sh->p->n);
+#else
+	{
+		uint64_t mask, x, y;
+		size_t i;
+		memcpy(&mask, mb, sizeof mask);
+		for (i = 0; i < wk->sh->p->n; i++) {
+			memcpy(&x, wk->gx + SA_GROUP * i, sizeof x);
+			memcpy(&y, wk->gbx + SA_GROUP * i, sizeof y);
+			y = (y & ~mask) | (x & mask);
+			memcpy(wk->gbx + SA_GROUP * i, &y, sizeof y);
+		}
+	}
+#endif
+}
+
+/* Read g of the group, final and lowest state, into the worker's single-read
+ * buffers, with their tracked energies. */
+static void group_get(sa_worker *wk, unsigned g)
+{
+	size_t i;
+
+	for (i = 0; i < wk->sh->p->n; i++) {
+		wk->x[i] = wk->gx[SA_GROUP * i + g];
+		wk->bx[i] = wk->gbx[SA_GROUP * i + g];
+	}
+	wk->ei = wk->gei[g];
+	wk->bei = wk->gbi[g];
+	wk->er = wk->ger[g];
+	wk->ber = wk->gbr[g];
+}
+
+/* The reads of the group whose state reached the target, checked at the
+ * end of a sweep: the tracked energy triggers, the exact one decides (and
+ * resynchronises a real read that only drifted below the trigger). */
+static unsigned group_reached(sa_worker *wk)
+{
+	const sa_shared *sh = wk->sh;
+	const int integer = sh->p->kind == SA_INT;
+	unsigned g, hits = 0;
+
+	for (g = 0; g < SA_GROUP; g++) {
+		double e;
+		if (integer ? wk->gei[g] > wk->trig_i : wk->ger[g] > wk->trig_r)
+			continue;
+		group_get_x(wk, g);
+		e = exact_energy(sh->m, wk->x);
+		if (e <= sh->target)
+			hits |= 1u << g;
+		else if (!integer)
+			wk->ger[g] = e - sh->m->offset;
+	}
+	return hits;
+}
+
 /* Runs reads r0 … r0 + SA_GROUP − 1 together. Each read starts, draws its
  * random numbers and rounds exactly as run_read would; only the order of
  * the work differs. Returns the flip attempts made. */
-static uint64_t run_group(sa_worker *wk, size_t r0)
+static uint64_t run_group(sa_worker *wk, size_t r0, unsigned *hits)
 {
 	sa_shared *sh = wk->sh;
 	const sa_prep *p = sh->p;
@@ -1384,13 +1564,21 @@ static uint64_t run_group(sa_worker *wk, size_t r0)
 	unsigned g;
 	size_t s;
 
+	*hits = 0;
+	set_trigger(wk);
 	for (g = 0; g < SA_GROUP; g++) {
 		sa_seed(&wk->g, sh->seed, sh->first_read + r0 + g);
 		random_state(wk, n);
+		if (sh->has_target && exact_energy(sh->m, wk->x) <= sh->target)
+			*hits |= 1u << g;
 		init_fields(wk);
 		group_put(wk, g, 1);
+		wk->gei[g] = wk->gbi[g] = wk->ei;
+		wk->ger[g] = wk->gbr[g] = wk->er;
 	}
-	for (s = 0; n && s < sh->num_sweeps; s++) {
+	if (sh->keep_lowest)
+		memcpy(wk->gbx, wk->gx, SA_GROUP * n);
+	for (s = 0; n && !*hits && s < sh->num_sweeps; s++) {
 		if (stopped(sh))
 			break;
 		if (p->kind == SA_F32 && s % SA_RESYNC == 0 && s) {
@@ -1398,23 +1586,35 @@ static uint64_t run_group(sa_worker *wk, size_t r0)
 				group_get_x(wk, g);
 				init_fields(wk);
 				group_put(wk, g, 0);
+				wk->ger[g] = wk->er;
 			}
 		}
 		sh->gsweep(wk, beta_at(sh, s) * p->unit);
 		attempts += (uint64_t)SA_GROUP * n;
+		if (sh->keep_lowest)
+			group_keep_lowest(wk);
+		if (sh->has_target)
+			*hits = group_reached(wk);
 	}
 	return attempts;
 }
 
-/* Stores a finished read: sample, exact energy, counters. */
+/* Stores a finished read: its lowest state seen at a sweep's end (the final
+ * one unless an earlier one is lower, exactly), exact energy, counters. */
 static void finish_read(sa_worker *wk, size_t r, int hit)
 {
 	sa_shared *sh = wk->sh;
 	const size_t n = sh->p->n;
-	double e;
+	double e = exact_energy(sh->m, wk->x);
 
+	if (sh->keep_lowest && (sh->p->kind == SA_INT ? wk->bei < wk->ei : wk->ber < wk->er)) {
+		double eb = exact_energy(sh->m, wk->bx);
+		if (eb < e) {
+			memcpy(wk->x, wk->bx, n);
+			e = eb;
+		}
+	}
 	memcpy(sh->samples + r * n, wk->x, n);
-	e = exact_energy(sh->m, wk->x);
 	sh->energies[r] = e;
 	sh->done[r] = 1;
 	if (hit)
@@ -1436,12 +1636,12 @@ static int sa_unit(qubo__pool *pl, unsigned w, size_t u)
 		return QUBO_OK; /* taken after a stop: no read runs */
 	if (u < sh->num_groups) {
 		size_t r = u * SA_GROUP;
-		unsigned g;
+		unsigned g, hits;
 
-		wk->flips += run_group(wk, r);
+		wk->flips += run_group(wk, r, &hits);
 		for (g = 0; g < SA_GROUP; g++) {
-			group_get_x(wk, g);
-			finish_read(wk, r + g, 0);
+			group_get(wk, g);
+			finish_read(wk, r + g, (hits >> g) & 1);
 		}
 	} else {
 		size_t r = sh->num_groups * SA_GROUP + (u - sh->num_groups);
@@ -1516,13 +1716,14 @@ static int alloc_worker(const qubo_allocator *a, const sa_prep *p, sa_worker *w)
 	size_t t;
 	uintptr_t base;
 
-	w->mem = qubo__malloc(a, 64 + xbytes + cells * fsize + 64);
+	w->mem = qubo__malloc(a, 64 + 2 * xbytes + cells * fsize + 64);
 	if (!w->mem)
 		return 0;
 	base = ((uintptr_t)w->mem + 63) & ~(uintptr_t)63;
 	w->x = (uint8_t *)w->mem + (base - (uintptr_t)w->mem);
-	w->f = w->x + xbytes;
-	memset(w->x, 0, cells);
+	w->bx = w->x + xbytes;
+	w->f = w->bx + xbytes;
+	memset(w->x, 0, 2 * xbytes);
 	for (t = n; t < cells; t++) {
 		if (p->kind == SA_INT)
 			((int32_t *)w->f)[t] = INT32_MAX / 2;
@@ -1538,14 +1739,15 @@ static int alloc_worker(const qubo_allocator *a, const sa_prep *p, sa_worker *w)
 		const size_t gfbytes = (cells * SA_GROUP * gfsize + 63) / 64 * 64;
 		const size_t gsbytes = 4 * SA_LANES * SA_GROUP * sizeof(uint32_t);
 
-		w->gmem = qubo__malloc(a, 64 + gxbytes + gfbytes + gsbytes + 64);
+		w->gmem = qubo__malloc(a, 64 + 2 * gxbytes + gfbytes + gsbytes + 64);
 		if (!w->gmem)
 			return 0;
 		base = ((uintptr_t)w->gmem + 63) & ~(uintptr_t)63;
 		w->gx = (uint8_t *)w->gmem + (base - (uintptr_t)w->gmem);
-		w->gf = w->gx + gxbytes;
+		w->gbx = w->gx + gxbytes;
+		w->gf = w->gbx + gxbytes;
 		w->gs = (uint32_t *)(void *)((uint8_t *)w->gf + gfbytes);
-		memset(w->gx, 0, gxbytes + gfbytes + gsbytes);
+		memset(w->gx, 0, 2 * gxbytes + gfbytes + gsbytes);
 	}
 	return 1;
 }
@@ -1638,11 +1840,11 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 		p->unit = ldexp(1.0, -shift);
 	}
 	p->narrow = m->n < 65536;
-	/* Groups: SIMD lanes across reads, when there are enough reads, no
-	 * target (a target stops single reads at once) and every β of the
-	 * schedule suits the float32 test (see run_read). */
+	/* Groups: SIMD lanes across reads, when there are enough reads and
+	 * every β of the schedule suits the float32 test (see run_read). A
+	 * group checks the target at the end of each sweep. */
 	p->groups = sa_have_avx2() && !(params->flags & (QUBO__SA_PORTABLE | QUBO__SA_NO_GROUPS)) &&
-		    !run->has_target && run->num_reads >= SA_GROUP &&
+		    run->num_reads >= SA_GROUP &&
 		    fmin(bh, bc) * p->unit >= 0x1p-100 && fmax(bh, bc) * p->unit <= 0x1p100 &&
 		    m->n < UINT32_MAX / (SA_GROUP * sizeof(double)) - 1;
 	rc = prep_build(m, p, shift);
@@ -1658,6 +1860,7 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 	sh.beta_hot = bh;
 	sh.beta_cold = bc;
 	sh.log_ratio = log(bc / bh);
+	sh.keep_lowest = params->keep_lowest;
 	sh.has_target = run->has_target;
 	sh.target = run->has_target ? run->target : -HUGE_VAL;
 	pick_sweeps(p, (params->flags & QUBO__SA_PORTABLE) != 0, &sh.sweep, &sh.portable);

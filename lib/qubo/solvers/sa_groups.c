@@ -43,6 +43,7 @@ typedef struct gm_job {
 	uint64_t first_read; /* read r draws from the stream of first_read + r */
 	size_t sweeps;
 	double beta_hot, log_ratio, beta_cold;
+	int keep_lowest;
 	uint8_t *samples;
 	double *energies;
 	/* variables that move, and the groups each touches */
@@ -298,6 +299,10 @@ static int gm_unit(qubo__runner *rn, unsigned w, size_t r)
 			}
 		}
 	}
+	if (!job->keep_lowest) { /* the final state, exactly */
+		best_e = qubo__ls_init(m, x, f);
+		best = x;
+	}
 	memcpy(job->samples + r * n, best, n);
 	job->energies[r] = best_e;
 	job->flips[w] += flips;
@@ -433,6 +438,7 @@ int qubo__sa_groups_sample(const qubo_model *m, const qubo__sa_params *p, const 
 	job.m = m;
 	job.first_read = run->first_read;
 	job.sweeps = p->num_sweeps;
+	job.keep_lowest = p->keep_lowest;
 	job.samples = samples;
 	job.energies = energies;
 	rc = gm_prepare(&job, a);
