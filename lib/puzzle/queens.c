@@ -813,6 +813,18 @@ static int add_line_cliques(const struct qz *q, qubo_model *m, const qubo_lit *l
 	return QUBO_OK;
 }
 
+/* Whether 2 P times the number of conflict pairs (those of
+ * add_conflict_terms, clique lines included) is finite. */
+static int conflict_sum_finite(const struct qz *q, const qubo_lit *lits, double P)
+{
+	size_t i, k, count = 0;
+
+	for (i = 0; i < q->n; i++)
+		for (k = q->adj_start[i]; k < q->adj_start[i + 1]; k++)
+			count += conflict_term(lits, i, q->adj[k]) && !share_tight(q, i, q->adj[k]);
+	return 2.0 * P * (double)count <= DBL_MAX;
+}
+
 /* The conflict terms, except for pairs whose shared tight constraint
  * already penalises them: the lines that are cliques, then the other
  * pairs. */
@@ -834,6 +846,15 @@ static int add_conflict_terms(const struct qz *q, const qubo_allocator *a, qubo_
 	if (!L.id || !L.clique || !L.seen || !L.cstamp || !L.cells || !L.lits) {
 		lines_free(a, &L);
 		return qubo__pz_nomem("the model's terms");
+	}
+	/* qubo_penalty_conflicts bounds the sum of the weights of all its pairs:
+	 * the same bound over every conflict pair, cliques or not, so that the
+	 * same puzzles fail with the same error as if no line were a clique. */
+	if (!(P * (double)q->adj_start[q->n] <= DBL_MAX) && !conflict_sum_finite(q, lits, P)) {
+		lines_free(a, &L);
+		return qubo__pz_error(QUBO_ERR_OUT_OF_RANGE,
+				      "qubo_penalty_conflicts: the terms' weights overflow a double "
+				      "(weight or coefficients too large)");
 	}
 	rc = add_line_cliques(q, m, lits, P, &L, ctl);
 	/* the other pairs, in one pass (often there are none) */

@@ -1,6 +1,8 @@
 /* The queens family: exactness by brute force (doc/formulations.md) for every
  * variant and option, N-Queens ground-state counts, the rule checker, and
  * infeasible instances. */
+#include <float.h>
+
 #include "puzzle/helpers.h"
 
 static int valgrind_run(void)
@@ -865,4 +867,37 @@ Test(queens, conflicts_are_coupled_once_by_lines_or_pairs)
 		checked += check_conflict_couplers(&I, 1.7, what);
 	}
 	cr_assert_geq(checked, 1000, "only %zu pairs checked", checked);
+}
+
+/* A penalty so large that the sum over all conflict pairs overflows fails
+ * as it would without clique lines (those lines alone would fit). */
+Test(queens, penalty_overflow_counts_every_conflict_pair)
+{
+	int32_t cnt[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+	static const double div[2] = { 480, 1e5 };
+	int d, k;
+
+	for (k = 0; k < 2; k++) {
+		qubo_puzzle_queens_spec s = QUBO_PUZZLE_QUEENS_SPEC_INIT;
+		qubo_puzzle_options o = QUBO_PUZZLE_OPTIONS_INIT;
+		qubo_puzzle *p = NULL;
+		int rc;
+
+		s.width = s.height = 8;
+		s.row_counts = cnt;
+		s.col_counts = cnt;
+		for (d = 1; d < 8; d += 2)
+			s.reach[d] = QUBO_QUEENS_UNLIMITED;
+		o.penalty = DBL_MAX / div[k];
+		o.reduce = QUBO_REDUCE_NONE;
+		rc = qubo_puzzle_queens_build(&p, &s, &o);
+		if (k == 0) {
+			cr_assert_eq(rc, QUBO_ERR_OUT_OF_RANGE);
+			cr_assert(strstr(qubo_error_message(), "overflow"), "%s", qubo_error_message());
+			cr_assert_null(p);
+		} else {
+			cr_assert_eq(rc, QUBO_OK, "%s", qubo_error_message());
+		}
+		qubo_puzzle_free(p);
+	}
 }
