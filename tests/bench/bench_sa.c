@@ -145,7 +145,9 @@ static double run_once(const qubo_model *m, const cfg *c, size_t reads, int thre
 		       uint64_t seed, size_t *hits, double *mean_e, double *cpu)
 {
 	size_t n = qubo_model_num_variables(m), r;
-	qubo__sa_params p = { c->sweeps, c->bh, c->bc, c->flags, c->bc > c->bh };
+	/* keep_lowest: the "sa" backend's default (on when the schedule cools) */
+	qubo__sa_params p = { c->sweeps, c->bh, c->bc, c->flags,
+			      (c->bh == 0 && c->bc == 0) || c->bc > c->bh };
 	qubo__run run;
 	qubo__result res;
 	uint8_t *s = malloc(reads * n);
