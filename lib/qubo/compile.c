@@ -222,6 +222,33 @@ static void sort_pairs(uint32_t *c, double *v, size_t len, uint32_t *sc, double 
 	}
 }
 
+/* Sums the runs of equal columns of the sorted row (c, v)[0, len), in order,
+ * and writes the nonzero sums to (oc, ov) from index o on, never past the
+ * entry being read (the output may be the row itself). Returns the end of
+ * the output, or SIZE_MAX after noting in p a sum that is not finite. */
+static size_t sum_sorted(const uint32_t *c, const double *v, size_t len, uint32_t *oc,
+			 double *ov, size_t o, part *p, size_t row)
+{
+	size_t x = 0;
+
+	while (x < len) {
+		uint32_t k = c[x];
+		double sum = v[x++];
+		while (x < len && c[x] == k)
+			sum += v[x++];
+		if (!qubo__is_finite(sum)) {
+			p->bad_row = row;
+			p->bad_col = k;
+			return SIZE_MAX;
+		}
+		if (sum != 0.0) {
+			oc[o] = k;
+			ov[o++] = sum;
+		}
+	}
+	return o;
+}
+
 /* Merges the old (O), clique (C) and pair (P) parts of one row into out,
  * summing equal columns in the order O, C, P and dropping zeros. Returns the
  * merged length, or SIZE_MAX when a sum is not finite (*bad_col set). */
@@ -524,26 +551,11 @@ static int merge_rows(const qubo_model *m, work *w, part *p)
 		if (w->flag[a] && on == 0 && cend == start) {
 			/* pairs only: sorted in place, merged down to out (never
 			 * past the entry being read) */
-			uint32_t *c = w->col + pstart;
-			double *v = w->val + pstart;
-			size_t x = 0, o = out;
-			sort_pairs(c, v, pn, p->tcol, p->tval);
-			while (x < pn) {
-				uint32_t k = c[x];
-				double sum = v[x++];
-				while (x < pn && c[x] == k)
-					sum += v[x++];
-				if (!qubo__is_finite(sum)) {
-					p->bad_row = a;
-					p->bad_col = k;
-					break;
-				}
-				if (sum != 0.0) {
-					w->col[o] = k;
-					w->val[o++] = sum;
-				}
-			}
-			if (p->bad_row != SIZE_MAX)
+			size_t o;
+			sort_pairs(w->col + pstart, w->val + pstart, pn, p->tcol, p->tval);
+			o = sum_sorted(w->col + pstart, w->val + pstart, pn, w->col, w->val, out,
+				       p, a);
+			if (o == SIZE_MAX)
 				break;
 			len = o - out;
 		} else if (w->flag[a]) {
@@ -847,26 +859,14 @@ static int merge_upper(const qubo_model *m, work *w, part *p)
 	size_t a;
 
 	for (a = p->r0; a < p->r1; a++) {
-		size_t len = w->ustart[a + 1] - w->ustart[a], x = 0, o = 0;
+		size_t len = w->ustart[a + 1] - w->ustart[a], o;
 		uint32_t *c = w->scol + w->ustart[a];
 		double *v = w->sval + w->ustart[a];
 
 		sort_pairs(c, v, len, p->tcol, p->tval);
-		while (x < len) {
-			uint32_t k = c[x];
-			double sum = v[x++];
-			while (x < len && c[x] == k)
-				sum += v[x++];
-			if (!qubo__is_finite(sum)) {
-				p->bad_row = a;
-				p->bad_col = k;
-				return QUBO_OK;
-			}
-			if (sum != 0.0) {
-				c[o] = k;
-				v[o++] = sum;
-			}
-		}
+		o = sum_sorted(c, v, len, c, v, 0, p, a);
+		if (o == SIZE_MAX)
+			return QUBO_OK;
 		w->pcur[a] = o;
 		if (part_poll(m, w, p, len))
 			return QUBO_CANCELLED;
