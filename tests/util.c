@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 uint64_t tu_next(tu_rng *r)
@@ -196,4 +197,19 @@ int tu_set_comma_locale(void)
 check:
 	snprintf(probe, sizeof probe, "%.1f", 0.5);
 	return strcmp(probe, "0,5") == 0;
+}
+
+double tu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int tu_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
 }

@@ -51,4 +51,10 @@ void tu_free_names(char **names, size_t count);
  * skips). Not under valgrind, which would trace localedef. */
 int tu_set_comma_locale(void);
 
+/* Seconds on CLOCK_MONOTONIC (benchmarks). */
+double tu_now(void);
+
+/* qsort order of doubles, ascending. */
+int tu_cmp_double(const void *a, const void *b);
+
 #endif

@@ -21,20 +21,6 @@
 
 #define MAX_FILES 4096
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -53,13 +39,13 @@ static double solve_once(const qubo_puzzle *p, const char *name)
 	memset(&r, 0, sizeof r);
 	r.struct_size = sizeof r;
 	o.seed = 1;
-	t0 = now();
+	t0 = tu_now();
 	if (qubo_puzzle_solve(p, &o, board, sizeof board, &r) != QUBO_OK ||
 	    r.verdict != QUBO_PUZZLE_SOLVED) {
 		fprintf(stderr, "%s: not solved: %s\n", name, qubo_error_message());
 		return -1;
 	}
-	t1 = now();
+	t1 = tu_now();
 	memset(&st, 0, sizeof st);
 	st.struct_size = sizeof st;
 	qubo_puzzle_get_stats(p, &st);
@@ -145,7 +131,7 @@ int main(int argc, char **argv)
 		for (k = 0; k < repeats; k++)
 			if ((t[k] = solve_once(p, names[i])) < 0)
 				return 1;
-		qsort(t, (size_t)repeats, sizeof *t, cmp_double);
+		qsort(t, (size_t)repeats, sizeof *t, tu_cmp_double);
 		med = t[repeats / 2];
 		S->solve[S->n] = med;
 		if (med > S->worst_t) {
@@ -154,14 +140,14 @@ int main(int argc, char **argv)
 		}
 		qubo_puzzle_free(p);
 		for (k = 0; k < repeats; k++) {
-			double t0 = now();
+			double t0 = tu_now();
 
 			if (qubo_puzzle_parse(&p, text, len, NULL) || solve_once(p, names[i]) < 0)
 				return 1;
 			qubo_puzzle_free(p);
-			t[k] = now() - t0;
+			t[k] = tu_now() - t0;
 		}
-		qsort(t, (size_t)repeats, sizeof *t, cmp_double);
+		qsort(t, (size_t)repeats, sizeof *t, tu_cmp_double);
 		S->cycle[S->n++] = t[repeats / 2];
 		free(text);
 	}
@@ -173,8 +159,8 @@ int main(int argc, char **argv)
 
 		if (!S->n)
 			continue;
-		qsort(S->solve, S->n, sizeof(double), cmp_double);
-		qsort(S->cycle, S->n, sizeof(double), cmp_double);
+		qsort(S->solve, S->n, sizeof(double), tu_cmp_double);
+		qsort(S->cycle, S->n, sizeof(double), tu_cmp_double);
 		printf("%-22s %6zu %10.4f %10.4f %10.4f %12.4f  %s\n", S->label, S->n,
 		       1e3 * S->solve[S->n / 2], 1e3 * S->solve[S->n * 9 / 10],
 		       1e3 * S->solve[S->n - 1], 1e3 * S->cycle[S->n / 2], S->worst);

@@ -41,26 +41,11 @@
 #define MAX_CELLS 1024
 #define MAX_VARS 26
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static double median(double *v, size_t n)
 {
 	if (!n)
 		return (double)NAN;
-	qsort(v, n, sizeof *v, cmp_double);
+	qsort(v, n, sizeof *v, tu_cmp_double);
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
@@ -195,7 +180,7 @@ static int run_puzzle(const struct config *cfg, struct set *s, const char *name,
 		s->skipped++;
 		return 0;
 	}
-	t_all = now();
+	t_all = tu_now();
 	qubo_puzzle_model(p, &m);
 	n = qubo_model_num_variables(m);
 	memset(&st, 0, sizeof st);
@@ -218,7 +203,7 @@ static int run_puzzle(const struct config *cfg, struct set *s, const char *name,
 	printf("%-30s %-5s %2zu %5llu %8.2e", name, level_name(level), n, (unsigned long long)count,
 	       (double)count / ldexp(1.0, (int)n));
 	for (k = 1; k <= cfg->max_p; k++) {
-		double e = 0.0, prob = 0.0, t0 = now();
+		double e = 0.0, prob = 0.0, t0 = tu_now();
 
 		rc = qubo_qaoa_optimize(q, k, cfg->iterations, gammas, betas, &e);
 		if (rc == QUBO_OK)
@@ -230,7 +215,7 @@ static int run_puzzle(const struct config *cfg, struct set *s, const char *name,
 			qubo_puzzle_free(p);
 			return -1;
 		}
-		printf("  %6.4f %7.3f %6.2fs", prob, e, now() - t0);
+		printf("  %6.4f %7.3f %6.2fs", prob, e, tu_now() - t0);
 		fflush(stdout);
 		s->prob[k - 1][s->runs] = prob;
 		s->ratio[k - 1][s->runs] = uniform_mean != 0.0 ? e / uniform_mean : (double)NAN;
@@ -262,10 +247,10 @@ static int run_puzzle(const struct config *cfg, struct set *s, const char *name,
 		s->ground += (size_t)at_ground;
 		s->valid += viol == 0;
 		printf("  %s %s %6.2fs\n", at_ground ? "ground" : "above ",
-		       viol ? "INVALID" : "valid", now() - t_all);
+		       viol ? "INVALID" : "valid", tu_now() - t_all);
 		fflush(stdout);
 	}
-	s->seconds += now() - t_all;
+	s->seconds += tu_now() - t_all;
 	s->runs++;
 	free(reads);
 	qubo_qaoa_free(q);
@@ -416,7 +401,7 @@ int main(int argc, char **argv)
 	char dir[1024];
 	int i, max_vars_given = 0;
 	size_t j, k;
-	double t0 = now();
+	double t0 = tu_now();
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -499,7 +484,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < 3; i++)
 		summary(&cfg, &sets[i]);
 	summary(&cfg, &all);
-	printf("wall time %.1f s\n", now() - t0);
+	printf("wall time %.1f s\n", tu_now() - t0);
 	for (i = 0; i < 3; i++)
 		set_free(&sets[i]);
 	set_free(&all);

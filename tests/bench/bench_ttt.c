@@ -59,25 +59,10 @@
 #define MAX_GRID 32
 #define MAX_SETS 16
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The lower middle of v[0..k) (sorted in place); inf sorts last. */
 static double lower_median(double *v, size_t k)
 {
-	qsort(v, k, sizeof *v, cmp_double);
+	qsort(v, k, sizeof *v, tu_cmp_double);
 	return v[(k - 1) / 2];
 }
 
@@ -212,9 +197,9 @@ static void measure(qubo_solver *s, const qubo_model *m, const cfg *c, uint64_t 
 
 	if ((rc = qubo_solver_set_int(s, QUBO_PARAM_SEED, (int64_t)seed)))
 		die("setting the seed", rc);
-	t0 = now();
+	t0 = tu_now();
 	rc = qubo_solver_sample(&set, s, m);
-	wall = now() - t0;
+	wall = tu_now() - t0;
 	if (rc)
 		die("qubo_solver_sample", rc);
 	if (qubo_sampleset_get_info(set, &info) || info.num_samples != (uint64_t)c->reads) {
@@ -369,9 +354,9 @@ static void bench_file(const char *path, const cfg *c, result *out)
 			if ((rc = qubo_solver_set_int(s, QUBO_PARAM_SEED,
 						      (int64_t)(c->seed + 777777 + (uint64_t)k))))
 				die("setting the seed", rc);
-			t0 = now();
+			t0 = tu_now();
 			rc = qubo_solver_sample(&set, s, m);
-			dt[k] = now() - t0;
+			dt[k] = tu_now() - t0;
 			if (rc < 0)
 				die("qubo_solver_sample", rc);
 			if (qubo_sampleset_get_info(set, &info))
