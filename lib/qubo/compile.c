@@ -756,6 +756,20 @@ static int check_sums(const work *w)
 	return QUBO_OK;
 }
 
+/* Gives back the room of the columns and weights past nnz entries; a
+ * failure is harmless (the larger blocks are kept). */
+static void shrink(const qubo_allocator *al, work *w, size_t nnz)
+{
+	uint32_t *c = qubo__realloc_array(al, w->col, nnz, sizeof *c);
+	double *v;
+
+	if (c)
+		w->col = c;
+	v = qubo__realloc_array(al, w->val, nnz, sizeof *v);
+	if (v)
+		w->val = v;
+}
+
 /* Replaces the compiled form with w's (w->nrow, w->nupper, w->col, w->val,
  * and w->hnew when set), empties the pending logs and frees the rest of
  * the work space. Cannot fail. */
@@ -953,8 +967,6 @@ static int compile_pairs(qubo_model *m)
 	size_t a, nup, nnz = 0, maxdeg = 0;
 	unsigned k;
 	int has_diag = 0, rc;
-	double *val;
-	uint32_t *col;
 	work w;
 
 	memset(&w, 0, sizeof w);
@@ -1024,12 +1036,7 @@ static int compile_pairs(qubo_model *m)
 	split_by_entries(m, &w, w.nrow);
 	run_parts(m, &w, mirror_vals);
 	run_parts(m, &w, mirror_cols);
-	col = qubo__realloc_array(al, w.col, nnz, sizeof *col);
-	if (col)
-		w.col = col;
-	val = qubo__realloc_array(al, w.val, nnz, sizeof *val);
-	if (val)
-		w.val = val;
+	shrink(al, &w, nnz);
 	commit(m, &w, nnz, maxdeg);
 	return QUBO_OK;
 
@@ -1134,15 +1141,8 @@ int qubo_model_compile(qubo_model *m)
 	if (rc)
 		goto fail;
 	nnz = join_parts(m, &w, &maxdeg);
-	if (nnz < total) { /* give back what merging saved; failure is harmless */
-		uint32_t *c = qubo__realloc_array(al, w.col, nnz, sizeof *c);
-		double *v;
-		if (c)
-			w.col = c;
-		v = qubo__realloc_array(al, w.val, nnz, sizeof *v);
-		if (v)
-			w.val = v;
-	}
+	if (nnz < total)
+		shrink(al, &w, nnz);
 	commit(m, &w, nnz, maxdeg);
 	return QUBO_OK;
 
