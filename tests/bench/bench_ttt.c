@@ -255,7 +255,7 @@ static void bench_file(const char *path, const cfg *c, result *out)
 	out->ttt = out->ttt99 = out->direct = HUGE_VAL;
 	if (!read_best(path, &best)) {
 		printf("%-12s no `c best` line: skipped\n", name);
-		out->ttt = NAN;
+		out->ttt = nan("");
 		return;
 	}
 	if ((rc = qubo_qbsolv_read_file(&m, path, NULL)))
