@@ -655,6 +655,8 @@ typedef struct sa_ctx {
 	uint8_t *x;
 	int64_t ei, trig_i; /* integer path: tracked energy and trigger */
 	double er, trig_r;  /* real paths */
+	float eb;           /* float32 path: the ΔE accepted in the current block
+			       of SA_LANES variables, added to er at its end */
 } sa_ctx;
 
 static SA_INLINE sa_ctx ctx_load(const sa_worker *wk)
@@ -671,7 +673,20 @@ static SA_INLINE sa_ctx ctx_load(const sa_worker *wk)
 	c.trig_i = wk->trig_i;
 	c.er = wk->er;
 	c.trig_r = wk->trig_r;
+	c.eb = 0.0f;
 	return c;
+}
+
+/* The end of a block of SA_LANES variables: the float32 path adds the
+ * block's accepted ΔE, summed in float in the order of the flips, to er.
+ * The group sweeps sum each read's block the same way, so both track the
+ * same energies. (Float32 runs have no target, which reads er mid-block.) */
+static SA_INLINE void block_end(sa_ctx *c, const int kind)
+{
+	if (kind == SA_F32) {
+		c->er += (double)c->eb;
+		c->eb = 0.0f;
+	}
 }
 
 /* ΔE of flipping i, exactly, as a double (no branch on x_i). */
@@ -716,7 +731,7 @@ static SA_INLINE void flip(sa_ctx *c, size_t i, double de, const int kind, const
 		float *restrict f = c->f;
 		const float *restrict w = c->w;
 		const float fs = (float)s;
-		c->er += de;
+		c->eb += (float)de;
 		SA_ROW_UPDATE(float, f, c->col, w, k, end, fs, narrow);
 	} else {
 		double *restrict f = c->f;
@@ -777,6 +792,7 @@ static SA_INLINE size_t sweep_portable(sa_worker *wk, double bu, int *hit, const
 				return i0 + j + 1;
 			}
 		}
+		block_end(&c, kind);
 	}
 	wk->g = g;
 	ctx_store(wk, &c);
@@ -962,6 +978,7 @@ SA_TARGET_AVX2 static SA_INLINE size_t sweep_avx2(sa_worker *wk, double bu, int 
 					_mm256_storeu_si256((__m256i *)(void *)rs, r);
 			}
 		}
+		block_end(&c, kind);
 	}
 out:
 	for (l = 0; l < 4; l++)
@@ -1077,6 +1094,7 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 	size_t i0;
 
 	for (i0 = 0; i0 < n; i0 += SA_LANES) {
+		__m256 eb = _mm256_setzero_ps(); /* float32: block_end's sums */
 		sa_gblock blk;
 		unsigned j;
 
@@ -1126,9 +1144,7 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 				ehi = _mm256_add_pd(ehi, _mm256_and_pd(dhi, _mm256_castsi256_pd(
 					_mm256_cmpeq_epi64(_mm256_and_si256(av, bits_hi), bits_hi))));
 			} else {
-				const __m256 dm = _mm256_and_ps(dv, _mm256_castsi256_ps(accv));
-				elo = _mm256_add_pd(elo, _mm256_cvtps_pd(_mm256_castps256_ps128(dm)));
-				ehi = _mm256_add_pd(ehi, _mm256_cvtps_pd(_mm256_extractf128_ps(dm, 1)));
+				eb = _mm256_add_ps(eb, _mm256_and_ps(dv, _mm256_castsi256_ps(accv)));
 			}
 			memcpy(&xw, gx + SA_GROUP * i, sizeof xw);
 			xw ^= sa_spread[acc];
@@ -1169,6 +1185,10 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 				}
 #undef SA_GUPD
 			}
+		}
+		if (kind == SA_F32) {
+			elo = _mm256_add_pd(elo, _mm256_cvtps_pd(_mm256_castps256_ps128(eb)));
+			ehi = _mm256_add_pd(ehi, _mm256_cvtps_pd(_mm256_extractf128_ps(eb, 1)));
 		}
 	}
 	_mm256_storeu_pd(wk->ger, elo);
