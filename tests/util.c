@@ -213,3 +213,9 @@ int tu_cmp_double(const void *a, const void *b)
 
 	return (x > y) - (x < y);
 }
+
+double tu_median(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, tu_cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}

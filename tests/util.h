@@ -57,4 +57,8 @@ double tu_now(void);
 /* qsort order of doubles, ascending. */
 int tu_cmp_double(const void *a, const void *b);
 
+/* The median of v[0..n) (sorted in place; n >= 1): the mean of the two
+ * middle values when n is even. */
+double tu_median(double *v, size_t n);
+
 #endif

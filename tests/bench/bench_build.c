@@ -16,24 +16,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
+#include "util.h"
 
 #define CHECK(call)                                                                  \
 	do {                                                                         \
@@ -94,11 +77,11 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < reps; i++) {
 		qubo_model_stats st = { sizeof st, 0, 0, 0, 0, 0, 0, 0 };
-		double t0 = now(), t1, t2;
+		double t0 = tu_now(), t1, t2;
 		qubo_model *m = build(n);
-		t1 = now();
+		t1 = tu_now();
 		CHECK(qubo_model_compile(m));
-		t2 = now();
+		t2 = tu_now();
 		CHECK(qubo_model_get_stats(m, &st));
 		couplers = st.num_couplers;
 		bpc = (double)st.compiled_bytes / (double)st.num_couplers;
@@ -116,9 +99,9 @@ int main(int argc, char **argv)
 				s = s * 6364136223846793005u + 1442695040888963407u;
 				xs[k] = (uint8_t)(s >> 63);
 			}
-			t3 = now();
+			t3 = tu_now();
 			CHECK(qubo_model_energy_batch(m, xs, ns, nv, e));
-			te[i] = (now() - t3) * 1e9 / ((double)ns * (double)couplers);
+			te[i] = (tu_now() - t3) * 1e9 / ((double)ns * (double)couplers);
 			free(xs);
 			free(e);
 		}
@@ -130,8 +113,8 @@ int main(int argc, char **argv)
 	printf("nqueens N=%d: %zu couplers; median over %d: build %.4f s, compile %.4f s, "
 	       "total %.4f s, %.1f M couplers/s; %.2f bytes/coupler; peak RSS %.1f MiB; "
 	       "batch energy %.3f ns/coupler\n",
-	       n, couplers, reps, median(tb, reps), median(tc, reps), median(tt, reps),
-	       (double)couplers / median(tt, reps) / 1e6, bpc, (double)ru.ru_maxrss / 1024.0,
-	       median(te, reps));
+	       n, couplers, reps, tu_median(tb, (size_t)reps), tu_median(tc, (size_t)reps),
+	       tu_median(tt, (size_t)reps), (double)couplers / tu_median(tt, (size_t)reps) / 1e6,
+	       bpc, (double)ru.ru_maxrss / 1024.0, tu_median(te, (size_t)reps));
 	return 0;
 }

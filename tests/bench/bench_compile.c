@@ -31,28 +31,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util.h"
+
 #ifdef QUBO_BENCH_INTERNAL
 #include "model_impl.h"
 #endif
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
 
 static uint64_t mix(uint64_t x)
 {
@@ -179,7 +162,7 @@ static void run_pairs(size_t n, uint32_t v, double dup, int threads, result *res
 	if (qubo_model_new(&m, v, NULL))
 		exit(1);
 	set_threads(m, threads);
-	t0 = now();
+	t0 = tu_now();
 	for (k = 0; k < n; k++) {
 		uint32_t i, j;
 		double w;
@@ -187,12 +170,12 @@ static void run_pairs(size_t n, uint32_t v, double dup, int threads, result *res
 		if (qubo_model_add_quadratic(m, i, j, w))
 			exit(1);
 	}
-	t1 = now();
+	t1 = tu_now();
 	if (qubo_model_compile(m)) {
 		fprintf(stderr, "compile: %s\n", qubo_error_message());
 		exit(1);
 	}
-	t2 = now();
+	t2 = tu_now();
 	res->t_add = t1 - t0;
 	res->t_compile = t2 - t1;
 	qubo_model_get_stats(m, &st);
@@ -225,12 +208,12 @@ static void run_qbsolv(size_t n, uint32_t v, double dup, result *res)
 	o.max_input_bytes = len + 1;
 	o.max_couplers = n;
 	o.max_variables = v;
-	t0 = now();
+	t0 = tu_now();
 	if (qubo_qbsolv_read_ex(&m, text, len, &o)) {
 		fprintf(stderr, "read: %s\n", qubo_error_message());
 		exit(1);
 	}
-	t1 = now();
+	t1 = tu_now();
 	res->t_add = 0;
 	res->t_compile = t1 - t0;
 	res->text_mb = (double)len / 1048576.0;
@@ -311,7 +294,7 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	}
 	printf("median: %s %.3f s, %.2f M couplers/s, add %.3f s, peak RSS %.0f MB\n",
-	       qbsolv ? "read" : "compile", median(tc, reps),
-	       (double)n / median(tc, reps) / 1e6, median(ta, reps), median(rss, reps));
+	       qbsolv ? "read" : "compile", tu_median(tc, (size_t)reps),
+	       (double)n / tu_median(tc, (size_t)reps) / 1e6, tu_median(ta, (size_t)reps), tu_median(rss, (size_t)reps));
 	return 0;
 }
