@@ -208,6 +208,23 @@ static size_t first_difference(const coo *a, const coo *b, uint32_t v)
 	return SIZE_MAX;
 }
 
+/* Compiles m on the given number of threads, checks it against ref and
+ * frees it. */
+static void expect_compiled(qubo_model *m, int threads, const coo *ref, uint32_t v)
+{
+	coo got;
+	size_t d;
+
+	qubo__model_set_compile_threads(m, threads);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK, "%s", qubo_error_message());
+	got = exported(m);
+	d = first_difference(&got, ref, v);
+	cr_assert_eq(d, SIZE_MAX, "v = %u, %d threads: differs at %zu (%zu couplers, expected %zu)",
+		     v, threads, d, got.count, ref->count);
+	coo_free(&got);
+	qubo_model_free(m);
+}
+
 /* The compiled form equals the reference bit for bit at 1, 2 and 4
  * threads, over few variables (long rows) and many (short rows); the
  * reference summed in the other order differs, so the check sees order. */
@@ -225,21 +242,8 @@ Test(compile, pairs_equal_a_reference_merge_bit_for_bit_at_any_thread_count)
 		if (v <= 700) /* enough repeats that the order shows */
 			cr_assert_neq(first_difference(&ref, &rev, v), SIZE_MAX,
 				      "v = %u: the data does not depend on the order", v);
-		for (b = 0; b < sizeof threads / sizeof *threads; b++) {
-			qubo_model *m = build(t, NPAIRS, v, NULL);
-			coo got;
-			size_t d;
-
-			qubo__model_set_compile_threads(m, threads[b]);
-			cr_assert_eq(qubo_model_compile(m), QUBO_OK, "%s", qubo_error_message());
-			got = exported(m);
-			d = first_difference(&got, &ref, v);
-			cr_assert_eq(d, SIZE_MAX,
-				     "v = %u, %d threads: differs at %zu (%zu couplers, expected %zu)",
-				     v, threads[b], d, got.count, ref.count);
-			coo_free(&got);
-			qubo_model_free(m);
-		}
+		for (b = 0; b < sizeof threads / sizeof *threads; b++)
+			expect_compiled(build(t, NPAIRS, v, NULL), threads[b], &ref, v);
 		coo_free(&ref);
 		coo_free(&rev);
 		free(t);
@@ -428,17 +432,8 @@ Test(compile, pairs_on_a_previous_form_equal_the_reference_at_any_thread_count)
 	size_t b;
 
 	for (b = 0; b < sizeof threads / sizeof *threads; b++) {
-		qubo_model *m = build_on_compiled(t, NPAIRS, NPAIRS / 3, v, NULL);
-		coo got;
-		size_t d;
-
-		qubo__model_set_compile_threads(m, threads[b]);
-		cr_assert_eq(qubo_model_compile(m), QUBO_OK, "%s", qubo_error_message());
-		got = exported(m);
-		d = first_difference(&got, &ref, v);
-		cr_assert_eq(d, SIZE_MAX, "%d threads: differs at %zu", threads[b], d);
-		coo_free(&got);
-		qubo_model_free(m);
+		expect_compiled(build_on_compiled(t, NPAIRS, NPAIRS / 3, v, NULL), threads[b], &ref,
+				v);
 	}
 	coo_free(&ref);
 	free(t);

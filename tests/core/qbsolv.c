@@ -1247,32 +1247,32 @@ static void big_fails(const char *text, size_t len, int status, size_t line, con
 		     (size_t)qubo_error_line(), line, qubo_error_message());
 }
 
-Test(qbsolv, long_inputs_read_as_in_order)
+/* Reads the long text with extra inserted at line at (NULL: none) and
+ * checks the model against ref. */
+static void expect_big(size_t at, const char *extra, const qubo_model *ref, const char *what)
 {
-	qubo_model *ref = big_reference(0.0), *ref_off = big_reference(2.5), *m;
-	size_t len, at;
-	char *t;
+	size_t len;
+	char *t = big_text(BIG_LINES, at, extra, &len);
+	qubo_model *m;
 
-	/* plain, and with blank and comment lines in either half */
-	t = big_text(BIG_LINES, 0, NULL, &len);
-	cr_assert_eq(qubo_qbsolv_read(&m, t, len, NULL), QUBO_OK, "%s", qubo_error_message());
-	expect_same(m, ref, "plain");
+	cr_assert_eq(qubo_qbsolv_read(&m, t, len, NULL), QUBO_OK, "%s: %s", what,
+		     qubo_error_message());
+	expect_same(m, ref, what);
 	qubo_model_free(m);
 	free(t);
+}
+
+Test(qbsolv, long_inputs_read_as_in_order)
+{
+	qubo_model *ref = big_reference(0.0), *ref_off = big_reference(2.5);
+	size_t at;
+
+	/* plain, and with blank and comment lines in either half */
+	expect_big(0, NULL, ref, "plain");
 	for (at = first_at(); at < BIG_LINES; at += BIG_LINES * 8 / 10) {
-		t = big_text(BIG_LINES, at, "\n  \nc a comment\n", &len);
-		cr_assert_eq(qubo_qbsolv_read(&m, t, len, NULL), QUBO_OK, "%s",
-			     qubo_error_message());
-		expect_same(m, ref, "comments");
-		qubo_model_free(m);
-		free(t);
+		expect_big(at, "\n  \nc a comment\n", ref, "comments");
 		/* an offset line, which the second thread leaves to the first */
-		t = big_text(BIG_LINES, at, "c offset 2.5\n", &len);
-		cr_assert_eq(qubo_qbsolv_read(&m, t, len, NULL), QUBO_OK, "%s",
-			     qubo_error_message());
-		expect_same(m, ref_off, "offset");
-		qubo_model_free(m);
-		free(t);
+		expect_big(at, "c offset 2.5\n", ref_off, "offset");
 	}
 	qubo_model_free(ref);
 	qubo_model_free(ref_off);
