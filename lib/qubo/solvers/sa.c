@@ -1213,6 +1213,47 @@ SA_TARGET_AVX2 static void group_blend(uint8_t *gbx, const uint8_t *gx, const ui
 	}
 }
 
+/* The float32 group's fields and tracked energies recomputed from gx, for
+ * the 8 reads at once: per read the arithmetic of init_fields (the same
+ * products, sums and order, in double), so the reads stay as they would be
+ * resynchronised one by one. */
+SA_TARGET_AVX2 static void group_resync(sa_worker *wk)
+{
+	const qubo_model *m = wk->sh->m;
+	const uint8_t *gx = wk->gx;
+	float *gf = wk->gf;
+	const __m256d half = _mm256_set1_pd(0.5);
+	__m256d elo = _mm256_setzero_pd(), ehi = _mm256_setzero_pd();
+	size_t i, k;
+
+	for (i = 0; i < m->n; i++) {
+		const __m256d h = _mm256_set1_pd(m->h[i]);
+		__m256d vlo = h, vhi = h;
+		__m128i xi;
+		for (k = m->row[i]; k < m->row[i + 1]; k++) {
+			const __m128i xb = _mm_loadl_epi64((const __m128i *)(const void *)
+							   (gx + SA_GROUP * (size_t)m->col[k]));
+			const __m256d w = _mm256_set1_pd(m->val[k]);
+			vlo = _mm256_add_pd(vlo, _mm256_mul_pd(w, _mm256_cvtepi32_pd(
+						_mm_cvtepu8_epi32(xb))));
+			vhi = _mm256_add_pd(vhi, _mm256_mul_pd(w, _mm256_cvtepi32_pd(
+						_mm_cvtepu8_epi32(_mm_srli_si128(xb, 4)))));
+		}
+		_mm256_store_ps(gf + SA_GROUP * i, _mm256_insertf128_ps(
+			_mm256_castps128_ps256(_mm256_cvtpd_ps(vlo)), _mm256_cvtpd_ps(vhi), 1));
+		/* the reads with x_i = 1 add 0.5 (v + h_i); the others +0 */
+		xi = _mm_loadl_epi64((const __m128i *)(const void *)(gx + SA_GROUP * i));
+		elo = _mm256_add_pd(elo, _mm256_and_pd(_mm256_mul_pd(half, _mm256_add_pd(vlo, h)),
+			_mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_cvtepu8_epi64(xi),
+							       _mm256_setzero_si256()))));
+		ehi = _mm256_add_pd(ehi, _mm256_and_pd(_mm256_mul_pd(half, _mm256_add_pd(vhi, h)),
+			_mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_cvtepu8_epi64(
+				_mm_srli_si128(xi, 4)), _mm256_setzero_si256()))));
+	}
+	_mm256_storeu_pd(wk->ger, elo);
+	_mm256_storeu_pd(wk->ger + 4, ehi);
+}
+
 /* Adds the group's accepted ΔE summed in esum to its tracked energies;
  * returns a zero sum. */
 SA_TARGET_AVX2 static __m256i gflush_int(sa_worker *wk, __m256i esum)
@@ -1243,15 +1284,14 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, c
 	const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
 	const __m256i one = _mm256_set1_epi32(1);
 	__m256i esum = _mm256_setzero_si256(); /* ΔE accepted since the last flush */
-	size_t i0;
+	size_t i0, c0;
 
-	for (i0 = 0; i0 < n; i0 += SA_LANES) {
+	/* |ΔE| <= SA_INT_MAX_DE: chunks of 2^16 variables cannot overflow esum */
+	for (c0 = 0; c0 < n; c0 += 0x10000, esum = gflush_int(wk, esum))
+	for (i0 = c0; i0 < n && i0 < c0 + 0x10000; i0 += SA_LANES) {
 		sa_gblock blk;
 		unsigned j;
 
-		/* |ΔE| <= SA_INT_MAX_DE: 2^16 variables cannot overflow esum */
-		if (!(i0 & 0xFFFF) && i0)
-			esum = gflush_int(wk, esum);
 		gblock_avx2(gs, &blk);
 		for (j = 0; j < SA_LANES && i0 + j < n; j++) {
 			const size_t i = i0 + j;
@@ -1302,7 +1342,6 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, c
 #undef SA_GUPD
 		}
 	}
-	(void)gflush_int(wk, esum);
 }
 
 SA_TARGET_AVX2 static void gsweep_int_n(sa_worker *wk, double bu)
@@ -1463,9 +1502,9 @@ static uint64_t run_read(sa_worker *wk, size_t r, int *hit)
 	return attempts;
 }
 
-/* Lane g of the worker's group from its single-read buffers: x, fields and,
- * with rng, the generator. */
-static void group_put(sa_worker *wk, unsigned g, int rng)
+/* Lane g of the worker's group from its single-read buffers: x, fields and
+ * the generator. */
+static void group_put(sa_worker *wk, unsigned g)
 {
 	const sa_prep *p = wk->sh->p;
 	size_t i;
@@ -1480,10 +1519,9 @@ static void group_put(sa_worker *wk, unsigned g, int rng)
 		else /* |f| <= SA_INT_MAX_DE */
 			((int16_t *)wk->gf)[SA_GROUP * i + g] = (int16_t)((const int32_t *)wk->f)[i];
 	}
-	if (rng)
-		for (j = 0; j < SA_LANES; j++)
-			for (k = 0; k < 4; k++)
-				wk->gs[(4 * j + k) * SA_GROUP + g] = wk->g.s[k][j];
+	for (j = 0; j < SA_LANES; j++)
+		for (k = 0; k < 4; k++)
+			wk->gs[(4 * j + k) * SA_GROUP + g] = wk->g.s[k][j];
 }
 
 /* x of read g of the group into the worker's single-read x. */
@@ -1592,7 +1630,7 @@ static uint64_t run_group(sa_worker *wk, size_t r0, unsigned *hits)
 		if (sh->has_target && exact_energy(sh->m, wk->x) <= sh->target)
 			*hits |= 1u << g;
 		init_fields(wk);
-		group_put(wk, g, 1);
+		group_put(wk, g);
 		wk->gei[g] = wk->gbi[g] = wk->ei;
 		wk->ger[g] = wk->gbr[g] = wk->er;
 	}
@@ -1601,14 +1639,10 @@ static uint64_t run_group(sa_worker *wk, size_t r0, unsigned *hits)
 	for (s = 0; n && !*hits && s < sh->num_sweeps; s++) {
 		if (stopped(sh))
 			break;
-		if (p->kind == SA_F32 && s % SA_RESYNC == 0 && s) {
-			for (g = 0; g < SA_GROUP; g++) {
-				group_get_x(wk, g);
-				init_fields(wk);
-				group_put(wk, g, 0);
-				wk->ger[g] = wk->er;
-			}
-		}
+#if SA_AVX2 /* groups run only with AVX2 */
+		if (p->kind == SA_F32 && s % SA_RESYNC == 0 && s)
+			group_resync(wk);
+#endif
 		sh->gsweep(wk, beta_at(sh, s) * p->unit);
 		attempts += (uint64_t)SA_GROUP * n;
 		if (sh->keep_lowest)
