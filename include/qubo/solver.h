@@ -127,7 +127,8 @@ typedef struct qubo_options qubo_options;
  *  @since 0.2 */
 #define QUBO_PARAM_KEEP_LOWEST "keep_lowest"
 /** int ≥ 0, "tabu": iterations a flipped variable stays tabu; unset means
- *  min(20, n / 4), and the value must be below the number of variables. */
+ *  min(20, n / 4), or n / 20 when that is larger, and the value must be
+ *  below the number of variables. */
 #define QUBO_PARAM_TENURE "tenure"
 /** int ≥ 1, "tabu": iterations per restart; unset means max(1000, 10 n).
  *  "qaoa": Nelder–Mead iterations per depth when optimising the angles

@@ -85,17 +85,22 @@ int qubo__descent_sample(const qubo_model *m, const qubo__run *run, const uint8_
 
 /* Tabu search parameters (tabu.c); 0 means the default rule. */
 typedef struct qubo__tabu_params {
-	size_t tenure;         /* < n; 0 with tenure_set == 0: min(20, n / 4) */
+	size_t tenure;         /* < n; unset: min(20, n / 4), or n / 20 if larger */
 	int tenure_set;
 	size_t num_iterations; /* per restart; 0: max(1000, 10 n) */
 	size_t num_restarts;   /* after the first run of each read */
 } qubo__tabu_params;
 
-/* One-flip tabu search with aspiration and restarts from a perturbed best
- * state; starts as qubo__descent_sample. */
+/* One-flip tabu search with aspiration and restarts from an elite of the
+ * best states found (doc/solvers.md); starts as qubo__descent_sample. */
 int qubo__tabu_sample(const qubo_model *m, const qubo__tabu_params *p, const qubo__run *run,
 		      const uint8_t *initial, uint8_t *samples, double *energies,
 		      qubo__result *res);
+
+/* 1 when qubo__tabu_sample picks its moves from bucket lists on m (every
+ * weight a multiple of one power of two, every flip's change within 2^20
+ * of those units), 0 when it scans. m is compiled. */
+int qubo__tabu_buckets(const qubo_model *m);
 
 /* Exhaustive enumeration (exhaustive.c). */
 typedef struct qubo__exh_params {

@@ -1,10 +1,44 @@
-/* Tabu search: one-flip moves, a tenure, aspiration, and restarts from a
- * perturbed best state. */
+/* Tabu search: one-flip moves, a tenure, aspiration, and restarts from an
+ * elite pool of the best states found, perturbed or relinked.
+ *
+ * Two engines pick the moves. On a model whose weights are all multiples
+ * of one power of two, with every flip's change within 2^20 of those units
+ * (Max-Cut graphs, puzzle models), the non-tabu variables sit in bucket
+ * lists by their exact energy change, so the best move is found in
+ * amortised constant time and a flip costs its row. On other models each
+ * iteration scans the energy change of every variable. */
+#include <math.h>
 #include <string.h>
 
 #include "localsearch.h"
 #include "runner.h"
 #include "solver_impl.h"
+
+#define TB_ELITE 8           /* elite states kept per read */
+#define TB_MAX_SHIFT 30      /* finest power of two the bucket engine scales by */
+#define TB_MAX_DELTA (1 << 20) /* largest |ΔE|, in those units, it takes */
+#define TB_NONE UINT32_MAX
+
+typedef struct tb_node { /* a variable of the bucket engine */
+	uint32_t next, prev; /* in its list */
+	uint32_t key;        /* its list */
+	int32_t f;           /* its field in units */
+} tb_node;
+
+typedef struct tabu_ws { /* one worker's arrays */
+	uint8_t *x, *best, *elite;
+	double *f;              /* real engine: fields */
+	tb_node *nd;            /* bucket engine: n variables, then 2 nkeys heads */
+	uint32_t n;
+	uint32_t nkeys;         /* bucket engine: lists, 2 (2 off + 1) */
+	uint32_t lo;            /* bucket engine: no nonempty list below */
+	uint32_t *ring;         /* the last tenure + 1 moves, by iteration */
+	uint64_t *until;        /* iteration before which a variable is tabu */
+	uint32_t *diff;         /* relinking: the variables two states differ in */
+	double elite_e[TB_ELITE];
+	size_t nelite;
+	uint64_t flips;
+} tabu_ws;
 
 typedef struct tabu_job {
 	const qubo_model *m;
@@ -14,18 +48,207 @@ typedef struct tabu_job {
 	double *energies;
 	double eps;
 	size_t tenure, iterations, restarts;
-	/* per worker */
-	uint8_t *x, *best;
-	double *f;
-	uint64_t *until; /* iteration before which a variable is tabu */
-	uint64_t *flips;
+	/* the bucket engine, when the model allows it (ih != NULL) */
+	int32_t *ih, *ival;  /* h and the CSR weights in units of 2^−shift */
+	int shift;
+	uint32_t nkeys;      /* lists: 2 (2 off + 1) */
+	int64_t off;
+	tabu_ws *ws;
 } tabu_job;
+
+/* ---- the bucket engine ---- */
+
+/* Every variable sits in one circular list, by its energy change d in
+ * units: list 2 (d + off) while it is free, 2 (d + off) + 1 while it is
+ * tabu, so that the lists run by d, a free one before the tabu one of the
+ * same d. Node n + k heads list k. */
+static inline uint32_t tb_key(const tabu_job *job, const tabu_ws *s, uint32_t i, uint32_t tabu)
+{
+	const int32_t f = s->nd[i].f, neg = -(int32_t)s->x[i];
+
+	return 2 * (uint32_t)(((f ^ neg) - neg) + job->off) + tabu;
+}
+
+static inline int64_t tb_d(const tabu_job *job, uint32_t key)
+{
+	return (int64_t)(key >> 1) - job->off;
+}
+
+static inline void tb_insert(tabu_ws *s, uint32_t i, uint32_t k)
+{
+	tb_node *v = &s->nd[i];
+	const uint32_t h = s->n + k, t = s->nd[h].next;
+
+	v->key = k;
+	v->prev = h;
+	v->next = t;
+	s->nd[t].prev = i;
+	s->nd[h].next = i;
+	if (k < s->lo)
+		s->lo = k;
+}
+
+static inline void tb_remove(tabu_ws *s, uint32_t i)
+{
+	const tb_node *v = &s->nd[i];
+
+	s->nd[v->prev].next = v->next;
+	s->nd[v->next].prev = v->prev;
+}
+
+/* Fields of x in units; every variable free. Returns E − offset in units. */
+static int64_t tb_init(const tabu_job *job, tabu_ws *s)
+{
+	const qubo_model *m = job->m;
+	int64_t e = 0;
+	size_t i, k;
+
+	for (k = s->n; k < s->n + (size_t)s->nkeys; k++)
+		s->nd[k].next = s->nd[k].prev = (uint32_t)k;
+	s->lo = s->nkeys;
+	for (i = 0; i < m->n; i++) {
+		int32_t v = job->ih[i];
+		for (k = m->row[i]; k < m->row[i + 1]; k++)
+			if (s->x[m->col[k]])
+				v += job->ival[k];
+		s->nd[i].f = v;
+		if (s->x[i])
+			e += (int64_t)v + job->ih[i];
+	}
+	for (i = m->n; i-- > 0;)
+		tb_insert(s, (uint32_t)i, tb_key(job, s, (uint32_t)i, 0));
+	return e / 2; /* Σ x_i (f_i + h_i) = 2 (E − offset) */
+}
+
+/* Flips x_k, which becomes tabu or free, and moves each neighbour to the
+ * list of its new energy change. (Locals throughout: the list stores could
+ * otherwise alias s->n.) */
+static void tb_flip(const tabu_job *job, tabu_ws *s, uint32_t k, uint32_t tabu)
+{
+	const qubo_model *m = job->m;
+	const int32_t sg = s->x[k] ? -1 : 1, off = (int32_t)job->off;
+	const uint32_t *col = m->col, n = s->n;
+	const int32_t *w = job->ival;
+	const uint8_t *x = s->x;
+	tb_node *nd = s->nd;
+	size_t p, end = m->row[k + 1];
+	uint32_t lo;
+
+	tb_remove(s, k);
+	s->x[k] ^= 1;
+	tb_insert(s, k, tb_key(job, s, k, tabu));
+	lo = s->lo;
+	for (p = m->row[k]; p < end; p++) {
+		const uint32_t j = col[p];
+		tb_node *v = nd + j;
+		const int32_t f = v->f + sg * w[p];
+		const int32_t neg = -(int32_t)x[j]; /* no branch on a random bit */
+		const uint32_t key = 2 * (uint32_t)(((f ^ neg) - neg) + off) + (v->key & 1);
+		const uint32_t h = n + key, t = nd[h].next;
+		nd[v->prev].next = v->next;
+		nd[v->next].prev = v->prev;
+		v->f = f;
+		v->key = key;
+		v->prev = h;
+		v->next = t;
+		nd[t].prev = j;
+		nd[h].next = j;
+		lo = key < lo ? key : lo;
+	}
+	s->lo = lo;
+}
+
+/* The move: the best free one, unless a tabu one lowers the energy below
+ * be and below what the best free one would (aspiration); when every
+ * variable is tabu, the best tabu move. Ties among free moves go to the
+ * r-th of the list (cyclically) for a random r < 8. Returns TB_NONE for
+ * n = 0; sets *key to the move's list. */
+static uint32_t tb_choose(const tabu_job *job, tabu_ws *s, int64_t e, int64_t be, qubo__rng *g,
+			  uint32_t *key)
+{
+	const uint32_t n = s->n, end = s->nkeys;
+	uint32_t k = s->lo, tk = TB_NONE, h, pick, r;
+
+	while (k < end && s->nd[n + k].next == n + k)
+		k++;
+	s->lo = k; /* nothing below */
+	for (; k < end; k++) {
+		if (s->nd[n + k].next == n + k)
+			continue;
+		if (!(k & 1))
+			break; /* the best free move */
+		if (tk == TB_NONE && e + tb_d(job, k) < be)
+			tk = k; /* aspiration */
+	}
+	if (tk == TB_NONE && k == end)
+		tk = s->lo; /* every variable tabu: the best, if any */
+	if (tk != TB_NONE && tk < end) {
+		*key = tk;
+		return s->nd[n + tk].next;
+	}
+	if (k == end)
+		return TB_NONE;
+	h = n + k;
+	pick = s->nd[h].next;
+	for (r = qubo__rng_below(g, 8); r > 0; r--) {
+		pick = s->nd[pick].next;
+		if (pick == h)
+			pick = s->nd[h].next;
+	}
+	*key = k;
+	return pick;
+}
+
+/* One search of job->iterations moves from s->x. Keeps the lowest state
+ * in s->best (as *best_e, E − offset in units) when it beats *best_e. */
+static void tb_search(qubo__runner *rn, const tabu_job *job, tabu_ws *s, double *best_e,
+		      qubo__rng *g)
+{
+	const size_t T = job->tenure;
+	const double unit = ldexp(1.0, -job->shift);
+	int64_t e = tb_init(job, s), be = (int64_t)*best_e;
+	uint64_t it;
+	size_t q;
+
+	for (q = 0; q <= T; q++)
+		s->ring[q] = TB_NONE;
+	for (it = 0; it < job->iterations; it++) {
+		const size_t slot = (size_t)(it % (T + 1));
+		uint32_t v = s->ring[slot], pick, key;
+
+		if ((it & 255) == 0 && qubo__runner_stopped(rn))
+			break;
+		/* the move made tenure + 1 iterations ago is free again, unless
+		 * the variable moved since (aspiration) */
+		if (v != TB_NONE && (s->nd[v].key & 1) && s->until[v] <= it) {
+			key = s->nd[v].key - 1;
+			tb_remove(s, v);
+			tb_insert(s, v, key);
+		}
+		pick = tb_choose(job, s, e, be, g, &key);
+		if (pick == TB_NONE)
+			break;
+		tb_flip(job, s, pick, 1);
+		e += tb_d(job, key);
+		s->until[pick] = it + 1 + T;
+		s->ring[slot] = pick;
+		s->flips++;
+		if (e < be) {
+			be = e;
+			memcpy(s->best, s->x, job->m->n);
+			qubo__runner_found(rn, job->m->offset + (double)e * unit);
+		}
+	}
+	*best_e = (double)be;
+}
+
+/* ---- the scanning engine ---- */
 
 /* Picks the move: the best non-tabu flip, or a tabu flip that would beat the
  * best energy (aspiration); ties are broken at random. When every move is
  * tabu and none aspires, the best move overall. */
-static size_t choose(const tabu_job *job, const uint8_t *x, const double *f,
-		     const uint64_t *until, uint64_t it, double e, double best_e, qubo__rng *g)
+static size_t choose(const tabu_job *job, const tabu_ws *s, uint64_t it, double e,
+		     double best_e, qubo__rng *g)
 {
 	size_t n = job->m->n, i, pick = 0, any = 0;
 	double pick_d = 0.0, any_d = 0.0;
@@ -33,8 +256,8 @@ static size_t choose(const tabu_job *job, const uint8_t *x, const double *f,
 	int found = 0;
 
 	for (i = 0; i < n; i++) {
-		double d = qubo__ls_delta(x, f, i);
-		int allowed = until[i] <= it || e + d < best_e - job->eps;
+		double d = qubo__ls_delta(s->x, s->f, i);
+		int allowed = s->until[i] <= it || e + d < best_e - job->eps;
 		if (!i || d < any_d - job->eps) {
 			any = i;
 			any_d = d;
@@ -56,54 +279,241 @@ static size_t choose(const tabu_job *job, const uint8_t *x, const double *f,
 	return found ? pick : any;
 }
 
+static void scan_search(qubo__runner *rn, const tabu_job *job, tabu_ws *s, double *best_e,
+			qubo__rng *g)
+{
+	const qubo_model *m = job->m;
+	double e = qubo__ls_init(m, s->x, s->f), be = *best_e;
+	uint64_t it;
+
+	memset(s->until, 0, m->n * sizeof *s->until);
+	for (it = 0; it < job->iterations; it++) {
+		size_t k;
+		if (qubo__runner_stopped(rn))
+			break;
+		k = choose(job, s, it, e, be, g);
+		e += qubo__ls_delta(s->x, s->f, k);
+		qubo__ls_flip(m, s->x, s->f, k);
+		s->until[k] = it + 1 + job->tenure;
+		s->flips++;
+		if (e < be - job->eps) {
+			be = e;
+			memcpy(s->best, s->x, m->n);
+			qubo__runner_found(rn, e);
+		}
+	}
+	*best_e = be;
+}
+
+/* ---- restarts ---- */
+
+/* Energy of x in the engine's terms: E − offset in units for the bucket
+ * engine, E for the scanning one. */
+static double engine_energy(const tabu_job *job, tabu_ws *s)
+{
+	return job->ih ? (double)tb_init(job, s) : qubo__ls_init(job->m, s->x, s->f);
+}
+
+/* Keeps s->best (energy e) among the read's elite states unless it is
+ * there already or no better than all of a full pool. */
+static void elite_add(tabu_ws *s, size_t n, double e)
+{
+	size_t i, worst = 0;
+
+	for (i = 0; i < s->nelite; i++) {
+		if (s->elite_e[i] == e && !memcmp(s->elite + i * n, s->best, n))
+			return;
+		if (s->elite_e[i] > s->elite_e[worst])
+			worst = i;
+	}
+	if (s->nelite < TB_ELITE)
+		worst = s->nelite++;
+	else if (!(e < s->elite_e[worst]))
+		return;
+	memcpy(s->elite + worst * n, s->best, n);
+	s->elite_e[worst] = e;
+}
+
+/* The start of a restart, in s->x: half of a greedy path from one elite
+ * state to another (relinking), or an elite state with n/8 random flips. */
+static void restart_state(const tabu_job *job, tabu_ws *s, qubo__rng *g)
+{
+	const size_t n = job->m->n;
+	size_t a = qubo__rng_below(g, (uint32_t)s->nelite), i, nd = 0, steps;
+
+	memcpy(s->x, s->elite + a * n, n);
+	if (s->nelite >= 2 && qubo__rng_below(g, 2)) {
+		size_t b = (a + 1 + qubo__rng_below(g, (uint32_t)s->nelite - 1)) % s->nelite;
+		const uint8_t *y = s->elite + b * n;
+		for (i = 0; i < n; i++)
+			if (s->x[i] != y[i])
+				s->diff[nd++] = (uint32_t)i;
+		(void)engine_energy(job, s); /* the fields of x */
+		for (steps = nd / 2; steps > 0; steps--, nd--) {
+			size_t j, k = 0;
+			double dk = HUGE_VAL;
+			for (j = 0; j < nd; j++) {
+				uint32_t v = s->diff[j];
+				double dv = job->ih ? (double)tb_d(job, tb_key(job, s, v, 0))
+						    : qubo__ls_delta(s->x, s->f, v);
+				if (dv < dk) {
+					dk = dv;
+					k = j;
+				}
+			}
+			if (job->ih)
+				tb_flip(job, s, s->diff[k], 0);
+			else
+				qubo__ls_flip(job->m, s->x, s->f, s->diff[k]);
+			s->diff[k] = s->diff[nd - 1];
+		}
+		return;
+	}
+	for (i = n / 8 ? n / 8 : 1; i > 0; i--)
+		s->x[qubo__rng_below(g, (uint32_t)n)] ^= 1;
+}
+
 static int tabu_unit(qubo__runner *rn, unsigned w, size_t r)
 {
 	tabu_job *job = rn->arg;
-	const qubo_model *m = job->m;
-	size_t n = m->n, i, rs;
-	uint8_t *x = job->x + (size_t)w * n, *best = job->best + (size_t)w * n;
-	double *f = job->f + (size_t)w * n;
-	uint64_t *until = job->until + (size_t)w * n, it, flips = 0;
-	double e, best_e;
+	tabu_ws *s = &job->ws[w];
+	const size_t n = job->m->n;
+	double best_e, e;
+	size_t rs;
 	qubo__rng g;
 
 	qubo__rng_stream(&g, rn->seed, job->first_read + r);
-	qubo__ls_start(x, n, job->initial, r, &g);
-	e = best_e = qubo__ls_init(m, x, f);
+	qubo__ls_start(s->x, n, job->initial, r, &g);
+	s->nelite = 0;
 	if (n)
-		memcpy(best, x, n);
-	qubo__runner_found(rn, e);
+		memcpy(s->best, s->x, n);
+	best_e = engine_energy(job, s);
+	qubo__runner_found(rn, qubo__ls_init(job->m, s->x, s->f));
 	for (rs = 0; n && rs <= job->restarts && !qubo__runner_stopped(rn); rs++) {
-		if (rs) {
-			size_t kicks = n / 8 ? n / 8 : 1;
-			memcpy(x, best, n);
-			for (i = 0; i < kicks; i++)
-				x[qubo__rng_below(&g, (uint32_t)n)] ^= 1;
-			/* exact fields at each restart: no drift across restarts */
-			e = qubo__ls_init(m, x, f);
-		}
-		memset(until, 0, n * sizeof *until);
-		for (it = 0; it < job->iterations; it++) {
-			size_t k;
-			if (qubo__runner_stopped(rn))
-				break;
-			k = choose(job, x, f, until, it, e, best_e, &g);
-			e += qubo__ls_delta(x, f, k);
-			qubo__ls_flip(m, x, f, k);
-			until[k] = it + 1 + job->tenure;
-			flips++;
-			if (e < best_e - job->eps) {
-				best_e = e;
-				memcpy(best, x, n);
-				qubo__runner_found(rn, e);
-			}
-		}
+		if (rs)
+			restart_state(job, s, &g);
+		/* each search keeps its own best, which joins the elite */
+		e = engine_energy(job, s);
+		memcpy(s->best, s->x, n);
+		if (job->ih)
+			tb_search(rn, job, s, &e, &g);
+		else
+			scan_search(rn, job, s, &e, &g);
+		elite_add(s, n, e);
+		if (e < best_e)
+			best_e = e;
+	}
+	/* the read's answer: its lowest elite state (or its start), exactly */
+	memcpy(s->x, s->best, n);
+	if (s->nelite) {
+		size_t i, lo = 0;
+		for (i = 1; i < s->nelite; i++)
+			if (s->elite_e[i] < s->elite_e[lo])
+				lo = i;
+		memcpy(s->x, s->elite + lo * n, n);
 	}
 	if (n)
-		memcpy(job->samples + r * n, best, n);
-	job->energies[r] = best_e;
-	job->flips[w] += flips; /* once per read: no false sharing */
-	qubo__runner_unit_done(rn, best_e);
+		memcpy(job->samples + r * n, s->x, n);
+	e = qubo__ls_init(job->m, s->x, s->f);
+	job->energies[r] = e;
+	qubo__runner_unit_done(rn, e);
+	return QUBO_OK;
+}
+
+/* Every weight a multiple of 2^−shift (shift <= TB_MAX_SHIFT) with each
+ * variable's |h_i| + Σ_j |J_ij| within TB_MAX_DELTA units: the bucket
+ * engine's units. Returns 0 when the model is not of that kind. */
+static int bucket_units(const qubo_model *m, int *shift_out, int64_t *off_out)
+{
+	double big = 0.0;
+	int shift = 0;
+	size_t i, k;
+
+	for (i = 0; i < m->n; i++) {
+		double s = fabs(m->h[i]);
+		for (k = m->row[i]; k <= m->row[i + 1]; k++) {
+			double w = k < m->row[i + 1] ? m->val[k] : m->h[i];
+			while (shift <= TB_MAX_SHIFT && ldexp(w, shift) != floor(ldexp(w, shift)))
+				shift++;
+			if (shift > TB_MAX_SHIFT)
+				return 0;
+			if (k < m->row[i + 1])
+				s += fabs(w);
+		}
+		if (s > big)
+			big = s;
+	}
+	big = ldexp(big, shift);
+	if (!(big <= TB_MAX_DELTA) || !((double)m->n * big <= 0x1p52))
+		return 0;
+	*shift_out = shift;
+	*off_out = (int64_t)big;
+	return 1;
+}
+
+int qubo__tabu_buckets(const qubo_model *m)
+{
+	int shift;
+	int64_t off;
+
+	return m->n <= TB_NONE - 4 * (size_t)TB_MAX_DELTA - 2 && bucket_units(m, &shift, &off);
+}
+
+static void free_ws(const qubo_allocator *a, tabu_ws *ws, unsigned count)
+{
+	unsigned w;
+
+	for (w = 0; ws && w < count; w++) {
+		tabu_ws *s = &ws[w];
+		void *p[] = { s->x, s->best, s->elite, s->f, s->nd, s->ring, s->until,
+			      s->diff };
+		size_t i;
+		for (i = 0; i < sizeof p / sizeof p[0]; i++)
+			qubo__free(a, p[i]);
+	}
+	qubo__free(a, ws);
+}
+
+static int alloc_ws(const qubo_allocator *a, const tabu_job *job, tabu_ws *s)
+{
+	const size_t n = job->m->n ? job->m->n : 1;
+
+	s->x = qubo__malloc(a, n);
+	s->best = qubo__malloc(a, n);
+	s->elite = qubo__malloc_array(a, TB_ELITE, n);
+	s->f = qubo__malloc_array(a, n, sizeof *s->f);
+	s->ring = qubo__malloc_array(a, job->tenure + 1, sizeof *s->ring);
+	s->until = qubo__malloc_array(a, n, sizeof *s->until);
+	s->diff = qubo__malloc_array(a, n, sizeof *s->diff);
+	if (!s->x || !s->best || !s->elite || !s->f || !s->ring || !s->until || !s->diff)
+		return 0;
+	if (!job->ih)
+		return 1;
+	s->nkeys = job->nkeys;
+	s->n = (uint32_t)job->m->n;
+	s->nd = qubo__malloc_array(a, job->m->n + (size_t)job->nkeys, sizeof *s->nd);
+	return s->nd != NULL;
+}
+
+/* The weights in the bucket engine's units, or none when the model does
+ * not allow it (job->ih stays NULL). Returns QUBO_OK or out of memory. */
+static int prepare_units(const qubo_allocator *a, tabu_job *job)
+{
+	const qubo_model *m = job->m;
+	size_t i, nnz = m->row[m->n];
+
+	if (!qubo__tabu_buckets(m))
+		return QUBO_OK;
+	(void)bucket_units(m, &job->shift, &job->off);
+	job->nkeys = (uint32_t)(2 * (2 * job->off + 1));
+	job->ih = qubo__malloc_array(a, m->n ? m->n : 1, sizeof *job->ih);
+	job->ival = qubo__malloc_array(a, nnz ? nnz : 1, sizeof *job->ival);
+	if (!job->ih || !job->ival)
+		return qubo__nomem("tabu search's weights");
+	for (i = 0; i < m->n; i++)
+		job->ih[i] = (int32_t)ldexp(m->h[i], job->shift);
+	for (i = 0; i < nnz; i++)
+		job->ival[i] = (int32_t)ldexp(m->val[i], job->shift);
 	return QUBO_OK;
 }
 
@@ -114,7 +524,7 @@ int qubo__tabu_sample(const qubo_model *m, const qubo__tabu_params *p, const qub
 	const qubo_allocator *a = run->alloc;
 	qubo__runner rn;
 	tabu_job job;
-	size_t n = m->n, nn = n ? n : 1;
+	size_t n = m->n;
 	unsigned w;
 	int rc;
 
@@ -130,27 +540,32 @@ int qubo__tabu_sample(const qubo_model *m, const qubo__tabu_params *p, const qub
 	job.samples = samples;
 	job.energies = energies;
 	job.eps = qubo__ls_eps(m);
-	job.tenure = p->tenure_set ? p->tenure : (n / 4 < 20 ? n / 4 : 20);
+	/* min(20, n/4), and n/20 on large models, where 20 is too short a
+	 * memory to leave the basin of a local minimum (the G-set graphs) */
+	job.tenure = p->tenure_set ? p->tenure : n / 4 < 20 ? n / 4 : n / 20 > 20 ? n / 20 : 20;
 	job.iterations = p->num_iterations ? p->num_iterations : (n * 10 > 1000 ? n * 10 : 1000);
 	job.restarts = p->num_restarts;
-	job.x = qubo__malloc_array(a, rn.num_workers, nn);
-	job.best = qubo__malloc_array(a, rn.num_workers, nn);
-	job.f = qubo__malloc_array(a, (size_t)rn.num_workers * nn, sizeof *job.f);
-	job.until = qubo__malloc_array(a, (size_t)rn.num_workers * nn, sizeof *job.until);
-	job.flips = qubo__calloc_array(a, rn.num_workers, sizeof *job.flips);
-	if (!job.x || !job.best || !job.f || !job.until || !job.flips) {
+	rc = prepare_units(a, &job);
+	if (rc)
+		goto out;
+	job.ws = qubo__calloc_array(a, rn.num_workers, sizeof *job.ws);
+	if (!job.ws) {
 		rc = qubo__nomem("tabu search's work arrays");
 		goto out;
 	}
+	for (w = 0; w < rn.num_workers; w++) {
+		if (!alloc_ws(a, &job, &job.ws[w])) {
+			rc = qubo__nomem("tabu search's work arrays");
+			goto out;
+		}
+	}
 	rc = qubo__runner_exec(&rn, res);
 	for (w = 0; w < rn.num_workers; w++)
-		res->flips += job.flips[w];
+		res->flips += job.ws[w].flips;
 out:
-	qubo__free(a, job.x);
-	qubo__free(a, job.best);
-	qubo__free(a, job.f);
-	qubo__free(a, job.until);
-	qubo__free(a, job.flips);
+	free_ws(a, job.ws, rn.num_workers);
+	qubo__free(a, job.ih);
+	qubo__free(a, job.ival);
 	return rc;
 }
 
@@ -163,12 +578,12 @@ static const qubo__param tabu_params[] = {
 	QUBO__P_THREADS,
 	QUBO__P_TIME_LIMIT,
 	QUBO__P_TARGET_ENERGY,
-	{ QUBO_PARAM_TENURE, QUBO_TYPE_INT, 0, 1e9, 0, "min(20, n/4)",
+	{ QUBO_PARAM_TENURE, QUBO_TYPE_INT, 0, 1e9, 0, "min(20, n/4), or n/20 if larger",
 	  "iterations a flipped variable stays tabu; below n" },
 	{ QUBO_PARAM_NUM_ITERATIONS, QUBO_TYPE_INT, 1, 1e15, 0, "max(1000, 10 n)",
 	  "iterations per restart" },
 	{ QUBO_PARAM_NUM_RESTARTS, QUBO_TYPE_INT, 0, 1e9, 0, "3",
-	  "restarts per read from the best state, perturbed" },
+	  "restarts per read from its elite states, perturbed or relinked" },
 };
 
 
@@ -218,7 +633,7 @@ const qubo_backend_vtable qubo__tabu_backend = {
 
 qubo__builtin qubo__tabu_builtin = {
 	&qubo__tabu_backend,
-	"one-flip tabu search with aspiration and restarts",
+	"one-flip tabu search with aspiration and restarts from elite states",
 	tabu_params,
 	sizeof tabu_params / sizeof tabu_params[0],
 };
