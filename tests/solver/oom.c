@@ -109,6 +109,10 @@ Test(solver_oom, sampling_with_each_builtin)
 	sample_under_failures("tabu", m);
 	sample_under_failures("descent", m);
 	qubo_model_free(m);
+	/* real weights: tabu scans instead of keeping bucket lists */
+	m = th_random_model(3, 12, 0.4, 3, 0);
+	sample_under_failures("tabu", m);
+	qubo_model_free(m);
 	/* group moves: their own tables and work arrays */
 	m = th_random_model(2, 12, 0.4, 3, 1);
 	cr_assert_eq(qubo_model_add_group(m, 3, 3), QUBO_OK);
