@@ -7,9 +7,9 @@
  * cells c + t v for every integer t. Attacks are reach on an empty board,
  * so for cells a before b on such a line (b = a + t v, t ≥ 1) the piece on
  * a reaches b when it slides by v, and the piece on b reaches a when it
- * slides by −v, whatever stands between. A run of model cells where every
- * earlier cell slides forward, or every later cell slides back, past the
- * ones before it, is therefore a set of cells that all conflict: its
+ * slides by −v, whatever stands between. A run of model cells in which
+ * each cell slides by −v, or every cell before it in the run slides by v,
+ * is therefore a set of cells that all conflict: its
  * conflict terms w x_a x_b are exactly one clique's
  * (qubo_penalty_at_most_one with the same weight w, P or λ), which the
  * compile expands row by row without sorting and which the model stores in
@@ -165,7 +165,8 @@ static int add_cliques(struct lines *L, size_t d, const struct cz *z, const qubo
 
 	for (i = 0; i < z->n; i++) {
 		int64_t r = (int64_t)(i / z->w), c = (int64_t)(i % z->w);
-		size_t len = 0, steps = 0, back = 0; /* back: run cells that do not slide by v */
+		/* nofwd: the run's cells whose piece does not slide by v */
+		size_t len = 0, steps = 0, nofwd = 0;
 
 		if (r - dr >= 0 && r - dr < h && c - dc >= 0 && c - dc < w)
 			continue; /* not the first cell of its line */
@@ -176,15 +177,15 @@ static int add_cliques(struct lines *L, size_t d, const struct cz *z, const qubo
 				continue;
 			/* x joins when it reaches every run cell, or each of them
 			 * reaches x */
-			if (len && back && !slides(&z->sets, z->code[x], -dr, -dc)) {
+			if (len && nofwd && !slides(&z->sets, z->code[x], -dr, -dc)) {
 				rc = close_run(L, d, len, lits, m, weight, next);
 				if (rc)
 					return rc;
-				len = back = 0;
+				len = nofwd = 0;
 			}
 			L->cells[len] = (uint32_t)x;
 			L->lits[len++] = lits[x];
-			back += !slides(&z->sets, z->code[x], dr, dc);
+			nofwd += !slides(&z->sets, z->code[x], dr, dc);
 		}
 		rc = close_run(L, d, len, lits, m, weight, next);
 		if (!rc)
