@@ -9,6 +9,8 @@
  *   coloured, weight P:  P (Σ_{R} x − 1)² for every region R
  *                        + P x_a x_b for every conflicting pair a, b
  *   max:                 −Σ w_c x_c + λ x_a x_b for every conflicting pair
+ * (the conflict terms of a line whose cells all attack each other as one
+ * at-most-one clique: chess_lines.c)
  * Coloured: every term is 0 exactly when its rule holds and at least P
  * otherwise, so the minimisers are the solutions, at energy 0. Max: with
  * λ > max w, removing a piece from a conflicting pair lowers the energy by
@@ -493,9 +495,9 @@ static int build_model(const struct cz *z, const qubo_allocator *a, struct qubo_
 		       double P, const int8_t *val, qubo_model **model_out, qubo_lit *lits)
 {
 	qubo_model *m = NULL;
-	qubo_lit *buf = NULL, *pairs = NULL;
+	qubo_lit *buf = NULL;
 	double *w = NULL;
-	size_t nv = 0, i, k, npairs = 0, maxreg = 0, nlit = 0;
+	size_t nv = 0, i, k, maxreg = 0, nlit = 0;
 	int rc;
 
 	*model_out = NULL;
@@ -503,20 +505,14 @@ static int build_model(const struct cz *z, const qubo_allocator *a, struct qubo_
 	for (k = 0; k < z->nreg; k++)
 		if (z->reg_start[k + 1] - z->reg_start[k] > maxreg)
 			maxreg = z->reg_start[k + 1] - z->reg_start[k];
-	for (i = 0; i < z->n; i++)
-		for (k = z->adj_start[i]; k < z->adj_start[i + 1]; k++)
-			if (z->adj[k] > i && lits[i] != QUBO_LIT_FALSE &&
-			    lits[z->adj[k]] != QUBO_LIT_FALSE)
-				npairs++;
 	rc = qubo_model_new(&m, nv, a);
 	qubo__pz_build_watch(m, ctl);
 	if (rc)
 		return rc;
 	buf = qubo__pz_alloc(a, z->mode == QUBO_CHESS_MAX ? z->n : maxreg, sizeof *buf);
-	pairs = qubo__pz_alloc(a, 2 * npairs, sizeof *pairs);
 	if (z->mode == QUBO_CHESS_MAX)
 		w = qubo__pz_alloc(a, z->n, sizeof *w);
-	if (!buf || !pairs || (z->mode == QUBO_CHESS_MAX && !w)) {
+	if (!buf || (z->mode == QUBO_CHESS_MAX && !w)) {
 		rc = qubo__pz_nomem("the model's terms");
 		goto fail;
 	}
@@ -551,19 +547,8 @@ static int build_model(const struct cz *z, const qubo_allocator *a, struct qubo_
 		if (rc)
 			goto fail;
 	}
-	npairs = 0;
-	for (i = 0; i < z->n; i++) {
-		for (k = z->adj_start[i]; k < z->adj_start[i + 1]; k++) {
-			size_t b = z->adj[k];
-
-			if (b < i || lits[i] == QUBO_LIT_FALSE || lits[b] == QUBO_LIT_FALSE)
-				continue;
-			pairs[2 * npairs] = lits[i];
-			pairs[2 * npairs + 1] = lits[b];
-			npairs++;
-		}
-	}
-	rc = qubo_penalty_conflicts(m, pairs, npairs, z->mode == QUBO_CHESS_MAX ? z->lambda : P);
+	rc = qubo__pz_cz_add_conflicts(z, a, m, lits, z->mode == QUBO_CHESS_MAX ? z->lambda : P,
+				       ctl);
 	if (rc == QUBO_ERR_INFEASIBLE)
 		rc = qubo__pz_error(QUBO_ERR_INFEASIBLE,
 				    "the puzzle has no solution: two pre-placed pieces attack "
@@ -573,13 +558,11 @@ static int build_model(const struct cz *z, const qubo_allocator *a, struct qubo_
 	if (rc)
 		goto fail;
 	qubo__pz_free(a, buf);
-	qubo__pz_free(a, pairs);
 	qubo__pz_free(a, w);
 	*model_out = m;
 	return QUBO_OK;
 fail:
 	qubo__pz_free(a, buf);
-	qubo__pz_free(a, pairs);
 	qubo__pz_free(a, w);
 	qubo_model_free(m);
 	return rc;

@@ -1,6 +1,6 @@
 /*
  * Private interface of the chess piece families (chess_moves.c, chess.c,
- * chess_text.c, domination.c): move sets, the walk over the cells a piece
+ * chess_lines.c, chess_text.c, domination.c): move sets, the walk over the cells a piece
  * reaches, the attack graph, and the family entry points.
  *
  * Attacks are reach on an empty board (qubo/puzzle/chess.h): a slide goes
@@ -120,6 +120,16 @@ struct cz {
 	int text;	/* 1 when read from a `chess` file */
 	char *reg_char; /* nreg region characters (text) */
 };
+
+/* The conflict terms of z over the cells' literals, weight P (coloured)
+ * or λ (max), into m (chess_lines.c): the lines whose model cells all
+ * attack each other as at-most-one cliques, every other conflicting pair
+ * once through qubo_penalty_conflicts(). The model is the one of that call
+ * over every pair, and so are the errors (INFEASIBLE for two pieces fixed
+ * to 1 that conflict, OUT_OF_RANGE when the weights of all the pairs
+ * overflow), with NOMEM and the build's stops besides. */
+int qubo__pz_cz_add_conflicts(const struct cz *z, const qubo_allocator *a, qubo_model *m,
+			      const qubo_lit *lits, double weight, struct qubo__pz_ctl *ctl);
 
 /* Checks a spec and builds the puzzle. `letters` (text form: one letter per
  * custom move set) and `reg_chars` (text form: one character per region)

@@ -87,6 +87,20 @@ int qubo__pz_build_poll(struct qubo__pz_ctl *c, uint64_t work)
 	return qubo__pz_ctl_poll(c, 0) ? c->stopped : QUBO_OK;
 }
 
+int qubo__pz_conflict_sum_check(double weight, size_t npairs)
+{
+	if (2.0 * weight * (double)npairs <= DBL_MAX)
+		return QUBO_OK;
+	return qubo__pz_error(QUBO_ERR_OUT_OF_RANGE,
+			      "qubo_penalty_conflicts: the terms' weights overflow a double "
+			      "(weight or coefficients too large)");
+}
+
+int qubo__pz_clique_fits(double weight, size_t k)
+{
+	return 4.0 * weight * ((double)k + 2.0) * ((double)k + 2.0) <= DBL_MAX;
+}
+
 /* The model's interrupt function: the model polls about every 65536
  * entries (qubo_model_set_interrupt()), counted as that much work. */
 static int build_interrupt(void *user_data)

@@ -385,6 +385,19 @@ int qubo__pz_build_poll(struct qubo__pz_ctl *c, uint64_t work);
  * return QUBO_CANCELLED, c->stopped telling which); c NULL: nothing. */
 void qubo__pz_build_watch(qubo_model *m, struct qubo__pz_ctl *c);
 
+/* Conflict terms taken partly as at-most-one cliques (queens.c,
+ * chess_lines.c). QUBO_OK when the conflict weight times 2 npairs, the
+ * bound qubo_penalty_conflicts() puts on its pairs' weights, is finite,
+ * else that call's overflow error: npairs counts every conflict pair,
+ * those on cliques too, so that a puzzle fails or builds as it would with
+ * no clique. */
+int qubo__pz_conflict_sum_check(double weight, size_t npairs);
+
+/* Nonzero when qubo_penalty_at_most_one() over k free literals with the
+ * weight stays within its bound on partial sums, 4 weight (k + 2)²; a
+ * line that does not keeps its single pairs. */
+int qubo__pz_clique_fits(double weight, size_t k);
+
 /* Ends a public build call: when the build was stopped, frees *out, sets it
  * to NULL and returns the stop's status; otherwise returns rc. */
 int qubo__pz_build_end(qubo_puzzle **out, const struct qubo__pz_opts *opts, int rc);

@@ -800,8 +800,7 @@ static int add_line_cliques(const struct qz *q, qubo_model *m, const qubo_lit *l
 				}
 				L->lits[k++] = lits[x];
 			}
-			/* the clique's bound on its partial sums (count_penalty) */
-			if (ok && k >= 2 && 4.0 * P * ((double)k + 2.0) * ((double)k + 2.0) <= DBL_MAX) {
+			if (ok && k >= 2 && qubo__pz_clique_fits(P, k)) {
 				L->clique[(size_t)d * n + nl] = 1;
 				rc = qubo_penalty_at_most_one(m, L->lits, k, P);
 				if (rc)
@@ -813,16 +812,16 @@ static int add_line_cliques(const struct qz *q, qubo_model *m, const qubo_lit *l
 	return QUBO_OK;
 }
 
-/* Whether 2 P times the number of conflict pairs (those of
- * add_conflict_terms, clique lines included) is finite. */
-static int conflict_sum_finite(const struct qz *q, const qubo_lit *lits, double P)
+/* The number of conflict pairs (those of add_conflict_terms, clique lines
+ * included). */
+static size_t conflict_pairs(const struct qz *q, const qubo_lit *lits)
 {
 	size_t i, k, count = 0;
 
 	for (i = 0; i < q->n; i++)
 		for (k = q->adj_start[i]; k < q->adj_start[i + 1]; k++)
 			count += conflict_term(lits, i, q->adj[k]) && !share_tight(q, i, q->adj[k]);
-	return 2.0 * P * (double)count <= DBL_MAX;
+	return count;
 }
 
 /* The conflict terms, except for pairs whose shared tight constraint
@@ -850,11 +849,10 @@ static int add_conflict_terms(const struct qz *q, const qubo_allocator *a, qubo_
 	/* qubo_penalty_conflicts bounds the sum of the weights of all its pairs:
 	 * the same bound over every conflict pair, cliques or not, so that the
 	 * same puzzles fail with the same error as if no line were a clique. */
-	if (!(P * (double)q->adj_start[q->n] <= DBL_MAX) && !conflict_sum_finite(q, lits, P)) {
+	if (!(P * (double)q->adj_start[q->n] <= DBL_MAX) &&
+	    (rc = qubo__pz_conflict_sum_check(P, conflict_pairs(q, lits)))) {
 		lines_free(a, &L);
-		return qubo__pz_error(QUBO_ERR_OUT_OF_RANGE,
-				      "qubo_penalty_conflicts: the terms' weights overflow a double "
-				      "(weight or coefficients too large)");
+		return rc;
 	}
 	rc = add_line_cliques(q, m, lits, P, &L, ctl);
 	/* the other pairs, in one pass (often there are none) */
