@@ -557,7 +557,7 @@ struct sa_worker {
 	int64_t bei;
 	double ber;
 	/* A group of SA_GROUP reads (see run_group): gx[SA_GROUP i + g] is x_i of
-	 * read g, gf the fields in the same layout (float, or double for the
+	 * read g as a byte mask (0x00 or 0xFF; gbx alike), gf the fields in the same layout (float, or double for the
 	 * SA_F64 kind), gs[(4 j + k) SA_GROUP + g] word k of lane j of read g's
 	 * generator. NULL when groups are not used. */
 	uint8_t *gx;
@@ -999,11 +999,11 @@ SA_FAST(sweep_f32_w_avx2, SA_F32, 0)
 SA_FAST(sweep_f64_n_avx2, SA_F64, 1)
 SA_FAST(sweep_f64_w_avx2, SA_F64, 0)
 
-/* Bytes 0/1 from the bits of a lane mask. */
-#define SA_SP1(b) ((uint64_t)((b) & 1) | (uint64_t)(((b) >> 1) & 1) << 8 |              \
+/* Bytes 0x00/0xFF from the bits of a lane mask (gx's encoding of x). */
+#define SA_SP1(b) (0xFFu * ((uint64_t)((b) & 1) | (uint64_t)(((b) >> 1) & 1) << 8 |     \
 		   (uint64_t)(((b) >> 2) & 1) << 16 | (uint64_t)(((b) >> 3) & 1) << 24 |  \
 		   (uint64_t)(((b) >> 4) & 1) << 32 | (uint64_t)(((b) >> 5) & 1) << 40 |  \
-		   (uint64_t)(((b) >> 6) & 1) << 48 | (uint64_t)(((b) >> 7) & 1) << 56)
+		   (uint64_t)(((b) >> 6) & 1) << 48 | (uint64_t)(((b) >> 7) & 1) << 56))
 #define SA_SP4(b) SA_SP1(b), SA_SP1((b) + 1), SA_SP1((b) + 2), SA_SP1((b) + 3)
 #define SA_SP16(b) SA_SP4(b), SA_SP4((b) + 4), SA_SP4((b) + 8), SA_SP4((b) + 12)
 #define SA_SP64(b) SA_SP16(b), SA_SP16((b) + 16), SA_SP16((b) + 32), SA_SP16((b) + 48)
@@ -1223,6 +1223,7 @@ SA_TARGET_AVX2 static void group_resync(sa_worker *wk)
 	const uint8_t *gx = wk->gx;
 	float *gf = wk->gf;
 	const __m256d half = _mm256_set1_pd(0.5);
+	const __m128i one = _mm_set1_epi8(1);
 	__m256d elo = _mm256_setzero_pd(), ehi = _mm256_setzero_pd();
 	size_t i, k;
 
@@ -1231,8 +1232,8 @@ SA_TARGET_AVX2 static void group_resync(sa_worker *wk)
 		__m256d vlo = h, vhi = h;
 		__m128i xi;
 		for (k = m->row[i]; k < m->row[i + 1]; k++) {
-			const __m128i xb = _mm_loadl_epi64((const __m128i *)(const void *)
-							   (gx + SA_GROUP * (size_t)m->col[k]));
+			const __m128i xb = _mm_and_si128(_mm_loadl_epi64((const __m128i *)(const void *)
+						(gx + SA_GROUP * (size_t)m->col[k])), one);
 			const __m256d w = _mm256_set1_pd(m->val[k]);
 			vlo = _mm256_add_pd(vlo, _mm256_mul_pd(w, _mm256_cvtepi32_pd(
 						_mm_cvtepu8_epi32(xb))));
@@ -1281,8 +1282,8 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, c
 	char *F = wk->gf;
 	__m256i *gs = (__m256i *)(void *)wk->gs;
 	const __m256 bf = _mm256_set1_ps((float)bu);
-	const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-	const __m256i one = _mm256_set1_epi32(1);
+	const __m128i bits = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
+	const __m128i one = _mm_set1_epi16(1);
 	__m256i esum = _mm256_setzero_si256(); /* ΔE accepted since the last flush */
 	size_t i0, c0;
 
@@ -1295,28 +1296,25 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, c
 		gblock_avx2(gs, &blk);
 		for (j = 0; j < SA_LANES && i0 + j < n; j++) {
 			const size_t i = i0 + j;
-			__m256i xi, de, accv, a;
-			__m128i xb, a16;
+			__m128i xm, de, accv, a16;
 			unsigned amb, acc;
 			uint64_t xw;
 			size_t k, end;
 
-			xb = _mm_loadl_epi64((const __m128i *)(const void *)(gx + SA_GROUP * i));
-			xi = _mm256_cvtepu8_epi32(xb);
-			de = _mm256_cvtepi16_epi32(_mm_load_si128((const __m128i *)(const void *)
-								  (F + 16 * i)));
-			de = _mm256_add_epi32(_mm256_xor_si256(de, _mm256_sub_epi32(
-								_mm256_setzero_si256(), xi)), xi);
-			acc = gdecide_avx2(_mm256_mul_ps(_mm256_cvtepi32_ps(de), bf), &blk, j, &amb);
+			/* x as 16-bit masks (0 or −1): ΔE = (f ^ xm) − xm = ±f */
+			xm = _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)
+							       (gx + SA_GROUP * i)));
+			de = _mm_load_si128((const __m128i *)(const void *)(F + 16 * i));
+			de = _mm_sub_epi16(_mm_xor_si128(de, xm), xm);
+			acc = gdecide_avx2(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(de)),
+							 bf), &blk, j, &amb);
 			if (QUBO__UNLIKELY(amb))
 				acc |= group_resolve(p, wk->gf, gx, i, bu, blk.r[j], amb);
 			if (!acc)
 				continue;
-			accv = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)acc),
-								   bits), bits);
-			esum = _mm256_add_epi32(esum, _mm256_and_si256(de, accv));
-			a = _mm256_and_si256(accv, _mm256_sub_epi32(one, _mm256_add_epi32(xi, xi)));
-			a16 = _mm_packs_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+			accv = _mm_cmpeq_epi16(_mm_and_si128(_mm_set1_epi16((short)acc), bits), bits);
+			esum = _mm256_add_epi32(esum, _mm256_cvtepi16_epi32(_mm_and_si128(de, accv)));
+			a16 = _mm_and_si128(accv, _mm_or_si128(xm, one)); /* 1 − 2 x, or 0 */
 			memcpy(&xw, gx + SA_GROUP * i, sizeof xw);
 			xw ^= sa_spread[acc];
 			memcpy(gx + SA_GROUP * i, &xw, sizeof xw);
@@ -1511,7 +1509,7 @@ static void group_put(sa_worker *wk, unsigned g)
 	int j, k;
 
 	for (i = 0; i < p->n; i++) {
-		wk->gx[SA_GROUP * i + g] = wk->x[i];
+		wk->gx[SA_GROUP * i + g] = (uint8_t)-wk->x[i]; /* 0x00 or 0xFF */
 		if (p->kind == SA_F64)
 			((double *)wk->gf)[SA_GROUP * i + g] = ((const double *)wk->f)[i];
 		else if (p->kind == SA_F32)
@@ -1530,7 +1528,7 @@ static void group_get_x(sa_worker *wk, unsigned g)
 	size_t i;
 
 	for (i = 0; i < wk->sh->p->n; i++)
-		wk->x[i] = wk->gx[SA_GROUP * i + g];
+		wk->x[i] = wk->gx[SA_GROUP * i + g] & 1;
 }
 
 /* keep_lowest for each read of the group: the reads whose tracked energy
@@ -1578,8 +1576,8 @@ static void group_get(sa_worker *wk, unsigned g)
 	size_t i;
 
 	for (i = 0; i < wk->sh->p->n; i++) {
-		wk->x[i] = wk->gx[SA_GROUP * i + g];
-		wk->bx[i] = wk->gbx[SA_GROUP * i + g];
+		wk->x[i] = wk->gx[SA_GROUP * i + g] & 1;
+		wk->bx[i] = wk->gbx[SA_GROUP * i + g] & 1;
 	}
 	wk->ei = wk->gei[g];
 	wk->bei = wk->gbi[g];
