@@ -213,8 +213,8 @@ static int on_clique(const struct lines *L, size_t nv, qubo_lit la, qubo_lit lb)
 int qubo__pz_cz_add_conflicts(const struct cz *z, const qubo_allocator *a, qubo_model *m,
 			      const qubo_lit *lits, double weight, struct qubo__pz_ctl *ctl)
 {
-	size_t nv = qubo_model_num_variables(m), npairs = 0, cap = 0, i, k, d;
-	qubo_lit *pairs = NULL;
+	size_t nv = qubo_model_num_variables(m), npairs = 0, i, k, d;
+	struct qubo__pz_pairs pairs = { NULL, 0, 0 };
 	uint32_t next = 0;
 	struct lines L;
 	int rc;
@@ -228,7 +228,6 @@ int qubo__pz_cz_add_conflicts(const struct cz *z, const qubo_allocator *a, qubo_
 					  lits[z->adj[k]] != QUBO_LIT_FALSE;
 		if ((rc = qubo__pz_conflict_sum_check(weight, npairs)))
 			return rc;
-		npairs = 0;
 	}
 	memset(&L, 0, sizeof L);
 	rc = find_dirs(&L, z, a, lits);
@@ -259,25 +258,12 @@ int qubo__pz_cz_add_conflicts(const struct cz *z, const qubo_allocator *a, qubo_
 			    (L.ndir && !QUBO_LIT_IS_CONST(lits[i]) && !QUBO_LIT_IS_CONST(lits[b]) &&
 			     on_clique(&L, nv, lits[i], lits[b])))
 				continue;
-			if (npairs == cap) {
-				size_t ncap = cap ? 2 * cap : 1024;
-				qubo_lit *np = qubo__pz_realloc(a, pairs, 2 * ncap, sizeof *pairs);
-
-				if (!np) {
-					rc = qubo__pz_nomem("the model's terms");
-					break;
-				}
-				pairs = np;
-				cap = ncap;
-			}
-			pairs[2 * npairs] = lits[i];
-			pairs[2 * npairs + 1] = lits[b];
-			npairs++;
+			rc = qubo__pz_push_pair(a, &pairs, lits[i], lits[b]);
 		}
 	}
 	qubo__pz_free(a, L.clique);
 	if (!rc)
-		rc = qubo_penalty_conflicts(m, pairs, npairs, weight);
-	qubo__pz_free(a, pairs);
+		rc = qubo_penalty_conflicts(m, pairs.lits, pairs.n, weight);
+	qubo__pz_free(a, pairs.lits);
 	return rc;
 }

@@ -101,6 +101,23 @@ int qubo__pz_clique_fits(double weight, size_t k)
 	return 4.0 * weight * ((double)k + 2.0) * ((double)k + 2.0) <= DBL_MAX;
 }
 
+int qubo__pz_push_pair(const qubo_allocator *a, struct qubo__pz_pairs *p, qubo_lit u, qubo_lit v)
+{
+	if (p->n == p->cap) {
+		size_t ncap = p->cap ? 2 * p->cap : 1024;
+		qubo_lit *np = qubo__pz_realloc(a, p->lits, 2 * ncap, sizeof *np);
+
+		if (!np)
+			return qubo__pz_nomem("the model's terms");
+		p->lits = np;
+		p->cap = ncap;
+	}
+	p->lits[2 * p->n] = u;
+	p->lits[2 * p->n + 1] = v;
+	p->n++;
+	return QUBO_OK;
+}
+
 /* The model's interrupt function: the model polls about every 65536
  * entries (qubo_model_set_interrupt()), counted as that much work. */
 static int build_interrupt(void *user_data)

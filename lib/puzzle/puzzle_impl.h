@@ -398,6 +398,17 @@ int qubo__pz_conflict_sum_check(double weight, size_t npairs);
  * line that does not keeps its single pairs. */
 int qubo__pz_clique_fits(double weight, size_t k);
 
+/* A growing list of literal pairs for qubo_penalty_conflicts(): lits holds
+ * 2 n literals, room for 2 cap. Starts zeroed; freed with qubo__pz_free. */
+struct qubo__pz_pairs {
+	qubo_lit *lits;
+	size_t n, cap;
+};
+
+/* Appends the pair (u, v). QUBO_OK, or out of memory with the list as it
+ * was. */
+int qubo__pz_push_pair(const qubo_allocator *a, struct qubo__pz_pairs *p, qubo_lit u, qubo_lit v);
+
 /* Ends a public build call: when the build was stopped, frees *out, sets it
  * to NULL and returns the stop's status; otherwise returns rc. */
 int qubo__pz_build_end(qubo_puzzle **out, const struct qubo__pz_opts *opts, int rc);

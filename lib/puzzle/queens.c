@@ -831,8 +831,8 @@ static int add_conflict_terms(const struct qz *q, const qubo_allocator *a, qubo_
 			      const qubo_lit *lits, double P, struct qubo__pz_ctl *ctl)
 {
 	struct qz_lines L;
-	qubo_lit *pairs = NULL;
-	size_t i, k, npairs = 0, cap = 0;
+	struct qubo__pz_pairs pairs = { NULL, 0, 0 };
+	size_t i, k;
 	int rc;
 
 	memset(&L, 0, sizeof L);
@@ -864,25 +864,13 @@ static int add_conflict_terms(const struct qz *q, const qubo_allocator *a, qubo_
 			if (!conflict_term(lits, i, b) || on_clique_line(q, &L, i, b) ||
 			    share_tight(q, i, b))
 				continue;
-			if (npairs == cap) {
-				size_t ncap = cap ? 2 * cap : 1024;
-				qubo_lit *np = qubo__pz_realloc(a, pairs, 2 * ncap, sizeof *pairs);
-				if (!np) {
-					rc = qubo__pz_nomem("the model's terms");
-					break;
-				}
-				pairs = np;
-				cap = ncap;
-			}
-			pairs[2 * npairs] = lits[i];
-			pairs[2 * npairs + 1] = lits[b];
-			npairs++;
+			rc = qubo__pz_push_pair(a, &pairs, lits[i], lits[b]);
 		}
 	}
 	lines_free(a, &L);
 	if (!rc)
-		rc = penalty_status(q, qubo_penalty_conflicts(m, pairs, npairs, P), NULL);
-	qubo__pz_free(a, pairs);
+		rc = penalty_status(q, qubo_penalty_conflicts(m, pairs.lits, pairs.n, P), NULL);
+	qubo__pz_free(a, pairs.lits);
 	return rc;
 }
 
