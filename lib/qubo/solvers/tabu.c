@@ -3,10 +3,11 @@
  *
  * Two engines pick the moves. On a model whose weights are all multiples
  * of one power of two, with every flip's change within 2^20 of those units
- * (Max-Cut graphs, puzzle models), the non-tabu variables sit in bucket
- * lists by their exact energy change, so the best move is found in
- * amortised constant time and a flip costs its row. On other models each
- * iteration scans the energy change of every variable. */
+ * (Max-Cut graphs, puzzle models), the variables sit in bucket lists by
+ * their exact energy change, the tabu ones in lists of their own, so the
+ * best move is found in amortised constant time and a flip costs its row.
+ * On other models each iteration scans the energy change of every
+ * variable. */
 #include <math.h>
 #include <string.h>
 
@@ -28,7 +29,7 @@ typedef struct tb_node { /* a variable of the bucket engine */
 typedef struct tabu_ws { /* one worker's arrays */
 	uint8_t *x, *best, *elite;
 	double *f;              /* real engine: fields */
-	tb_node *nd;            /* bucket engine: n variables, then 2 nkeys heads */
+	tb_node *nd;            /* bucket engine: n variables, then nkeys heads */
 	uint32_t n;
 	uint32_t nkeys;         /* bucket engine: lists, 2 (2 off + 1) */
 	uint32_t lo;            /* bucket engine: no nonempty list below */
