@@ -357,6 +357,13 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 		len = first + sort_runs(list + first, len - first, tmp);
 	}
 	start[n] = len;
+	/* The doubling leaves up to half the capacity unused. */
+	if (len < cap) {
+		uint32_t *shrunk = qubo__pz_realloc(a, list, len, sizeof *list);
+
+		if (shrunk)
+			list = shrunk;
+	}
 	qubo__pz_free(a, tmp);
 	qubo__pz_free(a, ord.mv);
 	qubo__pz_free(a, ord.at);
@@ -453,6 +460,15 @@ int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start
 			ts[i] = row;
 		}
 		ts[n] = m;
+		/* Give back the entries both directions shared (half of
+		 * them for a board of queens): the model is built while
+		 * these lists are alive. Kept as they are if refused. */
+		if (m < total) {
+			uint32_t *shrunk = qubo__pz_realloc(a, tl, m, sizeof *tl);
+
+			if (shrunk)
+				tl = shrunk;
+		}
 	}
 	*start_out = ts;
 	*list_out = tl;
