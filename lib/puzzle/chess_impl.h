@@ -1,6 +1,6 @@
 /*
  * Private interface of the chess piece families (chess_moves.c, chess.c,
- * chess_lines.c, chess_text.c, domination.c): move sets, the walk over the cells a piece
+ * chess_lines.c, chess_text.c, domination.c): move sets, the cells a piece
  * reaches, the attack graph, and the family entry points.
  *
  * Attacks are reach on an empty board (qubo/puzzle/chess.h): a slide goes
@@ -14,7 +14,7 @@
 #include "qubo/puzzle/chess.h"
 
 /* Entries the attack lists may hold before a board counts as too large
- * (4 bytes each, plus the sort). */
+ * (4 bytes each). */
 #define QUBO__CZ_MAX_ENTRIES ((size_t)1 << 26)
 /* Walk steps (cells visited plus moves tried) allowed while finding them. */
 #define QUBO__CZ_MAX_WORK ((uint64_t)1 << 28)
@@ -34,33 +34,18 @@ struct cz_sets {
 void qubo__pz_cz_moves(const struct cz_sets *sets, int32_t code, const qubo_chess_move **moves,
 		       size_t *count);
 
-/* Walks the cells a piece reaches from one cell, move by move. A cell may
- * come up more than once when two moves reach it. */
-struct cz_walk {
-	const qubo_chess_move *mv;
-	size_t nmv, m;
-	int64_t w, h, r0, c0, r, c;
-};
-
-void qubo__pz_cz_walk_init(struct cz_walk *wk, uint32_t w, uint32_t h, const qubo_chess_move *mv,
-			   size_t nmv, size_t cell);
-/* 1 and the next reached cell, or 0 when the walk is over. */
-int qubo__pz_cz_walk_next(struct cz_walk *wk, size_t *cell);
-
-/* Nonzero when the piece of code `code` at cell a reaches cell b. */
-int qubo__pz_cz_reaches(uint32_t w, uint32_t h, const struct cz_sets *sets, int32_t code, size_t a,
-			size_t b);
-
 /* Attack lists in CSR form: for every cell a with codes[a] != NONE, the
  * sorted distinct cells b != a with target[b] nonzero that a's piece
- * reaches. QUBO_OK, QUBO_ERR_NOMEM or QUBO_ERR_TOO_LARGE (message set,
- * naming `fn`). */
+ * reaches. Linear in the entries for the built-in pieces (no sort).
+ * QUBO_OK, QUBO_ERR_NOMEM or QUBO_ERR_TOO_LARGE (message set, naming
+ * `fn`). */
 int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, const int32_t *codes,
 			    const struct cz_sets *sets, const uint8_t *target, size_t **start_out,
 			    uint32_t **list_out, const char *fn);
 
 /* The transpose (or, with `sym`, the symmetric closure) of CSR lists over n
- * cells: sorted, distinct. */
+ * cells whose rows are sorted and distinct (as the reach lists are):
+ * sorted, distinct, in time linear in n and the entries. */
 int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start,
 			  const uint32_t *list, int sym, size_t **start_out, uint32_t **list_out,
 			  const char *fn);

@@ -1,7 +1,7 @@
 /*
- * Chess moves: the built-in pieces, custom move sets, the walk over the
- * cells a piece reaches on an empty board, and the attack lists (CSR) the
- * chess and domination builders share.
+ * Chess moves: the built-in pieces, custom move sets, and the attack lists
+ * (CSR) of the cells pieces reach on an empty board, which the chess and
+ * domination builders share.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,71 +65,85 @@ void qubo__pz_cz_moves(const struct cz_sets *sets, int32_t code, const qubo_ches
 	}
 }
 
-void qubo__pz_cz_walk_init(struct cz_walk *wk, uint32_t w, uint32_t h, const qubo_chess_move *mv,
-			   size_t nmv, size_t cell)
+/* Merges the ascending runs x[0..nx) and y[0..ny) into out. */
+static void merge2(const uint32_t *x, size_t nx, const uint32_t *y, size_t ny, uint32_t *out)
 {
-	wk->mv = mv;
-	wk->nmv = nmv;
-	wk->m = 0;
-	wk->w = w;
-	wk->h = h;
-	wk->r0 = wk->r = (int64_t)(cell / w);
-	wk->c0 = wk->c = (int64_t)(cell % w);
-}
+	size_t i = 0, j = 0, o = 0;
 
-int qubo__pz_cz_walk_next(struct cz_walk *wk, size_t *cell)
-{
-	while (wk->m < wk->nmv) {
-		const qubo_chess_move *mv = &wk->mv[wk->m];
-		int first = wk->r == wk->r0 && wk->c == wk->c0;
-		int64_t nr = wk->r + mv->drow, nc = wk->c + mv->dcol;
+	while (i < nx && j < ny) {
+		uint32_t a = x[i], b = y[j];
+		int take_y = b < a;
 
-		if ((first || mv->slide) && nr >= 0 && nr < wk->h && nc >= 0 && nc < wk->w) {
-			wk->r = nr;
-			wk->c = nc;
-			*cell = (size_t)nr * (size_t)wk->w + (size_t)nc;
-			return 1;
-		}
-		wk->m++;
-		wk->r = wk->r0;
-		wk->c = wk->c0;
+		out[o++] = take_y ? b : a;
+		j += (size_t)take_y;
+		i += (size_t)!take_y;
 	}
-	return 0;
+	if (i < nx)
+		memcpy(out + o, x + i, (nx - i) * sizeof *out);
+	if (j < ny)
+		memcpy(out + o, y + j, (ny - j) * sizeof *out);
 }
 
-int qubo__pz_cz_reaches(uint32_t w, uint32_t h, const struct cz_sets *sets, int32_t code, size_t a,
-			size_t b)
+/* The end of the ascending run of v[0..len) that starts at s < len. */
+static size_t run_end(const uint32_t *v, size_t s, size_t len)
 {
-	const qubo_chess_move *mv;
-	struct cz_walk wk;
-	size_t nmv, x;
-
-	qubo__pz_cz_moves(sets, code, &mv, &nmv);
-	qubo__pz_cz_walk_init(&wk, w, h, mv, nmv, a);
-	while (qubo__pz_cz_walk_next(&wk, &x))
-		if (x == b)
-			return 1;
-	return 0;
+	while (++s < len && v[s - 1] <= v[s])
+		;
+	return s;
 }
 
-static int cmp_u32(const void *a, const void *b)
+/* Lists this short are sorted by insertion, which costs less than merge
+ * passes (and no scratch buffer): a custom leaper's few cells, say. */
+#define SHORT_LIST 16
+
+/*
+ * Sorts v[0..len) and drops repeats; returns the new length. v is a few
+ * ascending runs laid end to end (qubo__pz_cz_reach_lists appends one run
+ * per group of moves), so neighbouring runs are merged pass after pass,
+ * each pass halving their number: O(len log runs), where a comparison sort
+ * would pay O(len log len) and a call per comparison. tmp holds at least
+ * len entries unless len is at most SHORT_LIST (then it is not touched).
+ */
+static size_t sort_runs(uint32_t *v, size_t len, uint32_t *tmp)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint32_t *src = v, *dst = tmp, *t;
+	size_t i, k, kept = 0;
 
-	return x < y ? -1 : x > y;
-}
+	if (len <= SHORT_LIST) {
+		for (i = 1; i < len; i++) {
+			uint32_t x = v[i];
 
-/* Sorts list[0..len) and drops repeats; returns the new length. */
-static size_t sort_unique(uint32_t *list, size_t len)
-{
-	size_t i, m = 0;
+			for (k = i; k > 0 && v[k - 1] > x; k--)
+				v[k] = v[k - 1];
+			v[k] = x;
+		}
+	} else {
+		for (;;) {
+			size_t merged = 0, m, e;
 
-	if (len > 1)
-		qsort(list, len, sizeof *list, cmp_u32);
+			for (i = 0; i < len; i = e) {
+				m = run_end(src, i, len);
+				if (i == 0 && m == len)
+					break; /* one run: sorted where it is */
+				e = m < len ? run_end(src, m, len) : len;
+				merge2(src + i, m - i, src + m, e - m, dst + i);
+				merged++;
+			}
+			if (merged == 0)
+				break;
+			t = src;
+			src = dst;
+			dst = t;
+			if (merged == 1)
+				break;
+		}
+	}
+	/* Repeats are neighbours now; copy back into v without them (in
+	 * place when the result is in v already: kept <= i). */
 	for (i = 0; i < len; i++)
-		if (m == 0 || list[m - 1] != list[i])
-			list[m++] = list[i];
-	return m;
+		if (kept == 0 || v[kept - 1] != src[i])
+			v[kept++] = src[i];
+	return kept;
 }
 
 static int too_large(const char *fn)
@@ -140,71 +154,252 @@ static int too_large(const char *fn)
 			      fn, QUBO__CZ_MAX_ENTRIES, (unsigned long long)QUBO__CZ_MAX_WORK);
 }
 
+/* How many steps of d from pos stay inside [0, size); INT64_MAX for d = 0. */
+static int64_t steps_inside(int64_t pos, int64_t d, int64_t size)
+{
+	if (d > 0)
+		return (size - 1 - pos) / d;
+	if (d < 0)
+		return pos / -d;
+	return INT64_MAX;
+}
+
+static int cmp_move(const void *pa, const void *pb)
+{
+	const qubo_chess_move *x = pa, *y = pb;
+
+	if (x->drow != y->drow)
+		return x->drow < y->drow ? -1 : 1;
+	if (x->dcol != y->dcol)
+		return x->dcol < y->dcol ? -1 : 1;
+	return (x->slide > y->slide) - (x->slide < y->slide);
+}
+
+/* Every piece's moves, sorted by row step, then column step (see
+ * qubo__pz_cz_reach_lists): piece code k < QUBO__CZ_BUILTINS and custom set
+ * k − QUBO__CZ_BUILTINS have mv[at[k]] … mv[at[k + 1]]. */
+struct cz_order {
+	qubo_chess_move *mv;
+	size_t *at;
+};
+
+/* The piece code of entry k of struct cz_order: built-ins, then sets. */
+static int32_t order_code(size_t k)
+{
+	return k < QUBO__CZ_BUILTINS ? (int32_t)k :
+				       QUBO_CHESS_CUSTOM + (int32_t)(k - QUBO__CZ_BUILTINS);
+}
+
+static int order_moves(struct cz_order *o, const qubo_allocator *a, const struct cz_sets *sets)
+{
+	size_t nsets = sets ? sets->n : 0, ncodes = QUBO__CZ_BUILTINS + nsets, total = 0, k;
+
+	for (k = 0; k < ncodes; k++) {
+		const qubo_chess_move *mv;
+		size_t nmv;
+
+		qubo__pz_cz_moves(sets, order_code(k), &mv, &nmv);
+		total += nmv;
+	}
+	o->at = qubo__pz_alloc(a, ncodes + 1, sizeof *o->at);
+	o->mv = qubo__pz_alloc(a, total, sizeof *o->mv);
+	if (!o->at || !o->mv)
+		return QUBO_ERR_NOMEM;
+	o->at[0] = 0;
+	for (k = 0; k < ncodes; k++) {
+		const qubo_chess_move *mv;
+		size_t nmv;
+
+		qubo__pz_cz_moves(sets, order_code(k), &mv, &nmv);
+		if (nmv)
+			memcpy(o->mv + o->at[k], mv, nmv * sizeof *mv);
+		if (nmv > 1)
+			qsort(o->mv + o->at[k], nmv, sizeof *mv, cmp_move);
+		o->at[k + 1] = o->at[k] + nmv;
+	}
+	return QUBO_OK;
+}
+
+/* Rays of one row step followed in step: a group of moves with the same
+ * row step is cut into pieces of at most this many. */
+#define LOCKSTEP 8
+
+/*
+ * The cells a piece on cell i = (r, c) reaches: a move (dr, dc) reaches
+ * i + k·delta, delta = dr·w + dc, for k = 1 … kmax, where kmax is the
+ * number of its steps that stay on the board (at most 1 for a leap). With
+ * the moves sorted by row step, then column step, the moves of one row
+ * step dr ≠ 0 are followed together, k after k, so that at each k they
+ * stand on one row (r + k·dr), left to right; k runs downwards when dr < 0
+ * so that the rows go downwards. Each such group gives one ascending run of
+ * cell indices, and so does each move along the piece's own row (k
+ * downwards to the left). For the built-in pieces the runs follow each
+ * other in order (rows above, the own row left then right, rows below):
+ * the list comes out sorted and distinct with no sort. Otherwise (two row
+ * steps of one sign, say) sort_runs() merges the runs.
+ *
+ * The work counted (a step per move and per cell reached) and the entries
+ * appended before repeats are dropped do not depend on the order, and are
+ * those of the walk, move by move and step by step, that these lists came
+ * from before: the limits fail where they did.
+ */
 int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, const int32_t *codes,
 			    const struct cz_sets *sets, const uint8_t *target, size_t **start_out,
 			    uint32_t **list_out, const char *fn)
 {
-	size_t n = (size_t)w * h, cap = n < 1024 ? 1024 : n, len = 0, i;
+	size_t n = (size_t)w * h, cap = n < 1024 ? 1024 : n, len = 0, tcap = 0, i;
 	size_t *start = qubo__pz_alloc(a, n + 1, sizeof *start);
-	uint32_t *list = qubo__pz_alloc(a, cap, sizeof *list);
+	uint32_t *list = qubo__pz_alloc(a, cap, sizeof *list), *tmp = NULL;
+	struct cz_order ord = { NULL, NULL };
 	uint64_t work = 0;
 
 	*start_out = NULL;
 	*list_out = NULL;
-	if (!start || !list)
+	if (!start || !list || order_moves(&ord, a, sets))
 		goto nomem;
 	for (i = 0; i < n; i++) {
 		const qubo_chess_move *mv;
-		struct cz_walk wk;
-		size_t nmv, b, first = len;
+		size_t nmv, m, g, first = len, code;
+		int64_t r0 = (int64_t)(i / w), c0 = (int64_t)(i % w), last = -1;
+		int sorted = 1;
 
 		start[i] = len;
 		if (codes[i] == QUBO_CHESS_NONE)
 			continue;
-		qubo__pz_cz_moves(sets, codes[i], &mv, &nmv);
+		if (codes[i] >= 0 && codes[i] < QUBO__CZ_BUILTINS)
+			code = (size_t)codes[i];
+		else if (codes[i] >= QUBO_CHESS_CUSTOM && sets &&
+			 (size_t)(codes[i] - QUBO_CHESS_CUSTOM) < sets->n)
+			code = QUBO__CZ_BUILTINS + (size_t)(codes[i] - QUBO_CHESS_CUSTOM);
+		else
+			continue; /* no moves (qubo__pz_cz_moves) */
+		mv = ord.mv + ord.at[code];
+		nmv = ord.at[code + 1] - ord.at[code];
 		work += nmv;
-		qubo__pz_cz_walk_init(&wk, w, h, mv, nmv, i);
-		while (qubo__pz_cz_walk_next(&wk, &b)) {
-			if (++work > QUBO__CZ_MAX_WORK)
-				goto large;
-			if (b == i || !target[b])
-				continue;
-			if (len == cap) {
-				uint32_t *nl;
+		for (m = 0; m < nmv; m = g) {
+			int64_t dr = mv[m].drow, kmax[LOCKSTEP], ktop = 0, kr, k, kend, kstep;
+			int64_t delta[LOCKSTEP];
+			size_t j, cnt;
 
-				if (cap >= QUBO__CZ_MAX_ENTRIES)
-					goto large;
-				nl = qubo__pz_realloc(a, list, 2 * cap, sizeof *list);
-				if (!nl)
-					goto nomem;
-				list = nl;
-				cap *= 2;
+			/* the group: m … g, one row step (along the own row:
+			 * one move) */
+			for (g = m + 1; g < nmv && g - m < LOCKSTEP && dr != 0 && mv[g].drow == dr;
+			     g++)
+				;
+			cnt = g - m;
+			kr = steps_inside(r0, dr, h);
+			for (j = 0; j < cnt; j++) {
+				int64_t dc = mv[m + j].dcol, kc = steps_inside(c0, dc, w);
+
+				kmax[j] = kc < kr ? kc : kr;
+				if (!mv[m + j].slide && kmax[j] > 1)
+					kmax[j] = 1;
+				if (kmax[j] < 0)
+					kmax[j] = 0;
+				delta[j] = dr * (int64_t)w + dc;
+				work += (uint64_t)kmax[j];
+				if (kmax[j] > ktop)
+					ktop = kmax[j];
 			}
-			list[len++] = (uint32_t)b;
+			if (work > QUBO__CZ_MAX_WORK)
+				goto large;
+			if (ktop == 0)
+				continue;
+			/* k downwards when the cells lie before i: rows
+			 * above, or to the left on the own row */
+			if (dr < 0 || (dr == 0 && mv[m].dcol < 0)) {
+				k = ktop;
+				kend = 0;
+				kstep = -1;
+			} else {
+				k = 1;
+				kend = ktop + 1;
+				kstep = 1;
+			}
+			for (; k != kend; k += kstep) {
+				for (j = 0; j < cnt; j++) {
+					size_t b;
+
+					if (k > kmax[j])
+						continue;
+					b = (size_t)((int64_t)i + k * delta[j]);
+					if (!target[b])
+						continue;
+					if (len == cap) {
+						uint32_t *nl;
+
+						if (cap >= QUBO__CZ_MAX_ENTRIES)
+							goto large;
+						nl = qubo__pz_realloc(a, list, 2 * cap,
+								      sizeof *list);
+						if (!nl)
+							goto nomem;
+						list = nl;
+						cap *= 2;
+					}
+					sorted &= (int64_t)b > last;
+					last = (int64_t)b;
+					list[len++] = (uint32_t)b;
+				}
+			}
 		}
-		if (work > QUBO__CZ_MAX_WORK)
-			goto large;
-		len = first + sort_unique(list + first, len - first);
+		if (sorted)
+			continue;
+		if (len - first > SHORT_LIST && len - first > tcap) {
+			size_t want = 2 * tcap > len - first ? 2 * tcap : len - first;
+			uint32_t *nt = qubo__pz_realloc(a, tmp, want, sizeof *tmp);
+
+			if (!nt)
+				goto nomem;
+			tmp = nt;
+			tcap = want;
+		}
+		len = first + sort_runs(list + first, len - first, tmp);
 	}
 	start[n] = len;
+	/* The doubling leaves up to half the capacity unused. */
+	if (len < cap) {
+		uint32_t *shrunk = qubo__pz_realloc(a, list, len, sizeof *list);
+
+		if (shrunk)
+			list = shrunk;
+	}
+	qubo__pz_free(a, tmp);
+	qubo__pz_free(a, ord.mv);
+	qubo__pz_free(a, ord.at);
 	*start_out = start;
 	*list_out = list;
 	return QUBO_OK;
 large:
 	qubo__pz_free(a, start);
 	qubo__pz_free(a, list);
+	qubo__pz_free(a, tmp);
+	qubo__pz_free(a, ord.mv);
+	qubo__pz_free(a, ord.at);
 	return too_large(fn);
 nomem:
 	qubo__pz_free(a, start);
 	qubo__pz_free(a, list);
+	qubo__pz_free(a, tmp);
+	qubo__pz_free(a, ord.mv);
+	qubo__pz_free(a, ord.at);
 	return qubo__pz_nomem("the attack graph");
 }
 
+/*
+ * One counting pass over the entries, sources in increasing order, puts
+ * every transposed row in ascending order with no repeat (the rows given
+ * are distinct). For the symmetric closure the transpose is written into
+ * the upper half of the output, and each of its rows merged with the row
+ * given, repeats dropped, into the lower half: the merge never writes past
+ * the transposed entries it has still to read (the output before row b is
+ * at most the transposed rows before b plus start[b] ≤ start[n] entries).
+ */
 int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start,
 			  const uint32_t *list, int sym, size_t **start_out, uint32_t **list_out,
 			  const char *fn)
 {
-	size_t total = start[n] * (sym ? 2 : 1), i, k, m;
+	size_t total = start[n] * (sym ? 2 : 1), base = sym ? start[n] : 0, i, k, m, lo;
 	size_t *ts, *fill;
 	uint32_t *tl;
 
@@ -221,34 +416,60 @@ int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start
 		qubo__pz_free(a, tl);
 		return qubo__pz_nomem("the attack graph");
 	}
-	for (i = 0; i < n; i++) {
-		for (k = start[i]; k < start[i + 1]; k++)
-			ts[list[k] + 1]++;
-		if (sym)
-			ts[i + 1] += start[i + 1] - start[i];
-	}
+	for (k = 0; k < start[n]; k++)
+		ts[list[k] + 1]++;
 	for (i = 0; i < n; i++)
 		ts[i + 1] += ts[i];
 	memcpy(fill, ts, (n + 1) * sizeof *fill);
-	for (i = 0; i < n; i++) {
-		for (k = start[i]; k < start[i + 1]; k++) {
-			tl[fill[list[k]]++] = (uint32_t)i;
-			if (sym)
-				tl[fill[i]++] = list[k];
+	for (i = 0; i < n; i++)
+		for (k = start[i]; k < start[i + 1]; k++)
+			tl[base + fill[list[k]]++] = (uint32_t)i;
+	qubo__pz_free(a, fill);
+	if (sym) {
+		/* ts[b] … ts[b + 1] is row b of the transpose (at base);
+		 * ts[b] becomes the start of merged row b once read. */
+		m = 0;
+		lo = 0;
+		for (i = 0; i < n; i++) {
+			size_t x = base + lo, xe = base + ts[i + 1];
+			size_t y = start[i], ye = start[i + 1], row = m;
+
+			lo = ts[i + 1];
+			/* a piece that attacks exactly the cells attacking
+			 * it (all queens, all rooks …): one copy */
+			if (xe - x == ye - y && xe > x &&
+			    memcmp(tl + x, list + y, (xe - x) * sizeof *tl) == 0) {
+				memmove(tl + m, tl + x, (xe - x) * sizeof *tl);
+				m += xe - x;
+				x = xe;
+				y = ye;
+			}
+			while (x < xe || y < ye) {
+				uint32_t v;
+
+				if (y == ye || (x < xe && tl[x] < list[y]))
+					v = tl[x++];
+				else if (x == xe || list[y] < tl[x])
+					v = list[y++];
+				else {
+					v = list[y++]; /* in both */
+					x++;
+				}
+				tl[m++] = v;
+			}
+			ts[i] = row;
+		}
+		ts[n] = m;
+		/* Give back the entries both directions shared (half of
+		 * them for a board of queens): the model is built while
+		 * these lists are alive. Kept as they are if refused. */
+		if (m < total) {
+			uint32_t *shrunk = qubo__pz_realloc(a, tl, m, sizeof *tl);
+
+			if (shrunk)
+				tl = shrunk;
 		}
 	}
-	/* sort and compact every row */
-	m = 0;
-	for (i = 0; i < n; i++) {
-		size_t s = ts[i], len = ts[i + 1] - s, kept;
-
-		kept = sort_unique(tl + s, len);
-		memmove(tl + m, tl + s, kept * sizeof *tl);
-		ts[i] = m;
-		m += kept;
-	}
-	ts[n] = m;
-	qubo__pz_free(a, fill);
 	*start_out = ts;
 	*list_out = tl;
 	return QUBO_OK;
