@@ -368,6 +368,24 @@ Test(sa_kernel, grouped_and_simd_reads_equal_portable_reads)
 	}
 }
 
+/* |ΔE| = 4096, the integer path's largest: a group sums its accepted ΔE in
+ * int16 per half block there (8 × 4096 does not fit), and a hot schedule
+ * accepts 8 rises of 4096 in a row often enough to show it. */
+Test(sa_kernel, largest_integer_steps_equal_portable_reads)
+{
+	tu_rng g = { 47 };
+	qubo_model *m;
+	uint32_t i;
+
+	cr_assert_eq(qubo_model_new(&m, 1024, NULL), QUBO_OK);
+	for (i = 0; i < 1024; i++)
+		cr_assert_eq(qubo_model_add_linear(m, i, tu_below(&g, 2) ? 4096.0 : -4096.0),
+			     QUBO_OK);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	same_as_portable(m, 16, 40, 1e-7, 1e-6, 0, "ΔE 4096");
+	qubo_model_free(m);
+}
+
 Test(sa_kernel, wide_models_equal_portable_reads)
 {
 	/* 65600 variables: 32-bit columns, unpadded rows. */

@@ -159,6 +159,8 @@ typedef struct sa_prep {
 	size_t n;
 	int kind;          /* SA_INT, SA_F32 or SA_F64 */
 	int narrow;        /* columns are uint16_t (n < 65536), rows padded */
+	int wide_de;       /* SA_INT: some |ΔE| above 4095, so that 8 of them
+			      may not sum within int16 */
 	const size_t *rp;  /* n + 1 row starts into col and w */
 	const void *col;   /* uint16_t or uint32_t; padding entries name slot n */
 	const void *w;     /* int16_t (J × 2^shift), float or double; padding 0 */
@@ -1284,12 +1286,16 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, c
 	const __m256 bf = _mm256_set1_ps((float)bu);
 	const __m128i bits = _mm_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128);
 	const __m128i one = _mm_set1_epi16(1);
+	const int wide = p->wide_de;
 	__m256i esum = _mm256_setzero_si256(); /* ΔE accepted since the last flush */
 	size_t i0, c0;
 
 	/* |ΔE| <= SA_INT_MAX_DE: chunks of 2^16 variables cannot overflow esum */
 	for (c0 = 0; c0 < n; c0 += 0x10000, esum = gflush_int(wk, esum))
 	for (i0 = c0; i0 < n && i0 < c0 + 0x10000; i0 += SA_LANES) {
+		/* the block's accepted ΔE in int16: 8 of |ΔE| <= 4095 fit, and
+		 * half a block of any */
+		__m128i eb = _mm_setzero_si128();
 		sa_gblock blk;
 		unsigned j;
 
@@ -1300,6 +1306,11 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, c
 			unsigned amb, acc;
 			uint64_t xw;
 			size_t k, end;
+
+			if (j == SA_LANES / 2 && wide) {
+				esum = _mm256_add_epi32(esum, _mm256_cvtepi16_epi32(eb));
+				eb = _mm_setzero_si128();
+			}
 
 			/* x as 16-bit masks (0 or −1): ΔE = (f ^ xm) − xm = ±f */
 			xm = _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)
@@ -1313,7 +1324,7 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, c
 			if (!acc)
 				continue;
 			accv = _mm_cmpeq_epi16(_mm_and_si128(_mm_set1_epi16((short)acc), bits), bits);
-			esum = _mm256_add_epi32(esum, _mm256_cvtepi16_epi32(_mm_and_si128(de, accv)));
+			eb = _mm_add_epi16(eb, _mm_and_si128(de, accv));
 			a16 = _mm_and_si128(accv, _mm_or_si128(xm, one)); /* 1 − 2 x, or 0 */
 			memcpy(&xw, gx + SA_GROUP * i, sizeof xw);
 			xw ^= sa_spread[acc];
@@ -1339,6 +1350,7 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, c
 			}
 #undef SA_GUPD
 		}
+		esum = _mm256_add_epi32(esum, _mm256_cvtepi16_epi32(eb));
 	}
 }
 
@@ -1796,9 +1808,11 @@ static int alloc_worker(const qubo_allocator *a, const sa_prep *p, sa_worker *w)
 			return 0;
 		base = ((uintptr_t)w->gmem + 63) & ~(uintptr_t)63;
 		w->gx = (uint8_t *)w->gmem + (base - (uintptr_t)w->gmem);
-		w->gbx = w->gx + gxbytes;
-		w->gf = w->gbx + gxbytes;
+		/* gx, gf and gs, which every sweep reads, before gbx, which only
+		 * the ends of some sweeps touch */
+		w->gf = w->gx + gxbytes;
 		w->gs = (uint32_t *)(void *)((uint8_t *)w->gf + gfbytes);
+		w->gbx = (uint8_t *)w->gs + gsbytes;
 		memset(w->gx, 0, 2 * gxbytes + gfbytes + gsbytes);
 	}
 	return 1;
@@ -1890,6 +1904,7 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 	p->kind = pick_kind(m, params, run, fmax(bh, bc), p->scale, &shift, &maxde);
 	if (p->kind == SA_INT) {
 		p->unit = ldexp(1.0, -shift);
+		p->wide_de = maxde > 4095;
 	}
 	p->narrow = m->n < 65536;
 	/* Groups: SIMD lanes across reads, when there are enough reads and
