@@ -200,17 +200,17 @@ static uint32_t tb_choose(const tabu_job *job, tabu_ws *s, int64_t e, int64_t be
 	return pick;
 }
 
-/* One search of job->iterations moves from s->x. Keeps the lowest state
- * in s->best (as *best_e, E − offset in units) when it beats *best_e. */
-static void tb_search(qubo__runner *rn, const tabu_job *job, tabu_ws *s, double *best_e,
-		      qubo__rng *g)
+/* One round of job->iterations moves from s->x. Leaves its lowest state
+ * in s->best and returns its energy, E − offset in units. */
+static double tb_search(qubo__runner *rn, const tabu_job *job, tabu_ws *s, qubo__rng *g)
 {
 	const size_t T = job->tenure;
 	const double unit = ldexp(1.0, -job->shift);
-	int64_t e = tb_init(job, s), be = (int64_t)*best_e;
+	int64_t e = tb_init(job, s), be = e;
 	uint64_t it;
 	size_t q;
 
+	memcpy(s->best, s->x, job->m->n);
 	for (q = 0; q <= T; q++)
 		s->ring[q] = TB_NONE;
 	for (it = 0; it < job->iterations; it++) {
@@ -240,7 +240,7 @@ static void tb_search(qubo__runner *rn, const tabu_job *job, tabu_ws *s, double 
 			qubo__runner_found(rn, job->m->offset + (double)e * unit);
 		}
 	}
-	*best_e = (double)be;
+	return (double)be;
 }
 
 /* ---- the scanning engine ---- */
@@ -280,13 +280,14 @@ static size_t choose(const tabu_job *job, const tabu_ws *s, uint64_t it, double 
 	return found ? pick : any;
 }
 
-static void scan_search(qubo__runner *rn, const tabu_job *job, tabu_ws *s, double *best_e,
-			qubo__rng *g)
+/* tb_search's round by scanning; the energy it returns is E. */
+static double scan_search(qubo__runner *rn, const tabu_job *job, tabu_ws *s, qubo__rng *g)
 {
 	const qubo_model *m = job->m;
-	double e = qubo__ls_init(m, s->x, s->f), be = *best_e;
+	double e = qubo__ls_init(m, s->x, s->f), be = e;
 	uint64_t it;
 
+	memcpy(s->best, s->x, m->n);
 	memset(s->until, 0, m->n * sizeof *s->until);
 	for (it = 0; it < job->iterations; it++) {
 		size_t k;
@@ -303,17 +304,10 @@ static void scan_search(qubo__runner *rn, const tabu_job *job, tabu_ws *s, doubl
 			qubo__runner_found(rn, e);
 		}
 	}
-	*best_e = be;
+	return be;
 }
 
 /* ---- restarts ---- */
-
-/* Energy of x in the engine's terms: E − offset in units for the bucket
- * engine, E for the scanning one. */
-static double engine_energy(const tabu_job *job, tabu_ws *s)
-{
-	return job->ih ? (double)tb_init(job, s) : qubo__ls_init(job->m, s->x, s->f);
-}
 
 /* Keeps s->best (energy e) among the read's elite states unless it is
  * there already or no better than all of a full pool. */
@@ -349,7 +343,10 @@ static void restart_state(const tabu_job *job, tabu_ws *s, qubo__rng *g)
 		for (i = 0; i < n; i++)
 			if (s->x[i] != y[i])
 				s->diff[nd++] = (uint32_t)i;
-		(void)engine_energy(job, s); /* the fields of x */
+		if (job->ih) /* the fields of x */
+			(void)tb_init(job, s);
+		else
+			(void)qubo__ls_init(job->m, s->x, s->f);
 		for (steps = nd / 2; steps > 0; steps--, nd--) {
 			size_t j, k = 0;
 			double dk = HUGE_VAL;
@@ -379,33 +376,23 @@ static int tabu_unit(qubo__runner *rn, unsigned w, size_t r)
 	tabu_job *job = rn->arg;
 	tabu_ws *s = &job->ws[w];
 	const size_t n = job->m->n;
-	double best_e, e;
+	double e;
 	size_t rs;
 	qubo__rng g;
 
 	qubo__rng_stream(&g, rn->seed, job->first_read + r);
 	qubo__ls_start(s->x, n, job->initial, r, &g);
 	s->nelite = 0;
-	if (n)
-		memcpy(s->best, s->x, n);
-	best_e = engine_energy(job, s);
 	qubo__runner_found(rn, qubo__ls_init(job->m, s->x, s->f));
 	for (rs = 0; n && rs <= job->restarts && !qubo__runner_stopped(rn); rs++) {
 		if (rs)
 			restart_state(job, s, &g);
-		/* each search keeps its own best, which joins the elite */
-		e = engine_energy(job, s);
-		memcpy(s->best, s->x, n);
-		if (job->ih)
-			tb_search(rn, job, s, &e, &g);
-		else
-			scan_search(rn, job, s, &e, &g);
+		/* each round's lowest state joins the elite */
+		e = job->ih ? tb_search(rn, job, s, &g) : scan_search(rn, job, s, &g);
 		elite_add(s, n, e);
-		if (e < best_e)
-			best_e = e;
 	}
-	/* the read's answer: its lowest elite state (or its start), exactly */
-	memcpy(s->x, s->best, n);
+	/* the read's answer: its lowest elite state (its start when stopped
+	 * before a round), exactly */
 	if (s->nelite) {
 		size_t i, lo = 0;
 		for (i = 1; i < s->nelite; i++)
@@ -413,7 +400,7 @@ static int tabu_unit(qubo__runner *rn, unsigned w, size_t r)
 				lo = i;
 		memcpy(s->x, s->elite + lo * n, n);
 	}
-	if (n)
+	if (n) /* samples may be NULL when n is 0 */
 		memcpy(job->samples + r * n, s->x, n);
 	e = qubo__ls_init(job->m, s->x, s->f);
 	job->energies[r] = e;
