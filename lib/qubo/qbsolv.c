@@ -412,6 +412,7 @@ typedef struct parse {
 	uint64_t max_nodes, n_nodes, n_couplers;
 	uint64_t diag_read, coup_read;
 	size_t max_variables, max_couplers; /* the caller's limits, resolved */
+	int pending;      /* leave the terms pending (qubo__qbsolv_read_pending) */
 	double offset;
 	/* coupler staging */
 	uint32_t *ci, *cj;
@@ -912,6 +913,8 @@ static int parse_all(parse *p, size_t length)
 		r->api_error = 1;
 		return rc;
 	}
+	if (p->pending)
+		return QUBO_OK;
 	rc = qubo_model_compile(p->m);
 	if (rc == QUBO_ERR_OUT_OF_RANGE)
 		return rd_fail(r, QUBO_ERR_PARSE, line, col,
@@ -958,7 +961,7 @@ static size_t bom_length(const char *data, size_t length)
 }
 
 static int read_buffer(qubo_model **out, const char *data, size_t length, const limits *l,
-		       const char *func, const char *path)
+		       const char *func, const char *path, int pending)
 {
 	const qubo_allocator *a = &l->a;
 	parse p;
@@ -968,6 +971,7 @@ static int read_buffer(qubo_model **out, const char *data, size_t length, const 
 	memset(&p, 0, sizeof p);
 	p.max_variables = l->max_variables;
 	p.max_couplers = l->max_couplers;
+	p.pending = pending;
 	data += bom;
 	length -= bom;
 	p.r.end = data + length;
@@ -1011,7 +1015,7 @@ static int read_mem(qubo_model **out, const char *data, size_t length,
 				   "%s: the input is %zu bytes, more than the limit of %zu "
 				   "(qubo_qbsolv_options.max_input_bytes raises it)",
 				   fn, length, l.max_input_bytes);
-	return read_buffer(out, data ? data : "", length, &l, fn, NULL);
+	return read_buffer(out, data ? data : "", length, &l, fn, NULL, 0);
 }
 
 static int read_path(qubo_model **out, const char *path, const qubo_qbsolv_options *options,
@@ -1028,7 +1032,7 @@ static int read_path(qubo_model **out, const char *path, const qubo_qbsolv_optio
 	if ((rc = limits_init(&l, options, fn)) || (rc = get_c_locale(fn)) ||
 	    (rc = qubo__read_file(&l.a, path, fn, l.max_input_bytes, &buf, &len)))
 		return rc;
-	rc = read_buffer(out, buf, len, &l, fn, path);
+	rc = read_buffer(out, buf, len, &l, fn, path, 0);
 	qubo__free(&l.a, buf);
 	return rc;
 }
@@ -1046,6 +1050,19 @@ int qubo_qbsolv_read_ex(qubo_model **out, const char *data, size_t length,
 			const qubo_qbsolv_options *options)
 {
 	return read_mem(out, data, length, options, "qubo_qbsolv_read_ex");
+}
+
+int qubo__qbsolv_read_pending(qubo_model **out, const char *data, size_t length,
+			      const qubo_qbsolv_options *options)
+{
+	static const char fn[] = "qubo__qbsolv_read_pending";
+	limits l;
+	int rc;
+
+	*out = NULL;
+	if ((rc = limits_init(&l, options, fn)) || (rc = get_c_locale(fn)))
+		return rc;
+	return read_buffer(out, data, length, &l, fn, NULL, 1);
 }
 
 int qubo_qbsolv_read_file(qubo_model **out, const char *path, const qubo_allocator *allocator)
