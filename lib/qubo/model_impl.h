@@ -48,6 +48,10 @@ struct qubo_model {
 	qubo_lit *members;
 	size_t num_members, cap_members;
 	size_t pending_pairs; /* ordered pairs / 2 that the logs expand to */
+	/* 0 while the pair log is in order of (i, j) with i < j, as a file
+	 * listed by rows gives it: the compile then takes its pairs as the
+	 * rows they already are (compile_sorted in compile.c) */
+	int pairs_unsorted;
 
 	/* compiled form; row has n + 1 entries whenever it is non-NULL */
 	size_t *row;
