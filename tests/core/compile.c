@@ -8,6 +8,7 @@
  * interrupt function must leave the model as it was.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -696,4 +697,181 @@ Test(compile, an_infinite_sum_of_pairs_in_order_names_the_same_coupler)
 	}
 	free(u);
 	free(t);
+}
+
+/* ------------------------------------------------------------------ */
+/* The qbsolv reader's logs: texts in order, shuffled, partly in order,
+ * with repeats, and with a run of one coupler across the middle, where the
+ * reader's second thread takes over (more than 1 MiB of coupler lines). */
+
+enum { TEXT_ORDERED, TEXT_SHUFFLED, TEXT_PARTLY, TEXT_TWICE, TEXT_ACROSS, TEXT_KINDS };
+
+static const char *const text_kind[TEXT_KINDS] = {
+	"in order", "shuffled", "partly in order", "listed twice", "a run across the halves"
+};
+
+/* The couplers of a text of the given kind over v variables (i < j, as
+ * coupler lines need), in the order of its lines; *n receives the count.
+ * Weights are multiples of 1/64 (exact in %.17g and in any order of
+ * their sums but those that cancel) and of 1e-3 (inexact: their sums show
+ * the order). */
+static term *text_terms(int kind, uint32_t v, size_t *n)
+{
+	size_t count = NPAIRS, k, half;
+	term *t = in_order(40 + (uint64_t)kind, count, v, &count);
+	tu_rng r = { 99 };
+
+	for (k = 0; k < count; k++) { /* i < j on every line */
+		uint32_t a = t[k].i, b = t[k].j;
+		t[k].i = a < b ? a : b;
+		t[k].j = a < b ? b : a;
+		if (k % 3 == 0)
+			t[k].w = (double)(tu_range(&r, -640, 639) | 1) / 1000.0;
+		else if (t[k].w > -1e-3 && t[k].w < 1e-3)
+			t[k].w = 1.0 / 64;
+	}
+	half = count / 2;
+	switch (kind) {
+	case TEXT_SHUFFLED:
+		for (k = count; k > 1; k--) {
+			size_t x = tu_below(&r, k);
+			term tmp = t[k - 1];
+			t[k - 1] = t[x];
+			t[x] = tmp;
+		}
+		break;
+	case TEXT_PARTLY: /* in order but for one line moved back */
+		{
+			term moved = t[half + 100];
+			memmove(t + half / 2 + 1, t + half / 2, (half + 100 - half / 2) * sizeof *t);
+			t[half / 2] = moved;
+		}
+		break;
+	case TEXT_TWICE: /* the whole list, then again */
+		t = realloc(t, 2 * count * sizeof *t);
+		cr_assert_not_null(t);
+		memcpy(t + count, t, count * sizeof *t);
+		count *= 2;
+		break;
+	case TEXT_ACROSS: /* 4000 lines of one coupler around the middle byte */
+		{
+			size_t bytes = 0, at = 0, mid;
+
+			for (k = 1; k < count; k++) /* after the first: the reader's cut */
+				bytes += (size_t)snprintf(NULL, 0, "%u %u %.17g\n", t[k].i, t[k].j,
+							  t[k].w);
+			for (mid = bytes / 2, k = 1; k < count && at <= mid; k++)
+				at += (size_t)snprintf(NULL, 0, "%u %u %.17g\n", t[k].i, t[k].j,
+						       t[k].w);
+			cr_assert(k > 2000 && k + 2000 < count);
+			for (half = k, k = half - 2000; k < half + 2000; k++) {
+				t[k].i = t[half].i;
+				t[k].j = t[half].j;
+			}
+		}
+		break;
+	default:
+		break;
+	}
+	for (k = 0; k < count; k++)
+		t[k].order = k;
+	*n = count;
+	return t;
+}
+
+/* The text of the terms: the header, then one coupler line each. */
+static char *text_of(const term *t, size_t n, uint32_t v, size_t *len)
+{
+	char *s = malloc(64 + n * 40);
+	size_t k, at;
+
+	cr_assert_not_null(s);
+	at = (size_t)sprintf(s, "p qubo 0 %u 0 %zu\n", v, n);
+	for (k = 0; k < n; k++)
+		at += (size_t)sprintf(s + at, "%u %u %.17g\n", t[k].i, t[k].j, t[k].w);
+	*len = at;
+	return s;
+}
+
+/* Under valgrind, two threads only (the other counts run natively). */
+static size_t thread_counts(const int **threads)
+{
+	static const int all[] = { 1, 2, 4 }, two[] = { 2 };
+	const char *vg = getenv("QUBO_TEST_VALGRIND");
+
+	if (vg && *vg == '1') {
+		*threads = two;
+		return 1;
+	}
+	*threads = all;
+	return sizeof all / sizeof *all;
+}
+
+/* Each kind of text, read without the compile and compiled at 1, 2 and 4
+ * threads, equals the reference merge of its lines bit for bit, and so do
+ * the text read by qubo_qbsolv_read() and the terms added one by one; the
+ * texts in order (a run across the halves included) take the compile's
+ * path for pairs in order, the others the general one. */
+Test(compile, qbsolv_texts_of_every_order_read_as_their_lines_at_any_thread_count)
+{
+	const uint32_t v = 3000;
+	const int *threads;
+	size_t nthreads = thread_counts(&threads), kind, b;
+
+	for (kind = 0; kind < TEXT_KINDS; kind++) {
+		size_t n, len;
+		term *t = text_terms((int)kind, v, &n);
+		char *text = text_of(t, n, v, &len);
+		coo ref = reference(t, n, v, 0), rev = reference(t, n, v, 1);
+		int ordered = kind == TEXT_ORDERED || kind == TEXT_ACROSS;
+		qubo_model *m;
+		coo got;
+
+		cr_assert_gt(len, (size_t)2 << 20, "%s: the second thread must read",
+			     text_kind[kind]);
+		cr_assert_neq(first_difference(&ref, &rev, v), SIZE_MAX,
+			      "%s: the data does not depend on the order", text_kind[kind]);
+		for (b = 0; b < nthreads; b++) {
+			cr_assert_eq(qubo__qbsolv_read_pending(&m, text, len, NULL), QUBO_OK, "%s",
+				     qubo_error_message());
+			cr_assert_eq(m->num_pairs, n, "%s", text_kind[kind]);
+			cr_assert_eq(m->pairs_unsorted, !ordered, "%s", text_kind[kind]);
+			expect_compiled(m, threads[b], &ref, v);
+		}
+		cr_assert_eq(qubo_qbsolv_read(&m, text, len, NULL), QUBO_OK, "%s",
+			     qubo_error_message());
+		check_symmetric(m);
+		got = exported(m);
+		cr_assert_eq(first_difference(&got, &ref, v), SIZE_MAX, "%s: read",
+			     text_kind[kind]);
+		coo_free(&got);
+		qubo_model_free(m);
+		expect_compiled(build(t, n, v, NULL), 0, &ref, v);
+		coo_free(&ref);
+		coo_free(&rev);
+		free(text);
+		free(t);
+	}
+}
+
+/* Repeats of a coupler in order that overflow are reported by the reader
+ * as in any order: at the end of the input, naming the coupler. */
+Test(compile, qbsolv_repeats_in_order_that_overflow_name_the_coupler)
+{
+	static const char *const texts[] = {
+		"p qubo 0 9 0 4\n1 2 1\n3 4 1e308\n3 4 1e308\n5 6 1\n",
+		"p qubo 0 9 0 4\n3 4 1e308\n5 6 1\n1 2 1\n3 4 1e308\n",
+	};
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		qubo_model *m = (qubo_model *)&m;
+
+		cr_assert_eq(qubo_qbsolv_read(&m, texts[k], strlen(texts[k]), NULL),
+			     QUBO_ERR_PARSE);
+		cr_assert_null(m);
+		cr_assert(strstr(qubo_error_message(), "(3, 4)"), "%s", qubo_error_message());
+		cr_assert_eq(qubo_error_line(), 6, "text %zu", k);
+		cr_assert_eq(qubo_error_column(), 1, "text %zu", k);
+	}
 }

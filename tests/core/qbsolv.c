@@ -1184,13 +1184,44 @@ static void big_coupler(size_t k, uint32_t *i, uint32_t *j, double *w)
 	*w = (double)((int)((x >> 40) % 64) - 32) / 8.0;
 }
 
-/* The header declaring `declared` couplers, then BIG_LINES coupler lines;
- * `extra` (with its newline), when not NULL, is written before coupler line
- * `at` (0-based), on line at + 2. Returns the malloc'ed text. */
-static char *big_text(size_t declared, size_t at, const char *extra, size_t *len)
+static int cmp_big(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb, ai, aj, bi, bj;
+	double w;
+
+	big_coupler(a, &ai, &aj, &w);
+	big_coupler(b, &bi, &bj, &w);
+	if (ai != bi)
+		return ai < bi ? -1 : 1;
+	if (aj != bj)
+		return aj < bj ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/* Which coupler each line of a long input holds: coupler k on line k, or,
+ * when ordered, the couplers in order of (i, j), repeats in order of k (a
+ * file listed by rows). */
+static uint32_t *big_order(int ordered)
+{
+	uint32_t *o = malloc(BIG_LINES * sizeof *o), k;
+
+	cr_assert_not_null(o);
+	for (k = 0; k < BIG_LINES; k++)
+		o[k] = k;
+	if (ordered)
+		qsort(o, BIG_LINES, sizeof *o, cmp_big);
+	return o;
+}
+
+/* The header declaring `declared` couplers, then BIG_LINES coupler lines
+ * (ordered: as big_order says); `extra` (with its newline), when not NULL,
+ * is written before coupler line `at` (0-based), on line at + 2. Returns
+ * the malloc'ed text. */
+static char *big_text(size_t declared, size_t at, const char *extra, int ordered, size_t *len)
 {
 	size_t cap = 64 + (size_t)BIG_LINES * 32 + (extra ? strlen(extra) : 0), n, k;
 	char *t = malloc(cap);
+	uint32_t *o = big_order(ordered);
 
 	cr_assert_not_null(t);
 	n = (size_t)sprintf(t, "p qubo 0 %u 0 %zu\n", BIG_VARS, declared);
@@ -1200,17 +1231,20 @@ static char *big_text(size_t declared, size_t at, const char *extra, size_t *len
 
 		if (extra && k == at)
 			n += (size_t)sprintf(t + n, "%s", extra);
-		big_coupler(k, &i, &j, &w);
+		big_coupler(o[k], &i, &j, &w);
 		n += (size_t)sprintf(t + n, "%u %u %g\n", i, j, w);
 	}
+	free(o);
 	*len = n;
 	return t;
 }
 
-/* The model of the BIG_LINES couplers, added one by one. */
-static qubo_model *big_reference(double offset)
+/* The model of the BIG_LINES couplers, added one by one in the order of
+ * the lines. */
+static qubo_model *big_reference(double offset, int ordered)
 {
 	qubo_model *m;
+	uint32_t *o = big_order(ordered);
 	size_t k;
 
 	cr_assert_eq(qubo_model_new(&m, BIG_VARS, NULL), QUBO_OK);
@@ -1218,9 +1252,10 @@ static qubo_model *big_reference(double offset)
 		uint32_t i, j;
 		double w;
 
-		big_coupler(k, &i, &j, &w);
+		big_coupler(o[k], &i, &j, &w);
 		cr_assert_eq(qubo_model_add_quadratic(m, i, j, w), QUBO_OK);
 	}
+	free(o);
 	cr_assert_eq(qubo_model_add_offset(m, offset), QUBO_OK);
 	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
 	return m;
@@ -1249,10 +1284,11 @@ static void big_fails(const char *text, size_t len, int status, size_t line, con
 
 /* Reads the long text with extra inserted at line at (NULL: none) and
  * checks the model against ref. */
-static void expect_big(size_t at, const char *extra, const qubo_model *ref, const char *what)
+static void expect_big(size_t at, const char *extra, int ordered, const qubo_model *ref,
+		       const char *what)
 {
 	size_t len;
-	char *t = big_text(BIG_LINES, at, extra, &len);
+	char *t = big_text(BIG_LINES, at, extra, ordered, &len);
 	qubo_model *m;
 
 	cr_assert_eq(qubo_qbsolv_read(&m, t, len, NULL), QUBO_OK, "%s: %s", what,
@@ -1262,61 +1298,74 @@ static void expect_big(size_t at, const char *extra, const qubo_model *ref, cons
 	free(t);
 }
 
+/* In the order of the couplers' numbers and in order of (i, j) (the
+ * compile's path for pairs in order). */
 Test(qbsolv, long_inputs_read_as_in_order)
 {
-	qubo_model *ref = big_reference(0.0), *ref_off = big_reference(2.5);
 	size_t at;
+	int ordered;
 
-	/* plain, and with blank and comment lines in either half */
-	expect_big(0, NULL, ref, "plain");
-	for (at = first_at(); at < BIG_LINES; at += BIG_LINES * 8 / 10) {
-		expect_big(at, "\n  \nc a comment\n", ref, "comments");
-		/* an offset line, which the second thread leaves to the first */
-		expect_big(at, "c offset 2.5\n", ref_off, "offset");
+	for (ordered = 0; ordered < 2; ordered++) {
+		qubo_model *ref = big_reference(0.0, ordered), *ref_off = big_reference(2.5, ordered);
+
+		/* plain, and with blank and comment lines in either half */
+		expect_big(0, NULL, ordered, ref, "plain");
+		for (at = first_at(); at < BIG_LINES; at += BIG_LINES * 8 / 10) {
+			expect_big(at, "\n  \nc a comment\n", ordered, ref, "comments");
+			/* an offset line, which the second thread leaves to the first */
+			expect_big(at, "c offset 2.5\n", ordered, ref_off, "offset");
+		}
+		qubo_model_free(ref);
+		qubo_model_free(ref_off);
 	}
-	qubo_model_free(ref);
-	qubo_model_free(ref_off);
 }
 
 Test(qbsolv, long_inputs_report_the_first_error)
 {
 	size_t len, at;
 	char *t;
+	int ordered;
 
-	for (at = first_at(); at < BIG_LINES; at += BIG_LINES * 8 / 10) {
-		t = big_text(BIG_LINES, at, "7 3 1\n", &len);
-		big_fails(t, len, QUBO_ERR_PARSE, at + 2, "i > j");
+	for (ordered = 0; ordered < 2; ordered++) {
+		for (at = first_at(); at < BIG_LINES; at += BIG_LINES * 8 / 10) {
+			t = big_text(BIG_LINES, at, "7 3 1\n", ordered, &len);
+			big_fails(t, len, QUBO_ERR_PARSE, at + 2, "i > j");
+			free(t);
+			t = big_text(BIG_LINES, at, "7 7 1\n", ordered, &len);
+			big_fails(t, len, QUBO_ERR_PARSE, at + 2, "a diagonal line");
+			free(t);
+			t = big_text(BIG_LINES, at, "1 2 1x\n", ordered, &len);
+			big_fails(t, len, QUBO_ERR_PARSE, at + 2, "a bad weight");
+			free(t);
+			t = big_text(BIG_LINES, at, "p qubo 0 3 0 0\n", ordered, &len);
+			big_fails(t, len, QUBO_ERR_PARSE, at + 2, "a second header");
+			free(t);
+		}
+		/* two errors: the first one counts */
+		t = big_text(BIG_LINES, BIG_LINES / 4, "7 3 1\n", ordered, &len);
+		strstr(t + len * 3 / 4, "\n")[1] = 'x';
+		big_fails(t, len, QUBO_ERR_PARSE, BIG_LINES / 4 + 2, "two errors");
 		free(t);
-		t = big_text(BIG_LINES, at, "7 7 1\n", &len);
-		big_fails(t, len, QUBO_ERR_PARSE, at + 2, "a diagonal line");
+		/* one coupler line more than declared: the last line */
+		t = big_text(BIG_LINES - 1, 0, NULL, ordered, &len);
+		big_fails(t, len, QUBO_ERR_PARSE, BIG_LINES + 1, "more lines than declared");
 		free(t);
-		t = big_text(BIG_LINES, at, "1 2 1x\n", &len);
-		big_fails(t, len, QUBO_ERR_PARSE, at + 2, "a bad weight");
-		free(t);
-		t = big_text(BIG_LINES, at, "p qubo 0 3 0 0\n", &len);
-		big_fails(t, len, QUBO_ERR_PARSE, at + 2, "a second header");
+		/* one fewer: the end of the input */
+		t = big_text(BIG_LINES + 1, 0, NULL, ordered, &len);
+		big_fails(t, len, QUBO_ERR_PARSE, BIG_LINES + 2, "fewer lines than declared");
 		free(t);
 	}
-	/* two errors: the first one counts */
-	t = big_text(BIG_LINES, BIG_LINES / 4, "7 3 1\n", &len);
-	strstr(t + len * 3 / 4, "\n")[1] = 'x';
-	big_fails(t, len, QUBO_ERR_PARSE, BIG_LINES / 4 + 2, "two errors");
-	free(t);
-	/* one coupler line more than declared: the last line */
-	t = big_text(BIG_LINES - 1, 0, NULL, &len);
-	big_fails(t, len, QUBO_ERR_PARSE, BIG_LINES + 1, "more lines than declared");
-	free(t);
-	/* one fewer: the end of the input */
-	t = big_text(BIG_LINES + 1, 0, NULL, &len);
-	big_fails(t, len, QUBO_ERR_PARSE, BIG_LINES + 2, "fewer lines than declared");
-	free(t);
 }
 
 Test(qbsolv, out_of_memory_while_reading_a_long_input)
 {
 	size_t len;
-	char *t = big_text(BIG_LINES, BIG_LINES * 3 / 4, "c comment\n", &len);
+	char *t = big_text(BIG_LINES, BIG_LINES * 3 / 4, "c comment\n", 0, &len);
 
+	oom_read(t, len);
+	free(t);
+	/* in order: the compile's path for pairs in order */
+	t = big_text(BIG_LINES, BIG_LINES * 3 / 4, "c comment\n", 1, &len);
 	oom_read(t, len);
 	free(t);
 }
