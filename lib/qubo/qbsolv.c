@@ -343,6 +343,52 @@ static int tok_is(const tok *t, const char *word)
 	return t->n == n && memcmp(t->s, word, n) == 0;
 }
 
+/*
+ * The common coupler line, "<i> <j> <weight>" with indices of at most 9
+ * digits, blanks between, and nothing but a line end after the weight,
+ * read in one scan. p is the start of a line. When the line is that and
+ * the reader would take it as it is (i < j < max_nodes, a finite weight of
+ * at most QBS_SHORT - 1 bytes), sets *i, *j, *w and *le (the end of the
+ * content, before a '\r') and returns the start of the next line; else
+ * NULL, and the general code reads the line (and reports what is wrong,
+ * from the same position). The values are those of the general code: the
+ * same digits, and parse_number() for the weight.
+ */
+static const char *fast_index(const char *p, const char *end, uint32_t *out)
+{
+	const char *s = p;
+	uint32_t v = 0;
+
+	while (p < end && is_digit(*p) && p - s < 9)
+		v = v * 10 + (uint32_t)(*p++ - '0');
+	if (p == s || p == end || (*p != ' ' && *p != '\t'))
+		return NULL; /* no digit, a tenth digit, or no blank after */
+	*out = v;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+static const char *fast_coupler(const char *p, const char *end, uint64_t max_nodes,
+				uint32_t *i, uint32_t *j, double *w, const char **le)
+{
+	const char *t;
+
+	if (!(p = fast_index(p, end, i)) || !(p = fast_index(p, end, j)))
+		return NULL;
+	for (t = p; p < end && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n'; p++)
+		;
+	*le = p;
+	if (p < end && *p == '\r')
+		p++;
+	if (p < end && *p++ != '\n')
+		return NULL;
+	if (*le == t || *i >= max_nodes || *j >= max_nodes || *i >= *j ||
+	    parse_number(t, (size_t)(*le - t), w, NULL, NULL, NULL) != 1 || !qubo__is_finite(*w))
+		return NULL;
+	return p;
+}
+
 /* Reads a weight-like number token: finite double. */
 static int rd_number(rd *r, const tok *t, const char *what, double *out)
 {
@@ -741,7 +787,23 @@ static void *half_run(void *arg)
 	double w;
 	int k;
 
-	while ((k = next_line(r)) > 0) {
+	for (;;) {
+		uint32_t fi, fj;
+		const char *next;
+
+		if (h->n < h->cap &&
+		    (next = fast_coupler(r->pos, r->end, h->max_nodes, &fi, &fj, &w, &cur))) {
+			r->ls = r->pos;
+			r->le = cur;
+			r->pos = next;
+			r->line++;
+			h->ci[h->n] = fi;
+			h->cj[h->n] = fj;
+			h->cw[h->n++] = w;
+			continue;
+		}
+		if ((k = next_line(r)) <= 0)
+			break;
 		cur = r->ls;
 		if (!next_tok(&cur, r->le, &t))
 			continue;
@@ -845,7 +907,27 @@ static int parse_lines(parse *p, size_t length)
 	int k, rc = QUBO_OK, halved = 0, tried = 0;
 
 	for (;;) {
-		while ((k = next_line(r)) > 0) {
+		for (;;) {
+			uint32_t fi, fj;
+			double fw;
+			const char *next;
+
+			/* a plain coupler line once the coupler lines have begun */
+			if (tried && p->coup_read < p->n_couplers && p->staged < p->cap_stage &&
+			    (next = fast_coupler(r->pos, r->end, p->max_nodes, &fi, &fj, &fw,
+						 &cur))) {
+				r->ls = r->pos;
+				r->le = cur;
+				r->pos = next;
+				r->line++;
+				p->ci[p->staged] = fi;
+				p->cj[p->staged] = fj;
+				p->cw[p->staged++] = fw;
+				p->coup_read++;
+				continue;
+			}
+			if ((k = next_line(r)) <= 0)
+				break;
 			cur = r->ls;
 			if (!next_tok(&cur, r->le, &t))
 				continue; /* blank */

@@ -890,6 +890,80 @@ Test(qbsolv, malformed_files_report_status_and_position)
 	}
 }
 
+/* Coupler lines after the first take a quicker way through the reader
+ * (plain lines in one scan) than the first: each of these lines, as the
+ * second coupler line, reads as it does as the first one (the same model,
+ * or the same status at the same column of the next line). */
+Test(qbsolv, later_coupler_lines_read_as_the_first)
+{
+	static const char *const lines[] = {
+		"1 2 0.5", "1 2 -0.5", "1\t2\t0.5", "1  2   0.5", "1 2 0.5 ", "1 2 0.5\t",
+		"1 2 0.5\r", "0000000001 000000002 0.5", "000000001 2 .5", "1 2 5e-1",
+		"1 2 1e-400", "1 2 -0", "1 2 1.7976931348623157e308",
+		"1 2 0.1000000000000000055511151231257827021181583404541015625",
+		"1 2 1000000000000000000000000000000000000000000000000000000000000000000000"
+		"000000000000000000000000000000000000000000000000000000000000000000000",
+		"1 2 1x", "1 2 nan", "1 2 -inf", "1 2 1e309", "1 2 0x1p3", "1 2 1.2.3", "1 2 1e",
+		"1 2 1,5", "1 2 .", "1 2 0.5\r\r", "1 2 0.5 x", "1 2", "1 2 ", "1", "1 ",
+		"2 1 0.5", "1 1 0.5", "1 5 0.5", "5 6 0.5", "4294967297 2 0.5",
+		"99999999999999999999999 2 0.5", "-1 2 0.5", "+1 2 0.5", "1 -2 0.5", "1 +2 0.5",
+		"1 2 +0.5", "1 2 --0.5", "1,2 0.5", "1 2.0 0.5", "x 1 2",
+	};
+	size_t k, ok = 0, bad = 0;
+
+	for (k = 0; k < sizeof lines / sizeof *lines; k++) {
+		char first[512], later[512];
+		int n1, n2, rc1, rc2;
+		size_t line1, col1;
+		qubo_model *m1 = NULL, *m2 = NULL;
+
+		n1 = snprintf(first, sizeof first, "p qubo 0 5 0 3\n%s\n0 4 1\n3 4 1\n", lines[k]);
+		n2 = snprintf(later, sizeof later, "p qubo 0 5 0 3\n0 4 1\n%s\n3 4 1\n", lines[k]);
+		cr_assert(n1 > 0 && (size_t)n1 < sizeof first && n2 == n1);
+		rc1 = qubo_qbsolv_read(&m1, first, (size_t)n1, NULL);
+		line1 = qubo_error_line();
+		col1 = qubo_error_column();
+		rc2 = qubo_qbsolv_read(&m2, later, (size_t)n2, NULL);
+		cr_assert_eq(rc2, rc1, "'%s': %s later, %s first (%s)", lines[k],
+			     qubo_status_name(rc2), qubo_status_name(rc1), qubo_error_message());
+		if (rc1 == QUBO_OK) {
+			expect_same(m2, m1, lines[k]);
+			qubo_model_free(m1);
+			qubo_model_free(m2);
+			ok++;
+			continue;
+		}
+		cr_assert_eq(line1, 2, "'%s'", lines[k]);
+		cr_assert_eq(qubo_error_line(), 3, "'%s': line %zu", lines[k],
+			     (size_t)qubo_error_line());
+		cr_assert_eq(qubo_error_column(), col1, "'%s': column %zu, first %zu", lines[k],
+			     (size_t)qubo_error_column(), col1);
+		bad++;
+	}
+	cr_assert_geq(ok, 14);
+	cr_assert_geq(bad, 25);
+}
+
+/* A NUL byte anywhere in a later coupler line is reported where it is. */
+Test(qbsolv, nul_bytes_in_later_coupler_lines)
+{
+	static const char base[] = "p qubo 0 5 0 3\n0 4 1\n1 2 0.5\n3 4 1\n";
+	size_t at, start = sizeof "p qubo 0 5 0 3\n0 4 1\n" - 1;
+
+	for (at = start; at < start + 7; at++) {
+		char t[sizeof base];
+		qubo_model *m = NULL;
+
+		memcpy(t, base, sizeof base);
+		t[at] = '\0';
+		cr_assert_eq(qubo_qbsolv_read(&m, t, sizeof base - 1, NULL), QUBO_ERR_PARSE,
+			     "NUL at %zu", at);
+		cr_assert_eq(qubo_error_line(), 3);
+		cr_assert_eq(qubo_error_column(), at - start + 1, "NUL at %zu: %s", at,
+			     qubo_error_message());
+	}
+}
+
 /* Every prefix of a valid file either reads or fails with a position inside
  * the prefix; cutting anywhere never crashes or misreports. */
 Test(qbsolv, every_prefix_fails_cleanly_or_reads)
@@ -1339,6 +1413,14 @@ Test(qbsolv, long_inputs_report_the_first_error)
 			free(t);
 			t = big_text(BIG_LINES, at, "p qubo 0 3 0 0\n", ordered, &len);
 			big_fails(t, len, QUBO_ERR_PARSE, at + 2, "a second header");
+			free(t);
+			t = big_text(BIG_LINES, at, "1 2 1\r\r\n", ordered, &len);
+			big_fails(t, len, QUBO_ERR_PARSE, at + 2, "a stray carriage return");
+			cr_assert_eq(qubo_error_column(), 5);
+			free(t);
+			t = big_text(BIG_LINES, at, "1 4294967298 1\n", ordered, &len);
+			big_fails(t, len, QUBO_ERR_PARSE, at + 2, "a ten-digit index");
+			cr_assert_eq(qubo_error_column(), 3);
 			free(t);
 		}
 		/* two errors: the first one counts */
