@@ -86,6 +86,51 @@ static int is_digit(char c)
 }
 
 /*
+ * The common short decimal, [+-]d*[.d*] with 1 to 19 digits (leading zeros
+ * count), at most 22 after the point and a value below 2^53 in units of
+ * its last digit, read from s up to end: sets *out and *stop (past the
+ * last byte read) and returns 1. That is Clinger's exact case of
+ * parse_number(), computed the same way, so the same double; anything else
+ * returns 0 (an exponent, more digits, no digit) and parse_number() reads
+ * it. *stop is then past the digits read, or undefined.
+ */
+static int plain_decimal(const char *s, const char *end, double *out, const char **stop)
+{
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+	const char *p = s, *f;
+	uint64_t mant = 0;
+	unsigned d;
+	size_t digits, frac = 0;
+	int neg = 0;
+	double v;
+
+	if (p < end && (*p == '+' || *p == '-'))
+		neg = *p++ == '-';
+	for (f = p; p < end && (d = (unsigned)(unsigned char)*p - '0') <= 9; p++)
+		mant = mant * 10 + d;
+	digits = (size_t)(p - f);
+	if (p < end && *p == '.') {
+		for (f = ++p; p < end && (d = (unsigned)(unsigned char)*p - '0') <= 9; p++)
+			mant = mant * 10 + d;
+		frac = (size_t)(p - f);
+		digits += frac;
+	}
+	*stop = p;
+	if (digits == 0 || digits > 19 || frac > 22 || mant > (UINT64_C(1) << 53))
+		return 0; /* 19 digits cannot overflow 64 bits */
+	v = (double)mant / pow10_exact[frac];
+	*out = neg ? -v : v;
+	return 1;
+#else
+	(void)s;
+	(void)end;
+	(void)out;
+	(void)stop;
+	return 0;
+#endif
+}
+
+/*
  * Checks that s[0..n) is a decimal number [+-](d+[.d*]|.d+)([eE][+-]?d+)?
  * and computes it. Returns 1 and sets *out when the syntax is valid (the
  * value may be infinite when it overflows), 0 otherwise. *scratch and
@@ -102,7 +147,10 @@ static int parse_number(const char *s, size_t n, double *out, const qubo_allocat
 	long exp10 = 0, e = 0;
 	char local[QBS_SHORT];
 	char *buf, *endp;
+	const char *stop;
 
+	if (plain_decimal(s, s + n, out, &stop) && stop == s + n)
+		return 1;
 	if (i < n && (s[i] == '+' || s[i] == '-'))
 		neg = s[i++] == '-';
 	for (; i < n && is_digit(s[i]); i++) {
@@ -356,11 +404,12 @@ static int tok_is(const tok *t, const char *word)
  */
 static const char *fast_index(const char *p, const char *end, uint32_t *out)
 {
-	const char *s = p;
+	const char *s = p, *lim = end - p > 9 ? p + 9 : end;
 	uint32_t v = 0;
+	unsigned d;
 
-	while (p < end && is_digit(*p) && p - s < 9)
-		v = v * 10 + (uint32_t)(*p++ - '0');
+	for (; p < lim && (d = (unsigned)(unsigned char)*p - '0') <= 9; p++)
+		v = v * 10 + d;
 	if (p == s || p == end || (*p != ' ' && *p != '\t'))
 		return NULL; /* no digit, a tenth digit, or no blank after */
 	*out = v;
@@ -374,17 +423,26 @@ static const char *fast_coupler(const char *p, const char *end, uint64_t max_nod
 {
 	const char *t;
 
+	int plain;
+
 	if (!(p = fast_index(p, end, i)) || !(p = fast_index(p, end, j)))
 		return NULL;
-	for (t = p; p < end && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n'; p++)
-		;
+	t = p;
+	plain = plain_decimal(t, end, w, &p);
+	if (!plain || (p < end && *p != '\r' && *p != '\n')) {
+		/* an exponent, or a longer number: the whole token */
+		for (p = t; p < end && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n'; p++)
+			;
+		plain = 0;
+	}
 	*le = p;
 	if (p < end && *p == '\r')
 		p++;
 	if (p < end && *p++ != '\n')
 		return NULL;
 	if (*le == t || *i >= max_nodes || *j >= max_nodes || *i >= *j ||
-	    parse_number(t, (size_t)(*le - t), w, NULL, NULL, NULL) != 1 || !qubo__is_finite(*w))
+	    (!plain && (parse_number(t, (size_t)(*le - t), w, NULL, NULL, NULL) != 1 ||
+			!qubo__is_finite(*w))))
 		return NULL;
 	return p;
 }

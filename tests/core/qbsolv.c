@@ -599,6 +599,34 @@ Test(qbsolv, duplicates_are_summed)
 
 /* Random decimal strings, short and long, read exactly as strtod does in
  * the C locale (the test runs in the C locale). */
+/* A random decimal of up to 21 + 21 digits, with a sign, leading zeros
+ * and an exponent or not, that strtod() reads as a finite value. */
+static void random_decimal(tu_rng *r, char *num)
+{
+	char *q = num;
+	int id = (int)tu_below(r, 22), fd = (int)tu_below(r, 22), i;
+	double v;
+
+	if (tu_below(r, 2))
+		*q++ = tu_below(r, 2) ? '-' : '+';
+	if (id + fd == 0)
+		id = 1;
+	for (i = 0; i < id; i++)
+		*q++ = (char)('0' + (i == 0 && tu_below(r, 3) ? 0 : tu_below(r, 10)));
+	if (fd || tu_below(r, 4) == 0)
+		*q++ = '.';
+	for (i = 0; i < fd; i++)
+		*q++ = (char)('0' + tu_below(r, 10));
+	if (tu_below(r, 2))
+		q += sprintf(q, "%c%s%d", tu_below(r, 2) ? 'e' : 'E',
+			     tu_below(r, 2) ? "-" : (tu_below(r, 2) ? "+" : ""),
+			     (int)tu_below(r, tu_below(r, 2) ? 30 : 330));
+	*q = '\0';
+	v = strtod(num, NULL);
+	if (v - v != 0.0) /* overflow: use a plain number instead */
+		strcpy(num, "1.5");
+}
+
 Test(qbsolv, numbers_are_read_exactly)
 {
 	enum { N = 6000 };
@@ -612,29 +640,7 @@ Test(qbsolv, numbers_are_read_exactly)
 	text = malloc((size_t)N * 128 + 64);
 	p = text + sprintf(text, "p qubo 0 %d %d 0\n", N, N);
 	for (k = 0; k < N; k++) {
-		char *q = num[k];
-		int id = (int)tu_below(&r, 22), fd = (int)tu_below(&r, 22), i;
-		double v;
-
-		if (tu_below(&r, 2))
-			*q++ = tu_below(&r, 2) ? '-' : '+';
-		if (id + fd == 0)
-			id = 1;
-		for (i = 0; i < id; i++)
-			*q++ = (char)('0' + (i == 0 && tu_below(&r, 3) ? 0 : tu_below(&r, 10)));
-		if (fd || tu_below(&r, 4) == 0)
-			*q++ = '.';
-		for (i = 0; i < fd; i++)
-			*q++ = (char)('0' + tu_below(&r, 10));
-		if (tu_below(&r, 2))
-			q += sprintf(q, "%c%s%d", tu_below(&r, 2) ? 'e' : 'E',
-				     tu_below(&r, 2) ? "-" : (tu_below(&r, 2) ? "+" : ""),
-				     (int)tu_below(&r, tu_below(&r, 2) ? 30 : 330));
-		*q = '\0';
-		v = strtod(num[k], NULL);
-		if (v - v != 0.0) { /* overflow: use a plain number instead */
-			strcpy(num[k], "1.5");
-		}
+		random_decimal(&r, num[k]);
 		p += sprintf(p, "%zu %zu %s\n", k, k, num[k]);
 	}
 	len = (size_t)(p - text);
@@ -648,6 +654,46 @@ Test(qbsolv, numbers_are_read_exactly)
 			  expect);
 	}
 	free(h);
+	free(text);
+	qubo_model_free(m);
+}
+
+/* The same numbers as coupler weights, which after the first line the
+ * reader scans its own way (short decimals without the general parse). */
+Test(qbsolv, coupler_weights_are_read_exactly)
+{
+	enum { N = 6000 };
+	tu_rng r = {43};
+	static char num[N][96];
+	static uint32_t ri[N], ci[N];
+	static double w[N];
+	char *text, *p;
+	size_t k, len, cnt, nz = 0;
+	qubo_model *m;
+
+	text = malloc((size_t)N * 128 + 64);
+	p = text + sprintf(text, "p qubo 0 %d 0 %d\n", N + 1, N);
+	for (k = 0; k < N; k++) {
+		random_decimal(&r, num[k]);
+		if (k % 5 == 0) /* short decimals, the usual case */
+			sprintf(num[k], "%s%u.%0*u", tu_below(&r, 2) ? "-" : "",
+				(unsigned)tu_below(&r, 100), (int)(k % 7), (unsigned)tu_below(&r, 9999));
+		p += sprintf(p, "0 %zu %s\n", k + 1, num[k]);
+	}
+	len = (size_t)(p - text);
+	m = read_text(text, len);
+	cr_assert_eq(qubo_model_export_coo(m, ri, ci, w, N, &cnt), QUBO_OK);
+	for (k = 0; k < N; k++) {
+		double expect = strtod(num[k], NULL);
+
+		if (expect == 0.0)
+			continue; /* no coupler */
+		cr_assert(nz < cnt && ci[nz] == k + 1, "'%s': missing", num[k]);
+		cr_assert(same_bits(w[nz], expect), "'%s': read %a, strtod %a", num[k], w[nz],
+			  expect);
+		nz++;
+	}
+	cr_assert_eq(nz, cnt);
 	free(text);
 	qubo_model_free(m);
 }
