@@ -9,10 +9,14 @@
  * model: it is bounded by QUBO_MAX_VARIABLES and the allocator, as a model
  * made by qubo_model_new() is). A long list of coupler lines is read in
  * two halves at once, the second by another thread (half_run()), with the
- * same result and errors as in one pass. Numbers are parsed in the C
+ * same result and errors as in one pass. Once the coupler lines have begun,
+ * a plain coupler line is read in one scan (fast_coupler()); anything else
+ * goes the general way from the same place. Numbers are parsed in the C
  * locale: an exact fast path for short decimals (Clinger's: an integer
  * mantissa below 2^53 times a power of ten up to 10^22 is one correctly
  * rounded IEEE operation), strtod_l() with a "C" locale object otherwise.
+ * Couplers go to the model in the order of their lines, so a file listed
+ * by rows gives a log in order, which the compile takes as it is.
  *
  * Writer: walks the compiled CSR's upper triangle directly. Each weight is
  * printed with the shortest decimal that reads back to the same double
