@@ -360,9 +360,9 @@ int main(int argc, char **argv)
 		tp[r] = res.t_parse;
 		tpc[r] = res.t_pcompile;
 		if (qbsolv)
-			printf("run %d: read %.3f s (%.2f M couplers/s; parse alone %.3f s, compile "
-			       "alone %.3f s), text %.0f MB, peak RSS %.0f MB, %zu couplers, "
-			       "checksum %016llx\n",
+			printf("run %d: read %.3f s (%.2f M couplers/s; parse alone %.3f s, "
+			       "compile alone %.3f s), text %.0f MB, peak RSS %.0f MB, %zu "
+			       "couplers, checksum %016llx\n",
 			       r, res.t_compile, (double)n / res.t_compile / 1e6, res.t_parse,
 			       res.t_pcompile, res.text_mb, res.rss_mb, res.couplers,
 			       (unsigned long long)res.sum);

@@ -257,7 +257,8 @@ static void check_symmetric(const qubo_model *m)
 				else
 					y = mid;
 			}
-			cr_assert(x < m->row[c + 1] && m->col[x] == a, "(%u, %zu) is missing", c, a);
+			cr_assert(x < m->row[c + 1] && m->col[x] == a, "(%u, %zu) is missing", c,
+				  a);
 			cr_assert_eq(memcmp(&m->val[x], &m->val[k], sizeof m->val[k]), 0,
 				     "(%zu, %u) and (%u, %zu) differ", a, c, c, a);
 		}
@@ -671,7 +672,9 @@ Test(compile, an_infinite_sum_of_pairs_in_order_names_the_same_coupler)
 	size_t b, n;
 	term *t = in_order(3, NPAIRS, v, &n);
 	term *u = malloc((n + 4) * sizeof *u);
-	static const uint32_t bad[4][2] = { { 900, 950 }, { 950, 900 }, { 601, 600 }, { 600, 601 } };
+	static const uint32_t bad[4][2] = {
+		{ 900, 950 }, { 950, 900 }, { 601, 600 }, { 600, 601 }
+	};
 
 	cr_assert_not_null(u);
 	memcpy(u, t, n * sizeof *t);
@@ -743,7 +746,8 @@ static term *text_terms(int kind, uint32_t v, size_t *n)
 	case TEXT_PARTLY: /* in order but for one line moved back */
 		{
 			term moved = t[half + 100];
-			memmove(t + half / 2 + 1, t + half / 2, (half + 100 - half / 2) * sizeof *t);
+			memmove(t + half / 2 + 1, t + half / 2,
+				(half + 100 - half / 2) * sizeof *t);
 			t[half / 2] = moved;
 		}
 		break;

@@ -677,7 +677,8 @@ Test(qbsolv, coupler_weights_are_read_exactly)
 		random_decimal(&r, num[k]);
 		if (k % 5 == 0) /* short decimals, the usual case */
 			sprintf(num[k], "%s%u.%0*u", tu_below(&r, 2) ? "-" : "",
-				(unsigned)tu_below(&r, 100), (int)(k % 7), (unsigned)tu_below(&r, 9999));
+				(unsigned)tu_below(&r, 100), (int)(k % 7),
+				(unsigned)tu_below(&r, 9999));
 		p += sprintf(p, "0 %zu %s\n", k + 1, num[k]);
 	}
 	len = (size_t)(p - text);
@@ -1426,7 +1427,8 @@ Test(qbsolv, long_inputs_read_as_in_order)
 	int ordered;
 
 	for (ordered = 0; ordered < 2; ordered++) {
-		qubo_model *ref = big_reference(0.0, ordered), *ref_off = big_reference(2.5, ordered);
+		qubo_model *ref = big_reference(0.0, ordered);
+		qubo_model *ref_off = big_reference(2.5, ordered);
 
 		/* plain, and with blank and comment lines in either half */
 		expect_big(0, NULL, ordered, ref, "plain");

@@ -125,7 +125,8 @@ static void check(int by_rows)
 		fail(what, qubo_error_message());
 	} else {
 		if (digest(m) != ref)
-			fail(what, "qubo_qbsolv_read() differs from the one compiled on one thread");
+			fail(what, "qubo_qbsolv_read() differs from the model compiled on "
+				   "one thread");
 		qubo_model_free(m);
 	}
 	free(text);
