@@ -991,6 +991,70 @@ Test(qbsolv, later_coupler_lines_read_as_the_first)
 	cr_assert_geq(bad, 25);
 }
 
+/* Runs of digits of every length up to 30, whole or cut by a byte that is
+ * no digit (some of them differ from digits in one bit or nibble), as the
+ * weight and as index i of a later coupler line (the reader takes runs of
+ * digits 8 bytes at a time): whole runs read as strtod() and as their
+ * value, cut ones fail at the field. */
+Test(qbsolv, digit_runs_of_every_length_read_exactly)
+{
+	static const char stops[] = { ':', '/', (char)0xb5, (char)0x39 ^ 0x40 };
+	tu_rng r = { 8 };
+	size_t len, cut, si;
+
+	for (len = 1; len <= 30; len++) {
+		for (cut = 0; cut <= len; cut++) {
+			for (si = 0; si < (cut < len ? sizeof stops : 1); si++) {
+				char tok[40], idx[40], text[160];
+				qubo_model *m = NULL;
+				size_t k, n;
+				double w;
+				int rc;
+
+				for (k = 0; k < len; k++) {
+					tok[k] = (char)('0' + tu_below(&r, 10));
+					idx[k] = k + 1 == len ? '1' : '0';
+				}
+				if (len > 2 && tu_below(&r, 2))
+					tok[tu_below(&r, len)] = '.';
+				if (cut < len) {
+					tok[cut] = stops[si];
+					idx[cut] = stops[si];
+				}
+				tok[len] = idx[len] = '\0';
+				/* the weight */
+				n = (size_t)snprintf(text, sizeof text, "p qubo 0 5 0 2\n0 4 1\n1 2 %s\n",
+						     tok);
+				rc = qubo_qbsolv_read(&m, text, n, NULL);
+				if (cut == len) {
+					cr_assert_eq(rc, QUBO_OK, "'%s': %s", tok, qubo_error_message());
+					w = strtod(tok, NULL);
+					cr_assert(same_bits(get_coupler(m, 1, 2), w) || w == 0.0,
+						  "'%s': read %a, strtod %a", tok, get_coupler(m, 1, 2),
+						  w);
+					qubo_model_free(m);
+				} else {
+					cr_assert_eq(rc, QUBO_ERR_PARSE, "'%s'", tok);
+					cr_assert_eq(qubo_error_line(), 3);
+					cr_assert_eq(qubo_error_column(), 5, "'%s'", tok);
+				}
+				/* index i */
+				n = (size_t)snprintf(text, sizeof text, "p qubo 0 5 0 2\n0 4 1\n%s 4 1\n",
+						     idx);
+				rc = qubo_qbsolv_read(&m, text, n, NULL);
+				if (cut == len) {
+					cr_assert_eq(rc, QUBO_OK, "'%s': %s", idx, qubo_error_message());
+					cr_assert_eq(get_coupler(m, 1, 4), 1.0, "'%s'", idx);
+					qubo_model_free(m);
+				} else {
+					cr_assert_eq(rc, QUBO_ERR_PARSE, "'%s'", idx);
+					cr_assert_eq(qubo_error_column(), 1, "'%s'", idx);
+				}
+			}
+		}
+	}
+}
+
 /* A NUL byte anywhere in a later coupler line is reported where it is. */
 Test(qbsolv, nul_bytes_in_later_coupler_lines)
 {
