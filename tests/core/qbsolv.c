@@ -1369,17 +1369,10 @@ static void big_coupler(size_t k, uint32_t *i, uint32_t *j, double *w)
 	*w = (double)((int)((x >> 40) % 64) - 32) / 8.0;
 }
 
-static int cmp_big(const void *pa, const void *pb)
+static int cmp_u64(const void *pa, const void *pb)
 {
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb, ai, aj, bi, bj;
-	double w;
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
 
-	big_coupler(a, &ai, &aj, &w);
-	big_coupler(b, &bi, &bj, &w);
-	if (ai != bi)
-		return ai < bi ? -1 : 1;
-	if (aj != bj)
-		return aj < bj ? -1 : 1;
 	return (a > b) - (a < b);
 }
 
@@ -1389,12 +1382,27 @@ static int cmp_big(const void *pa, const void *pb)
 static uint32_t *big_order(int ordered)
 {
 	uint32_t *o = malloc(BIG_LINES * sizeof *o), k;
+	uint64_t *key;
 
 	cr_assert_not_null(o);
+	if (!ordered) {
+		for (k = 0; k < BIG_LINES; k++)
+			o[k] = k;
+		return o;
+	}
+	key = malloc(BIG_LINES * sizeof *key);
+	cr_assert_not_null(key);
+	for (k = 0; k < BIG_LINES; k++) {
+		uint32_t i, j;
+		double w;
+
+		big_coupler(k, &i, &j, &w);
+		key[k] = ((uint64_t)i * BIG_VARS + j) << 32 | k;
+	}
+	qsort(key, BIG_LINES, sizeof *key, cmp_u64);
 	for (k = 0; k < BIG_LINES; k++)
-		o[k] = k;
-	if (ordered)
-		qsort(o, BIG_LINES, sizeof *o, cmp_big);
+		o[k] = (uint32_t)key[k];
+	free(key);
 	return o;
 }
 
@@ -1506,13 +1514,16 @@ Test(qbsolv, long_inputs_read_as_in_order)
 	}
 }
 
+/* In both orders (the order matters to the compile only, which an error
+ * never reaches: under valgrind, which is slow at this size, the order of
+ * the couplers' numbers alone). */
 Test(qbsolv, long_inputs_report_the_first_error)
 {
 	size_t len, at;
 	char *t;
-	int ordered;
+	int ordered, orders = first_at() == BIG_LINES / 10 ? 2 : 1;
 
-	for (ordered = 0; ordered < 2; ordered++) {
+	for (ordered = 0; ordered < orders; ordered++) {
 		for (at = first_at(); at < BIG_LINES; at += BIG_LINES * 8 / 10) {
 			t = big_text(BIG_LINES, at, "7 3 1\n", ordered, &len);
 			big_fails(t, len, QUBO_ERR_PARSE, at + 2, "i > j");
