@@ -96,7 +96,7 @@ static int is_digit(char c)
  * last byte read) and returns 1. That is Clinger's exact case of
  * parse_number(), computed the same way, so the same double; anything else
  * returns 0 (an exponent, more digits, no digit) and parse_number() reads
- * it. *stop is then past the digits read, or undefined.
+ * it; *stop is set either way.
  */
 static int plain_decimal(const char *s, const char *end, double *out, const char **stop)
 {
@@ -395,17 +395,8 @@ static int tok_is(const tok *t, const char *word)
 	return t->n == n && memcmp(t->s, word, n) == 0;
 }
 
-/*
- * The common coupler line, "<i> <j> <weight>" with indices of at most 9
- * digits, blanks between, and nothing but a line end after the weight,
- * read in one scan. p is the start of a line. When the line is that and
- * the reader would take it as it is (i < j < max_nodes, a finite weight of
- * at most QBS_SHORT - 1 bytes), sets *i, *j, *w and *le (the end of the
- * content, before a '\r') and returns the start of the next line; else
- * NULL, and the general code reads the line (and reports what is wrong,
- * from the same position). The values are those of the general code: the
- * same digits, and parse_number() for the weight.
- */
+/* An index of fast_coupler(): 1 to 9 digits (so below 2^32) and a blank;
+ * returns the start of the next field, or NULL. */
 static const char *fast_index(const char *p, const char *end, uint32_t *out)
 {
 	const char *s = p, *lim = end - p > 9 ? p + 9 : end;
@@ -422,11 +413,22 @@ static const char *fast_index(const char *p, const char *end, uint32_t *out)
 	return p;
 }
 
+/*
+ * The common coupler line, "<i> <j> <weight>" with indices of at most 9
+ * digits, blanks between, and nothing but a line end after the weight,
+ * read in one scan. p is the start of a line. When the line is that and
+ * the reader would take it as it is (i < j < max_nodes, a finite weight
+ * that needs no buffer for long numbers), sets *i, *j, *w and *le (the end
+ * of the content, before a '\r') and returns the start of the next line;
+ * else NULL, and the general code reads the line (and reports what is
+ * wrong, from the same position). The values are those of the general
+ * code: the same digits, and plain_decimal() or parse_number() for the
+ * weight. No line with a NUL byte is taken: no field accepts one.
+ */
 static const char *fast_coupler(const char *p, const char *end, uint64_t max_nodes,
 				uint32_t *i, uint32_t *j, double *w, const char **le)
 {
 	const char *t;
-
 	int plain;
 
 	if (!(p = fast_index(p, end, i)) || !(p = fast_index(p, end, j)))
