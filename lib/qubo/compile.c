@@ -26,7 +26,9 @@
  * Single pairs alone, with no clique record and nothing compiled before,
  * take a path of their own (compile_pairs()) that writes each pair once,
  * into the upper row of its smaller variable, with the same sums, and
- * needs less memory.
+ * needs less memory. When those pairs were added in order of (i, j), as a
+ * file listed by rows gives them, the log already is the sorted upper rows
+ * and compile_sorted() only sums, counts, places and mirrors them.
  *
  * Everything is allocated before the model is touched, so a failure leaves
  * the model exactly as it was; so does a stop asked by the interrupt
@@ -84,6 +86,7 @@ typedef struct part {
 	double *tval;
 	uint32_t *scol;
 	double *sval;
+	uint32_t *lo;       /* pairs in order: lower entries per row (n) */
 } part;
 
 typedef struct work {
@@ -158,6 +161,7 @@ static void work_free(const qubo_allocator *a, work *w)
 		qubo__free(a, w->parts[k].tval);
 		qubo__free(a, w->parts[k].scol);
 		qubo__free(a, w->parts[k].sval);
+		qubo__free(a, w->parts[k].lo);
 	}
 	qubo__free(a, w->parts);
 }
@@ -736,6 +740,13 @@ static int check_linear(const qubo_model *m, const work *w)
 	return QUBO_OK;
 }
 
+static int sum_error(size_t i, uint32_t j)
+{
+	return qubo__error(QUBO_ERR_OUT_OF_RANGE,
+			   "qubo_model_compile: the weights of coupler (%zu, %u) sum to a "
+			   "value that is not finite", i, j);
+}
+
 /* The first range's sum that is not finite, reported for its coupler
  * (ranges hold ascending rows, so it is the lowest row's). */
 static int check_sums(const work *w)
@@ -747,10 +758,7 @@ static int check_sums(const work *w)
 		if (p->bad_row != SIZE_MAX) {
 			size_t r = p->bad_row;
 			uint32_t c = p->bad_col;
-			return qubo__error(QUBO_ERR_OUT_OF_RANGE,
-					   "qubo_model_compile: the weights of coupler "
-					   "(%zu, %u) sum to a value that is not finite",
-					   r < c ? r : (size_t)c, r < c ? c : (uint32_t)r);
+			return sum_error(r < c ? r : (size_t)c, r < c ? c : (uint32_t)r);
 		}
 	}
 	return QUBO_OK;
@@ -804,6 +812,7 @@ static void commit(qubo_model *m, work *w, size_t nnz, size_t maxdeg)
 	m->num_pairs = m->cap_pairs = m->num_cliques = m->cap_cliques = 0;
 	m->num_members = m->cap_members = 0;
 	m->pending_pairs = 0;
+	m->pairs_unsorted = 0;
 	m->dirty = 0;
 	work_free(al, w);
 }
@@ -961,6 +970,199 @@ static int mirror_cols(const qubo_model *m, work *w, part *p)
 	return QUBO_OK;
 }
 
+/*
+ * Pairs in order: when the log is in order of (i, j) with i < j
+ * (m->pairs_unsorted is 0), as the qbsolv reader's log of a file listed by
+ * rows is, the log already is the upper rows, sorted, with each coupler's
+ * repeats next to each other in the order they were added. They need no
+ * scatter and no sort.
+ *
+ * The log is cut into nparts ranges of about equal length at row starts;
+ * part k owns the rows from the first of its range to the first of the
+ * next. One pass per part (count_sorted) sums each run as merge_upper
+ * would (the same sums, bit for bit) and counts its rows' upper entries
+ * and, in an array of its own, the lower entries its couplers give each
+ * row. Once nothing can fail, one pass over the whole log (place_sorted)
+ * writes each sum into its upper place in the symmetric form, over the log
+ * itself, and each part then mirrors its rows into their lower places
+ * (mirror_sorted), behind those of the parts before it. Only the columns
+ * are allocated (8 bytes a coupler, and 4 bytes a variable per part),
+ * where the general way allocates 12 bytes a pair for the upper rows.
+ *
+ * place_sorted may write over the log it reads: the upper entry of the
+ * u-th coupler kept, of row i, goes to u + (couplers kept with column at
+ * most i), and those couplers all lie in rows below i, so before it: the
+ * place is at most 2u, within the first 8 bytes of the 16 of log entry u
+ * or of one before, and the run it sums starts at entry u or later. Its
+ * reads and writes go through memcpy(), which may alias anything, so the
+ * compiler keeps them in this order.
+ */
+
+/* One run of equal pairs from log entry k on (before end): its first pair,
+ * its sum and its end. The log is read through memcpy() (see above). */
+static size_t sorted_run(const unsigned char *log, size_t end, size_t k, qubo__pair *q,
+			 double *sum)
+{
+	qubo__pair r;
+	size_t g;
+
+	memcpy(q, log + k * sizeof *q, sizeof *q);
+	*sum = q->w;
+	for (g = k + 1; g < end; g++) {
+		memcpy(&r, log + g * sizeof r, sizeof r);
+		if (r.i != q->i || r.j != q->j)
+			break;
+		*sum += r.w;
+	}
+	return g;
+}
+
+/* Cuts the log into the parts' ranges [base, end) at row starts and gives
+ * each part the rows [r0, r1) from its first row to the next part's. */
+static void split_sorted(const qubo_model *m, work *w)
+{
+	const qubo__pair *q = m->pairs;
+	size_t n = m->num_pairs, b = 0;
+	unsigned k;
+
+	for (k = 0; k < w->nparts; k++) {
+		part *p = &w->parts[k];
+		size_t goal = (size_t)((double)n * k / w->nparts);
+
+		if (goal > b)
+			b = goal;
+		while (b > 0 && b < n && q[b].i == q[b - 1].i)
+			b++;
+		p->base = b;
+		p->r0 = k == 0 ? 0 : b < n ? q[b].i : m->n;
+		if (k) {
+			w->parts[k - 1].end = b;
+			w->parts[k - 1].r1 = p->r0;
+		}
+		p->bad_row = SIZE_MAX;
+	}
+	w->parts[w->nparts - 1].end = n;
+	w->parts[w->nparts - 1].r1 = m->n;
+}
+
+/* count_sorted for one part; p->bad_row notes the first sum that is not
+ * finite (the part's lowest coupler with one). */
+static int count_sorted(const qubo_model *m, work *w, part *p)
+{
+	const unsigned char *log = (const unsigned char *)m->pairs;
+	size_t k = p->base, g;
+	qubo__pair q;
+	double s;
+
+	while (k < p->end) {
+		g = sorted_run(log, p->end, k, &q, &s);
+		if (!qubo__is_finite(s)) {
+			if (p->bad_row == SIZE_MAX) {
+				p->bad_row = q.i;
+				p->bad_col = q.j;
+			}
+		} else if (s != 0.0) {
+			w->pcur[q.i]++;
+			p->lo[q.j]++;
+		}
+		if (part_poll(m, w, p, g - k))
+			return QUBO_CANCELLED;
+		k = g;
+	}
+	return QUBO_OK;
+}
+
+/* Writes the sums into their upper places, over the log (w->val). Cannot
+ * fail. */
+static void place_sorted(const qubo_model *m, work *w)
+{
+	unsigned char *log = (unsigned char *)w->val;
+	size_t k = 0, n = m->num_pairs, at;
+	qubo__pair q;
+	double s;
+
+	while (k < n) {
+		k = sorted_run(log, n, k, &q, &s);
+		if (s != 0.0) {
+			at = w->pcur[q.i]++;
+			w->col[at] = q.j;
+			memcpy(log + at * sizeof s, &s, sizeof s);
+		}
+	}
+}
+
+/* Mirrors the upper entries of p's rows into the lower places its couplers
+ * have in every row (p->lo: the first of them, counted from the row's
+ * start). Rows come in order, so each row's lower entries are sorted.
+ * Cannot fail. */
+static int mirror_sorted(const qubo_model *m, work *w, part *p)
+{
+	size_t a, t;
+
+	(void)m;
+	for (a = p->r0; a < p->r1; a++) {
+		for (t = w->nupper[a]; t < w->nrow[a + 1]; t++) {
+			uint32_t c = w->col[t];
+			size_t at = w->nrow[c] + p->lo[c]++;
+			w->col[at] = (uint32_t)a;
+			w->val[at] = w->val[t];
+		}
+	}
+	return QUBO_OK;
+}
+
+/* The log into the compiled form when it is in order; w holds nrow,
+ * nupper, pcur and the parts (compile_pairs). */
+static int compile_sorted(qubo_model *m, work *w)
+{
+	const qubo_allocator *al = &m->alloc;
+	size_t a, deg, nnz, maxdeg = 0;
+	unsigned k;
+	int rc;
+
+	for (k = 0; k < w->nparts; k++) {
+		w->parts[k].lo = qubo__calloc_array(al, m->n, sizeof *w->parts[k].lo);
+		if (!w->parts[k].lo)
+			return qubo__nomem("compilation work space");
+	}
+	memset(w->pcur, 0, m->n * sizeof *w->pcur);
+	split_sorted(m, w);
+	if ((rc = run_parts(m, w, count_sorted)) || (rc = check_linear(m, w)) ||
+	    (rc = check_sums(w)))
+		return rc;
+	/* Row a: its lower entries, part by part, then its upper ones; lo
+	 * becomes where each part's lower entries start in the row. */
+	w->nrow[0] = 0;
+	for (a = 0; a < m->n; a++) {
+		size_t lo = 0;
+
+		for (k = 0; k < w->nparts; k++) {
+			uint32_t c = w->parts[k].lo[a];
+			w->parts[k].lo[a] = (uint32_t)lo;
+			lo += c;
+		}
+		deg = lo + w->pcur[a];
+		w->nupper[a] = w->nrow[a] + lo;
+		w->pcur[a] = w->nupper[a];
+		w->nrow[a + 1] = w->nrow[a] + deg;
+		if (deg > maxdeg)
+			maxdeg = deg;
+	}
+	nnz = w->nrow[m->n];
+	w->col = qubo__malloc_array(al, nnz, sizeof *w->col);
+	if (!w->col)
+		return qubo__nomem("the compiled adjacency");
+	advise_huge(w->col, nnz * sizeof *w->col);
+	/* Nothing fails from here on: the log becomes the weights. */
+	w->val = (double *)(void *)m->pairs;
+	m->pairs = NULL;
+	place_sorted(m, w);
+	run_parts(m, w, mirror_sorted);
+	shrink(al, w, nnz);
+	commit(m, w, nnz, maxdeg);
+	return QUBO_OK;
+}
+
 static int compile_pairs(qubo_model *m)
 {
 	const qubo_allocator *al = &m->alloc;
@@ -972,12 +1174,22 @@ static int compile_pairs(qubo_model *m)
 	memset(&w, 0, sizeof w);
 	w.nrow = qubo__calloc_array(al, m->cap_n + 1, sizeof *w.nrow);
 	w.nupper = qubo__malloc_array(al, m->cap_n, sizeof *w.nupper);
-	w.ustart = qubo__calloc_array(al, m->n + 1, sizeof *w.ustart);
 	w.pcur = qubo__malloc_array(al, m->n, sizeof *w.pcur);
-	w.lcur = qubo__malloc_array(al, m->n, sizeof *w.lcur);
 	w.nparts = pair_workers(m);
 	w.parts = qubo__calloc_array(al, w.nparts, sizeof *w.parts);
-	if (!w.nrow || !w.nupper || !w.ustart || !w.pcur || !w.lcur || !w.parts) {
+	if (!w.nrow || !w.nupper || !w.pcur || !w.parts) {
+		rc = qubo__nomem("compilation work space");
+		goto fail;
+	}
+	if (!m->pairs_unsorted) {
+		rc = compile_sorted(m, &w);
+		if (rc)
+			goto fail;
+		return QUBO_OK;
+	}
+	w.ustart = qubo__calloc_array(al, m->n + 1, sizeof *w.ustart);
+	w.lcur = qubo__malloc_array(al, m->n, sizeof *w.lcur);
+	if (!w.ustart || !w.lcur) {
 		rc = qubo__nomem("compilation work space");
 		goto fail;
 	}

@@ -93,6 +93,7 @@ static void free_logs(qubo_model *m)
 	m->num_cliques = m->cap_cliques = 0;
 	m->num_members = m->cap_members = 0;
 	m->pending_pairs = 0;
+	m->pairs_unsorted = 0;
 	m->dirty = 0;
 }
 
@@ -288,20 +289,29 @@ int qubo__model_reserve(qubo_model *m, size_t pairs, size_t cliques, size_t memb
 	return QUBO_OK;
 }
 
+/* Writes pair (i, j) with i <= j as the next entry of the log (room
+ * reserved), noting when the log leaves the order of (i, j) with i < j. */
+static void log_pair(qubo_model *m, uint32_t i, uint32_t j, double w)
+{
+	qubo__pair *p = &m->pairs[m->num_pairs];
+
+	if (i == j || (m->num_pairs && (p[-1].i > i || (p[-1].i == i && p[-1].j > j))))
+		m->pairs_unsorted = 1;
+	p->i = i;
+	p->j = j;
+	p->w = w;
+	m->num_pairs++;
+	m->pending_pairs++;
+	m->dirty = 1;
+}
+
 /* Appends one pair to the log; i == j is folded into h at compilation. */
 static int push_pair(qubo_model *m, uint32_t i, uint32_t j, double w)
 {
-	qubo__pair *p;
-
 	if (qubo__grow(&m->alloc, (void **)&m->pairs, &m->cap_pairs, m->num_pairs + 1,
 		       sizeof *m->pairs))
 		return QUBO_ERR_NOMEM;
-	p = &m->pairs[m->num_pairs++];
-	p->i = i < j ? i : j;
-	p->j = i < j ? j : i;
-	p->w = w;
-	m->pending_pairs++;
-	m->dirty = 1;
+	log_pair(m, i < j ? i : j, i < j ? j : i, w);
 	return QUBO_OK;
 }
 
@@ -311,15 +321,9 @@ void qubo__model_push_pairs(qubo_model *m, size_t count, const uint32_t *rows,
 	size_t k;
 
 	for (k = 0; k < count; k++) {
-		qubo__pair *p;
-		if (weights[k] == 0.0)
-			continue;
-		p = &m->pairs[m->num_pairs++];
-		p->i = rows[k] < cols[k] ? rows[k] : cols[k];
-		p->j = rows[k] < cols[k] ? cols[k] : rows[k];
-		p->w = weights[k];
-		m->pending_pairs++;
-		m->dirty = 1;
+		uint32_t i = rows[k], j = cols[k];
+		if (weights[k] != 0.0)
+			log_pair(m, i < j ? i : j, i < j ? j : i, weights[k]);
 	}
 }
 

@@ -15,6 +15,7 @@
 
 #include "internal.h"
 #include "qubo/model.h"
+#include "qubo/qbsolv.h"
 
 typedef struct qubo__pair {
 	uint32_t i, j;
@@ -47,6 +48,10 @@ struct qubo_model {
 	qubo_lit *members;
 	size_t num_members, cap_members;
 	size_t pending_pairs; /* ordered pairs / 2 that the logs expand to */
+	/* 0 while the pair log is in order of (i, j) with i < j, as a file
+	 * listed by rows gives it: the compile then takes its pairs as the
+	 * rows they already are (compile_sorted in compile.c) */
+	int pairs_unsorted;
 
 	/* compiled form; row has n + 1 entries whenever it is non-NULL */
 	size_t *row;
@@ -104,6 +109,14 @@ static inline int qubo__model_interrupted(const qubo_model *m)
  * default). For tests and benchmarks: the compiled form is the same at any
  * setting. */
 void qubo__model_set_compile_threads(qubo_model *m, int threads);
+
+/* qubo_qbsolv_read_ex() without the compile: the model keeps the terms
+ * pending, in the order the lines give them (the first line's error and
+ * its position are reported as by the reader; an error of the compile is
+ * not). For tests and benchmarks: they time the parse alone and compile
+ * the result at chosen thread counts. data is not NULL. */
+int qubo__qbsolv_read_pending(qubo_model **out, const char *data, size_t length,
+			      const qubo_qbsolv_options *options);
 
 /* Reports QUBO_ERR_MISUSE unless m is compiled and clean. */
 int qubo__model_require_compiled(const qubo_model *m, const char *func);

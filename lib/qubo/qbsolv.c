@@ -9,10 +9,14 @@
  * model: it is bounded by QUBO_MAX_VARIABLES and the allocator, as a model
  * made by qubo_model_new() is). A long list of coupler lines is read in
  * two halves at once, the second by another thread (half_run()), with the
- * same result and errors as in one pass. Numbers are parsed in the C
+ * same result and errors as in one pass. Once the coupler lines have begun,
+ * a plain coupler line is read in one scan (fast_coupler()); anything else
+ * goes the general way from the same place. Numbers are parsed in the C
  * locale: an exact fast path for short decimals (Clinger's: an integer
  * mantissa below 2^53 times a power of ten up to 10^22 is one correctly
  * rounded IEEE operation), strtod_l() with a "C" locale object otherwise.
+ * Couplers go to the model in the order of their lines, so a file listed
+ * by rows gives a log in order, which the compile takes as it is.
  *
  * Writer: walks the compiled CSR's upper triangle directly. Each weight is
  * printed with the shortest decimal that reads back to the same double
@@ -86,6 +90,51 @@ static int is_digit(char c)
 }
 
 /*
+ * The common short decimal, [+-]d*[.d*] with 1 to 19 digits (leading zeros
+ * count), at most 22 after the point and a value below 2^53 in units of
+ * its last digit, read from s up to end: sets *out and *stop (past the
+ * last byte read) and returns 1. That is Clinger's exact case of
+ * parse_number(), computed the same way, so the same double; anything else
+ * returns 0 (an exponent, more digits, no digit) and parse_number() reads
+ * it; *stop is set either way.
+ */
+static int plain_decimal(const char *s, const char *end, double *out, const char **stop)
+{
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+	const char *p = s, *f;
+	uint64_t mant = 0;
+	unsigned d;
+	size_t digits, frac = 0;
+	int neg = 0;
+	double v;
+
+	if (p < end && (*p == '+' || *p == '-'))
+		neg = *p++ == '-';
+	for (f = p; p < end && (d = (unsigned)(unsigned char)*p - '0') <= 9; p++)
+		mant = mant * 10 + d;
+	digits = (size_t)(p - f);
+	if (p < end && *p == '.') {
+		for (f = ++p; p < end && (d = (unsigned)(unsigned char)*p - '0') <= 9; p++)
+			mant = mant * 10 + d;
+		frac = (size_t)(p - f);
+		digits += frac;
+	}
+	*stop = p;
+	if (digits == 0 || digits > 19 || frac > 22 || mant > (UINT64_C(1) << 53))
+		return 0; /* 19 digits cannot overflow 64 bits */
+	v = (double)mant / pow10_exact[frac];
+	*out = neg ? -v : v;
+	return 1;
+#else
+	(void)s;
+	(void)end;
+	(void)out;
+	(void)stop;
+	return 0;
+#endif
+}
+
+/*
  * Checks that s[0..n) is a decimal number [+-](d+[.d*]|.d+)([eE][+-]?d+)?
  * and computes it. Returns 1 and sets *out when the syntax is valid (the
  * value may be infinite when it overflows), 0 otherwise. *scratch and
@@ -102,7 +151,10 @@ static int parse_number(const char *s, size_t n, double *out, const qubo_allocat
 	long exp10 = 0, e = 0;
 	char local[QBS_SHORT];
 	char *buf, *endp;
+	const char *stop;
 
+	if (plain_decimal(s, s + n, out, &stop) && stop == s + n)
+		return 1;
 	if (i < n && (s[i] == '+' || s[i] == '-'))
 		neg = s[i++] == '-';
 	for (; i < n && is_digit(s[i]); i++) {
@@ -343,6 +395,64 @@ static int tok_is(const tok *t, const char *word)
 	return t->n == n && memcmp(t->s, word, n) == 0;
 }
 
+/* An index of fast_coupler(): 1 to 9 digits (so below 2^32) and a blank;
+ * returns the start of the next field, or NULL. */
+static const char *fast_index(const char *p, const char *end, uint32_t *out)
+{
+	const char *s = p, *lim = end - p > 9 ? p + 9 : end;
+	uint32_t v = 0;
+	unsigned d;
+
+	for (; p < lim && (d = (unsigned)(unsigned char)*p - '0') <= 9; p++)
+		v = v * 10 + d;
+	if (p == s || p == end || (*p != ' ' && *p != '\t'))
+		return NULL; /* no digit, a tenth digit, or no blank after */
+	*out = v;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/*
+ * The common coupler line, "<i> <j> <weight>" with indices of at most 9
+ * digits, blanks between, and nothing but a line end after the weight,
+ * read in one scan. p is the start of a line. When the line is that and
+ * the reader would take it as it is (i < j < max_nodes, a finite weight
+ * that needs no buffer for long numbers), sets *i, *j, *w and *le (the end
+ * of the content, before a '\r') and returns the start of the next line;
+ * else NULL, and the general code reads the line (and reports what is
+ * wrong, from the same position). The values are those of the general
+ * code: the same digits, and plain_decimal() or parse_number() for the
+ * weight. No line with a NUL byte is taken: no field accepts one.
+ */
+static const char *fast_coupler(const char *p, const char *end, uint64_t max_nodes,
+				uint32_t *i, uint32_t *j, double *w, const char **le)
+{
+	const char *t;
+	int plain;
+
+	if (!(p = fast_index(p, end, i)) || !(p = fast_index(p, end, j)))
+		return NULL;
+	t = p;
+	plain = plain_decimal(t, end, w, &p);
+	if (!plain || (p < end && *p != '\r' && *p != '\n')) {
+		/* an exponent, or a longer number: the whole token */
+		for (p = t; p < end && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n'; p++)
+			;
+		plain = 0;
+	}
+	*le = p;
+	if (p < end && *p == '\r')
+		p++;
+	if (p < end && *p++ != '\n')
+		return NULL;
+	if (*le == t || *i >= max_nodes || *j >= max_nodes || *i >= *j ||
+	    (!plain && (parse_number(t, (size_t)(*le - t), w, NULL, NULL, NULL) != 1 ||
+			!qubo__is_finite(*w))))
+		return NULL;
+	return p;
+}
+
 /* Reads a weight-like number token: finite double. */
 static int rd_number(rd *r, const tok *t, const char *what, double *out)
 {
@@ -412,6 +522,7 @@ typedef struct parse {
 	uint64_t max_nodes, n_nodes, n_couplers;
 	uint64_t diag_read, coup_read;
 	size_t max_variables, max_couplers; /* the caller's limits, resolved */
+	int pending;      /* leave the terms pending (qubo__qbsolv_read_pending) */
 	double offset;
 	/* coupler staging */
 	uint32_t *ci, *cj;
@@ -740,7 +851,23 @@ static void *half_run(void *arg)
 	double w;
 	int k;
 
-	while ((k = next_line(r)) > 0) {
+	for (;;) {
+		uint32_t fi, fj;
+		const char *next;
+
+		if (h->n < h->cap &&
+		    (next = fast_coupler(r->pos, r->end, h->max_nodes, &fi, &fj, &w, &cur))) {
+			r->ls = r->pos;
+			r->le = cur;
+			r->pos = next;
+			r->line++;
+			h->ci[h->n] = fi;
+			h->cj[h->n] = fj;
+			h->cw[h->n++] = w;
+			continue;
+		}
+		if ((k = next_line(r)) <= 0)
+			break;
 		cur = r->ls;
 		if (!next_tok(&cur, r->le, &t))
 			continue;
@@ -844,7 +971,27 @@ static int parse_lines(parse *p, size_t length)
 	int k, rc = QUBO_OK, halved = 0, tried = 0;
 
 	for (;;) {
-		while ((k = next_line(r)) > 0) {
+		for (;;) {
+			uint32_t fi, fj;
+			double fw;
+			const char *next;
+
+			/* a plain coupler line once the coupler lines have begun */
+			if (tried && p->coup_read < p->n_couplers && p->staged < p->cap_stage &&
+			    (next = fast_coupler(r->pos, r->end, p->max_nodes, &fi, &fj, &fw,
+						 &cur))) {
+				r->ls = r->pos;
+				r->le = cur;
+				r->pos = next;
+				r->line++;
+				p->ci[p->staged] = fi;
+				p->cj[p->staged] = fj;
+				p->cw[p->staged++] = fw;
+				p->coup_read++;
+				continue;
+			}
+			if ((k = next_line(r)) <= 0)
+				break;
 			cur = r->ls;
 			if (!next_tok(&cur, r->le, &t))
 				continue; /* blank */
@@ -912,6 +1059,8 @@ static int parse_all(parse *p, size_t length)
 		r->api_error = 1;
 		return rc;
 	}
+	if (p->pending)
+		return QUBO_OK;
 	rc = qubo_model_compile(p->m);
 	if (rc == QUBO_ERR_OUT_OF_RANGE)
 		return rd_fail(r, QUBO_ERR_PARSE, line, col,
@@ -958,7 +1107,7 @@ static size_t bom_length(const char *data, size_t length)
 }
 
 static int read_buffer(qubo_model **out, const char *data, size_t length, const limits *l,
-		       const char *func, const char *path)
+		       const char *func, const char *path, int pending)
 {
 	const qubo_allocator *a = &l->a;
 	parse p;
@@ -968,6 +1117,7 @@ static int read_buffer(qubo_model **out, const char *data, size_t length, const 
 	memset(&p, 0, sizeof p);
 	p.max_variables = l->max_variables;
 	p.max_couplers = l->max_couplers;
+	p.pending = pending;
 	data += bom;
 	length -= bom;
 	p.r.end = data + length;
@@ -1011,7 +1161,7 @@ static int read_mem(qubo_model **out, const char *data, size_t length,
 				   "%s: the input is %zu bytes, more than the limit of %zu "
 				   "(qubo_qbsolv_options.max_input_bytes raises it)",
 				   fn, length, l.max_input_bytes);
-	return read_buffer(out, data ? data : "", length, &l, fn, NULL);
+	return read_buffer(out, data ? data : "", length, &l, fn, NULL, 0);
 }
 
 static int read_path(qubo_model **out, const char *path, const qubo_qbsolv_options *options,
@@ -1028,7 +1178,7 @@ static int read_path(qubo_model **out, const char *path, const qubo_qbsolv_optio
 	if ((rc = limits_init(&l, options, fn)) || (rc = get_c_locale(fn)) ||
 	    (rc = qubo__read_file(&l.a, path, fn, l.max_input_bytes, &buf, &len)))
 		return rc;
-	rc = read_buffer(out, buf, len, &l, fn, path);
+	rc = read_buffer(out, buf, len, &l, fn, path, 0);
 	qubo__free(&l.a, buf);
 	return rc;
 }
@@ -1046,6 +1196,19 @@ int qubo_qbsolv_read_ex(qubo_model **out, const char *data, size_t length,
 			const qubo_qbsolv_options *options)
 {
 	return read_mem(out, data, length, options, "qubo_qbsolv_read_ex");
+}
+
+int qubo__qbsolv_read_pending(qubo_model **out, const char *data, size_t length,
+			      const qubo_qbsolv_options *options)
+{
+	static const char fn[] = "qubo__qbsolv_read_pending";
+	limits l;
+	int rc;
+
+	*out = NULL;
+	if ((rc = limits_init(&l, options, fn)) || (rc = get_c_locale(fn)))
+		return rc;
+	return read_buffer(out, data, length, &l, fn, NULL, 1);
 }
 
 int qubo_qbsolv_read_file(qubo_model **out, const char *path, const qubo_allocator *allocator)

@@ -2,8 +2,9 @@
  * Benchmark: general coupler lists, the path of a caller who adds terms one
  * by one and of the qbsolv reader.
  *
- *   bench_compile pairs  N V DUP REPS [THREADS]
- *   bench_compile qbsolv N V DUP REPS [THREADS]
+ *   bench_compile pairs         N V DUP REPS [THREADS]
+ *   bench_compile qbsolv        N V DUP REPS [THREADS]
+ *   bench_compile qbsolv-sorted N V DUP REPS [THREADS]
  *
  * pairs: N random pairs (i, j), i != j, over V variables, a fraction DUP of
  * them repeating an earlier pair (in either order), are added with
@@ -11,10 +12,15 @@
  * fly, so the peak RSS is the library's. Prints the add and compile seconds,
  * compiled couplers per second (N / compile time) and the peak RSS.
  *
- * qbsolv: the same N couplers (i < j) as qbsolv text in memory, read with
- * qubo_qbsolv_read_ex() (which compiles); prints the read seconds and
- * couplers per second. The text itself counts in the peak RSS (its size is
- * printed).
+ * qbsolv: the same N couplers (i < j) as qbsolv text in memory, in the
+ * order they are made (random), read with qubo_qbsolv_read_ex() (which
+ * compiles); prints the read seconds and couplers per second. The text
+ * itself counts in the peak RSS (its size is printed). qbsolv-sorted: the
+ * same lines sorted by (i, j), repeats in the order they are made (as a
+ * writer that lists its couplers by row gives them; the same model bit for
+ * bit, so the same checksum). In the internal build each run also reads
+ * the text without the compile first (the parse alone) and compiles that
+ * model (the compile alone), and prints both times.
  *
  * Every repetition runs in a child process, so each has its own peak RSS;
  * the summary gives medians. Each line ends with a checksum of the compiled
@@ -137,6 +143,7 @@ static uint64_t checksum(const qubo_model *m)
 
 typedef struct result {
 	double t_add, t_compile, rss_mb, text_mb;
+	double t_parse, t_pcompile; /* the parse and the compile alone, or 0 */
 	uint64_t sum;
 	size_t couplers;
 } result;
@@ -184,9 +191,56 @@ static void run_pairs(size_t n, uint32_t v, double dup, int threads, result *res
 	qubo_model_free(m);
 }
 
-static void run_qbsolv(size_t n, uint32_t v, double dup, result *res)
+typedef struct keyed {
+	uint64_t key; /* i << 32 | j */
+	uint32_t k;   /* the pair's number, the order among repeats */
+} keyed;
+
+static int cmp_keyed(const void *pa, const void *pb)
+{
+	const keyed *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return (a->k > b->k) - (a->k < b->k);
+}
+
+/* The numbers of the N pairs in the order of their lines: as made, or
+ * sorted by (i, j) and then by number. NULL: as made. The sort's keys are
+ * freed before the text is written, so that they do not count in the peak
+ * RSS of the read. */
+static uint32_t *line_order(size_t n, uint32_t v, double dup, int sorted)
+{
+	keyed *t;
+	uint32_t *order;
+	size_t k;
+
+	if (!sorted)
+		return NULL;
+	t = malloc((n ? n : 1) * sizeof *t);
+	if (!t)
+		exit(1);
+	for (k = 0; k < n; k++) {
+		uint32_t i, j;
+		double w;
+		pair_at(k, v, dup, &i, &j, &w);
+		t[k].key = (uint64_t)(i < j ? i : j) << 32 | (i < j ? j : i);
+		t[k].k = (uint32_t)k;
+	}
+	qsort(t, n, sizeof *t, cmp_keyed);
+	order = malloc((n ? n : 1) * sizeof *order);
+	if (!order)
+		exit(1);
+	for (k = 0; k < n; k++)
+		order[k] = t[k].k;
+	free(t);
+	return order;
+}
+
+static void run_qbsolv(size_t n, uint32_t v, double dup, int sorted, int threads, result *res)
 {
 	size_t cap = 64 + n * 40, len = 0, k;
+	uint32_t *order = line_order(n, v, dup, sorted);
 	char *text = malloc(cap);
 	qubo_qbsolv_options o;
 	qubo_model *m;
@@ -199,15 +253,34 @@ static void run_qbsolv(size_t n, uint32_t v, double dup, result *res)
 	for (k = 0; k < n; k++) {
 		uint32_t i, j;
 		double w;
-		pair_at(k, v, dup, &i, &j, &w);
+		pair_at(order ? order[k] : k, v, dup, &i, &j, &w);
 		len += (size_t)sprintf(text + len, "%u %u %.10g\n", i < j ? i : j, i < j ? j : i,
 				       w);
 	}
+	free(order);
 	memset(&o, 0, sizeof o);
 	o.struct_size = sizeof o;
 	o.max_input_bytes = len + 1;
 	o.max_couplers = n;
 	o.max_variables = v;
+#ifdef QUBO_BENCH_INTERNAL
+	t0 = tu_now();
+	if (qubo__qbsolv_read_pending(&m, text, len, &o)) {
+		fprintf(stderr, "read: %s\n", qubo_error_message());
+		exit(1);
+	}
+	t1 = tu_now();
+	set_threads(m, threads);
+	if (qubo_model_compile(m)) {
+		fprintf(stderr, "compile: %s\n", qubo_error_message());
+		exit(1);
+	}
+	res->t_parse = t1 - t0;
+	res->t_pcompile = tu_now() - t1;
+	qubo_model_free(m);
+#else
+	(void)threads;
+#endif
 	t0 = tu_now();
 	if (qubo_qbsolv_read_ex(&m, text, len, &o)) {
 		fprintf(stderr, "read: %s\n", qubo_error_message());
@@ -226,17 +299,20 @@ static void run_qbsolv(size_t n, uint32_t v, double dup, result *res)
 
 int main(int argc, char **argv)
 {
-	int qbsolv, reps, threads, r;
+	int qbsolv, sorted, reps, threads, r;
 	size_t n;
 	uint32_t v;
-	double dup, ta[64], tc[64], rss[64];
+	double dup, ta[64], tc[64], rss[64], tp[64], tpc[64];
 	result res;
 
-	if (argc < 6 || (strcmp(argv[1], "pairs") && strcmp(argv[1], "qbsolv"))) {
-		fprintf(stderr, "usage: %s pairs|qbsolv N V DUP REPS [THREADS]\n", argv[0]);
+	if (argc < 6 || (strcmp(argv[1], "pairs") && strcmp(argv[1], "qbsolv") &&
+			 strcmp(argv[1], "qbsolv-sorted"))) {
+		fprintf(stderr, "usage: %s pairs|qbsolv|qbsolv-sorted N V DUP REPS [THREADS]\n",
+			argv[0]);
 		return 2;
 	}
-	qbsolv = !strcmp(argv[1], "qbsolv");
+	sorted = !strcmp(argv[1], "qbsolv-sorted");
+	qbsolv = sorted || !strcmp(argv[1], "qbsolv");
 	n = (size_t)strtod(argv[2], NULL);
 	v = (uint32_t)strtod(argv[3], NULL);
 	dup = strtod(argv[4], NULL);
@@ -261,7 +337,7 @@ int main(int argc, char **argv)
 			close(fd[0]);
 			memset(&res, 0, sizeof res);
 			if (qbsolv)
-				run_qbsolv(n, v, dup, &res);
+				run_qbsolv(n, v, dup, sorted, threads, &res);
 			else
 				run_pairs(n, v, dup, threads, &res);
 			if (write(fd[1], &res, sizeof res) != (ssize_t)sizeof res)
@@ -281,11 +357,15 @@ int main(int argc, char **argv)
 		ta[r] = res.t_add;
 		tc[r] = res.t_compile;
 		rss[r] = res.rss_mb;
+		tp[r] = res.t_parse;
+		tpc[r] = res.t_pcompile;
 		if (qbsolv)
-			printf("run %d: read %.3f s (%.2f M couplers/s), text %.0f MB, peak RSS "
-			       "%.0f MB, %zu couplers, checksum %016llx\n",
-			       r, res.t_compile, (double)n / res.t_compile / 1e6, res.text_mb,
-			       res.rss_mb, res.couplers, (unsigned long long)res.sum);
+			printf("run %d: read %.3f s (%.2f M couplers/s; parse alone %.3f s, "
+			       "compile alone %.3f s), text %.0f MB, peak RSS %.0f MB, %zu "
+			       "couplers, checksum %016llx\n",
+			       r, res.t_compile, (double)n / res.t_compile / 1e6, res.t_parse,
+			       res.t_pcompile, res.text_mb, res.rss_mb, res.couplers,
+			       (unsigned long long)res.sum);
 		else
 			printf("run %d: add %.3f s, compile %.3f s (%.2f M pairs/s), peak RSS "
 			       "%.0f MB, %zu couplers, checksum %016llx\n",
@@ -293,8 +373,15 @@ int main(int argc, char **argv)
 			       res.rss_mb, res.couplers, (unsigned long long)res.sum);
 		fflush(stdout);
 	}
-	printf("median: %s %.3f s, %.2f M couplers/s, add %.3f s, peak RSS %.0f MB\n",
-	       qbsolv ? "read" : "compile", tu_median(tc, (size_t)reps),
-	       (double)n / tu_median(tc, (size_t)reps) / 1e6, tu_median(ta, (size_t)reps), tu_median(rss, (size_t)reps));
+	if (qbsolv)
+		printf("median: read %.3f s, %.2f M couplers/s, parse alone %.3f s (%.2f M "
+		       "couplers/s), compile alone %.3f s, peak RSS %.0f MB\n",
+		       tu_median(tc, (size_t)reps), (double)n / tu_median(tc, (size_t)reps) / 1e6,
+		       tu_median(tp, (size_t)reps), (double)n / tu_median(tp, (size_t)reps) / 1e6,
+		       tu_median(tpc, (size_t)reps), tu_median(rss, (size_t)reps));
+	else
+		printf("median: compile %.3f s, %.2f M couplers/s, add %.3f s, peak RSS %.0f MB\n",
+		       tu_median(tc, (size_t)reps), (double)n / tu_median(tc, (size_t)reps) / 1e6,
+		       tu_median(ta, (size_t)reps), tu_median(rss, (size_t)reps));
 	return 0;
 }

@@ -8,6 +8,7 @@
  * interrupt function must leave the model as it was.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +82,25 @@ static int cmp_key(const void *pa, const void *pb)
 	if (aj != bj)
 		return aj < bj ? -1 : 1;
 	return (a->order > b->order) - (a->order < b->order);
+}
+
+/* make_terms() without the self-pairs, in order of (min, max) and, among
+ * repeats, of addition, renumbered in that order: the order of a file
+ * listed by rows, as the compile's path for pairs in order takes them.
+ * Some pairs keep their (j, i) form. *n_out receives the count. */
+static term *in_order(uint64_t seed, size_t n, uint32_t v, size_t *n_out)
+{
+	term *t = make_terms(seed, n, v);
+	size_t k, m = 0;
+
+	for (k = 0; k < n; k++)
+		if (t[k].i != t[k].j)
+			t[m++] = t[k];
+	qsort(t, m, sizeof *t, cmp_key);
+	for (k = 0; k < m; k++)
+		t[k].order = k;
+	*n_out = m;
+	return t;
 }
 
 typedef struct coo {
@@ -208,6 +228,44 @@ static size_t first_difference(const coo *a, const coo *b, uint32_t v)
 	return SIZE_MAX;
 }
 
+/* The whole symmetric form, which the export does not show (it gives the
+ * upper triangle): each row sorted, split at its diagonal by upper, every
+ * entry mirrored with the same bits, nnz and the largest degree right. */
+static void check_symmetric(const qubo_model *m)
+{
+	size_t a, k, maxdeg = 0;
+
+	cr_assert_eq(m->row[0], 0);
+	cr_assert_eq(m->row[m->n], m->nnz);
+	for (a = 0; a < m->n; a++) {
+		size_t lo = m->row[a], hi = m->row[a + 1];
+
+		cr_assert(lo <= m->upper[a] && m->upper[a] <= hi, "row %zu", a);
+		if (hi - lo > maxdeg)
+			maxdeg = hi - lo;
+		for (k = lo; k < hi; k++) {
+			uint32_t c = m->col[k];
+			size_t x = m->row[c], y = m->row[c + 1];
+
+			cr_assert(k == lo || m->col[k - 1] < c, "row %zu is not sorted", a);
+			cr_assert_eq(k < m->upper[a], c < a, "row %zu: upper is wrong", a);
+			cr_assert_neq(m->val[k], 0.0);
+			while (x < y) { /* (c, a) in row c */
+				size_t mid = x + (y - x) / 2;
+				if (m->col[mid] < a)
+					x = mid + 1;
+				else
+					y = mid;
+			}
+			cr_assert(x < m->row[c + 1] && m->col[x] == a, "(%u, %zu) is missing", c,
+				  a);
+			cr_assert_eq(memcmp(&m->val[x], &m->val[k], sizeof m->val[k]), 0,
+				     "(%zu, %u) and (%u, %zu) differ", a, c, c, a);
+		}
+	}
+	cr_assert_eq(m->max_degree, maxdeg);
+}
+
 /* Compiles m on the given number of threads, checks it against ref and
  * frees it. */
 static void expect_compiled(qubo_model *m, int threads, const coo *ref, uint32_t v)
@@ -217,6 +275,7 @@ static void expect_compiled(qubo_model *m, int threads, const coo *ref, uint32_t
 
 	qubo__model_set_compile_threads(m, threads);
 	cr_assert_eq(qubo_model_compile(m), QUBO_OK, "%s", qubo_error_message());
+	check_symmetric(m);
 	got = exported(m);
 	d = first_difference(&got, ref, v);
 	cr_assert_eq(d, SIZE_MAX, "v = %u, %d threads: differs at %zu (%zu couplers, expected %zu)",
@@ -288,14 +347,24 @@ Test(compile, pairs_cliques_and_a_previous_form_merge_the_same_at_any_thread_cou
 	free(t);
 }
 
+/* The terms of the tests below: make_terms(), or in_order() when ordered;
+ * *n receives their count. */
+static term *test_terms(uint64_t seed, size_t count, uint32_t v, int ordered, size_t *n)
+{
+	*n = count;
+	return ordered ? in_order(seed, count, v, n) : make_terms(seed, count, v);
+}
+
 /* Allocation k of the compile fails, for every k: QUBO_ERR_NOMEM, the
  * model unchanged (uncompiled, compiling later to the reference), nothing
- * leaked. split: as in build_on_compiled. Returns the failures seen. */
-static size_t allocation_failures(size_t split)
+ * leaked. split: as in build_on_compiled; ordered: the terms in order (the
+ * compile's path for them). Returns the failures seen. */
+static size_t allocation_failures(size_t split, int ordered)
 {
 	const uint32_t v = 300;
-	term *t = make_terms(5, NPAIRS / 2, v);
-	coo ref = reference(t, NPAIRS / 2, v, 0);
+	size_t n;
+	term *t = test_terms(5, NPAIRS / 2, v, ordered, &n);
+	coo ref = reference(t, n, v, 0);
 	size_t k, failures = 0;
 
 	for (k = 1; k < 1000; k++) {
@@ -306,7 +375,8 @@ static size_t allocation_failures(size_t split)
 		coo got;
 
 		tu_failalloc_init(&fa, 0);
-		m = build_on_compiled(t, NPAIRS / 2, split, v, &fa.a);
+		m = build_on_compiled(t, n, split, v, &fa.a);
+		cr_assert_eq(m->pairs_unsorted, !ordered);
 		qubo__model_set_compile_threads(m, 2);
 		before = fa.count;
 		fa.fail_at = before + k;
@@ -341,15 +411,24 @@ static size_t allocation_failures(size_t split)
 Test(compile, every_allocation_failure_of_a_threaded_compile_is_clean)
 {
 	/* work space, parts, the upper rows, scratch of each of two parts */
-	size_t failures = allocation_failures(0);
+	size_t failures = allocation_failures(0, 0);
 
 	cr_assert_geq(failures, 12, "only %zu allocations could fail", failures);
+}
+
+Test(compile, every_allocation_failure_of_a_threaded_compile_of_pairs_in_order_is_clean)
+{
+	/* work space, parts, the lower counts of each of two parts, the
+	 * columns */
+	size_t failures = allocation_failures(0, 1);
+
+	cr_assert_geq(failures, 7, "only %zu allocations could fail", failures);
 }
 
 Test(compile, every_allocation_failure_of_a_threaded_merge_into_a_previous_form_is_clean)
 {
 	/* work space, parts, scratch of each of two parts, the adjacency */
-	size_t failures = allocation_failures(NPAIRS / 4);
+	size_t failures = allocation_failures(NPAIRS / 4, 0);
 
 	cr_assert_geq(failures, 12, "only %zu allocations could fail", failures);
 }
@@ -368,17 +447,20 @@ static int stop_fn(void *user_data)
 
 /* The interrupt function is polled by a threaded compile too, and a stop
  * at any of its polls returns QUBO_CANCELLED with the model unchanged.
- * split: as in build_on_compiled. */
-static void stops_at_any_poll(size_t split)
+ * split and ordered: as in allocation_failures. */
+static void stops_at_any_poll(size_t split, int ordered)
 {
 	const uint32_t v = 2000;
-	term *t = make_terms(9, NPAIRS, v);
-	coo ref = reference(t, NPAIRS, v, 0);
+	size_t n;
+	/* in order, only the count polls: more pairs, for as many polls */
+	term *t = test_terms(9, ordered ? 4 * NPAIRS : NPAIRS, v, ordered, &n);
+	coo ref = reference(t, n, v, 0);
 	stopper s = { 0, 0 };
 	size_t total, k;
 
 	{
-		qubo_model *m = build_on_compiled(t, NPAIRS, split, v, NULL);
+		qubo_model *m = build_on_compiled(t, n, split, v, NULL);
+		cr_assert_eq(m->pairs_unsorted, !ordered);
 		qubo__model_set_compile_threads(m, 2);
 		cr_assert_eq(qubo_model_set_interrupt(m, stop_fn, &s), QUBO_OK);
 		cr_assert_eq(qubo_model_compile(m), QUBO_OK);
@@ -389,7 +471,7 @@ static void stops_at_any_poll(size_t split)
 	 * threaded passes poll */
 	cr_assert_geq(total, 3, "polled %zu times", total);
 	for (k = 1; k <= total; k++) {
-		qubo_model *m = build_on_compiled(t, NPAIRS, split, v, NULL);
+		qubo_model *m = build_on_compiled(t, n, split, v, NULL);
 		coo got;
 
 		qubo__model_set_compile_threads(m, 2);
@@ -413,12 +495,17 @@ static void stops_at_any_poll(size_t split)
 
 Test(compile, interrupt_stops_a_threaded_compile_at_any_poll)
 {
-	stops_at_any_poll(0);
+	stops_at_any_poll(0, 0);
+}
+
+Test(compile, interrupt_stops_a_threaded_compile_of_pairs_in_order_at_any_poll)
+{
+	stops_at_any_poll(0, 1);
 }
 
 Test(compile, interrupt_stops_a_threaded_merge_into_a_previous_form_at_any_poll)
 {
-	stops_at_any_poll(NPAIRS / 4);
+	stops_at_any_poll(NPAIRS / 4, 0);
 }
 
 /* Pairs added to a compiled form sum after its values, in the order they
@@ -464,4 +551,335 @@ Test(compile, an_infinite_sum_names_the_same_coupler_at_any_thread_count)
 		qubo_model_free(m);
 	}
 	free(t);
+}
+
+/* ------------------------------------------------------------------ */
+/* Pairs added in order of (i, j): the compile takes them as rows. */
+
+/* The model notes when its log leaves that order: a descent, a pair
+ * (i, i); not a repeat or a pair given as (j, i); a compile or an empty
+ * log starts over. */
+Test(compile, the_log_notes_when_it_leaves_the_order_of_rows)
+{
+	static const uint32_t rows[] = { 4, 5 }, cols[] = { 5, 4 };
+	static const double w[] = { 1.0, 0.0 };
+	qubo_model *m;
+
+	cr_assert_eq(qubo_model_new(&m, 8, NULL), QUBO_OK);
+	cr_assert_eq(m->pairs_unsorted, 0);
+	cr_assert_eq(qubo_model_add_quadratic(m, 1, 2, 1.0), QUBO_OK);
+	cr_assert_eq(qubo_model_add_quadratic(m, 3, 1, 1.0), QUBO_OK);
+	cr_assert_eq(qubo_model_add_quadratic(m, 1, 3, 2.0), QUBO_OK);
+	cr_assert_eq(qubo_model_add_quadratic_batch(m, 2, rows, cols, w), QUBO_OK);
+	cr_assert_eq(m->pairs_unsorted, 0);
+	cr_assert_eq(qubo_model_add_quadratic(m, 2, 7, 1.0), QUBO_OK);
+	cr_assert_eq(m->pairs_unsorted, 1, "(2, 7) after (4, 5)");
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	cr_assert_eq(m->pairs_unsorted, 0);
+	cr_assert_eq(qubo_model_add_quadratic(m, 6, 6, 1.0), QUBO_OK);
+	cr_assert_eq(m->pairs_unsorted, 1, "a pair (i, i)");
+	qubo_model_free(m);
+	cr_assert_eq(qubo_model_new(&m, 8, NULL), QUBO_OK);
+	cr_assert_eq(qubo_model_add_quadratic(m, 2, 3, 1.0), QUBO_OK);
+	cr_assert_eq(qubo_model_add_quadratic(m, 2, 1, 1.0), QUBO_OK);
+	cr_assert_eq(m->pairs_unsorted, 1, "(1, 2) after (2, 3)");
+	qubo_model_free(m);
+	cr_assert_eq(qubo_model_new(&m, 8, NULL), QUBO_OK);
+	cr_assert_eq(qubo_model_add_quadratic(m, 2, 5, 1.0), QUBO_OK);
+	cr_assert_eq(qubo_model_add_quadratic(m, 2, 4, 1.0), QUBO_OK);
+	cr_assert_eq(m->pairs_unsorted, 1, "(2, 4) after (2, 5)");
+	qubo_model_free(m);
+}
+
+/* Pairs in order compile to the reference bit for bit at 1, 2 and 4
+ * threads, over long rows and short ones, with repeats (whose order shows
+ * in the sums) and repeats that cancel; the general way, made to take
+ * them, gives the same. */
+Test(compile, pairs_in_order_equal_a_reference_merge_bit_for_bit_at_any_thread_count)
+{
+	static const uint32_t vars[] = { 40, 700, 60000 };
+	static const int threads[] = { 1, 2, 4 };
+	size_t a, b, n;
+
+	for (a = 0; a < sizeof vars / sizeof *vars; a++) {
+		uint32_t v = vars[a];
+		term *t = in_order(2000 + a, NPAIRS, v, &n);
+		coo ref = reference(t, n, v, 0), rev = reference(t, n, v, 1);
+		qubo_model *m;
+
+		if (v <= 700)
+			cr_assert_neq(first_difference(&ref, &rev, v), SIZE_MAX,
+				      "v = %u: the data does not depend on the order", v);
+		for (b = 0; b < sizeof threads / sizeof *threads; b++) {
+			m = build(t, n, v, NULL);
+			cr_assert_eq(m->pairs_unsorted, 0);
+			expect_compiled(m, threads[b], &ref, v);
+		}
+		m = build(t, n, v, NULL);
+		m->pairs_unsorted = 1; /* white-box: the general way */
+		expect_compiled(m, 2, &ref, v);
+		coo_free(&ref);
+		coo_free(&rev);
+		free(t);
+	}
+}
+
+/* All pairs in one row (0, j): the ranges of the parts after the first are
+ * empty; and a row of its own for each pair. */
+Test(compile, pairs_in_order_in_one_row_or_one_per_row_at_any_thread_count)
+{
+	static const int threads[] = { 1, 2, 4, 7 };
+	const uint32_t v = 5000;
+	term *t = malloc(NPAIRS * sizeof *t);
+	tu_rng r = { 17 };
+	size_t k, b, shape;
+
+	cr_assert_not_null(t);
+	for (shape = 0; shape < 2; shape++) {
+		coo ref;
+
+		for (k = 0; k < NPAIRS; k++) {
+			if (shape == 0) {
+				t[k].i = 0;
+				t[k].j = 1 + (uint32_t)tu_below(&r, v - 1);
+			} else {
+				t[k].i = (uint32_t)(k % (v - 1));
+				t[k].j = t[k].i + 1 + (uint32_t)tu_below(&r, v - 1 - t[k].i);
+			}
+			t[k].w = weight(&r);
+			t[k].order = k;
+		}
+		qsort(t, NPAIRS, sizeof *t, cmp_key);
+		for (k = 0; k < NPAIRS; k++)
+			t[k].order = k;
+		ref = reference(t, NPAIRS, v, 0);
+		for (b = 0; b < sizeof threads / sizeof *threads; b++) {
+			qubo_model *m = build(t, NPAIRS, v, NULL);
+			cr_assert_eq(m->pairs_unsorted, 0);
+			expect_compiled(m, threads[b], &ref, v);
+		}
+		coo_free(&ref);
+	}
+	free(t);
+}
+
+/* A sum that overflows among pairs in order names the same coupler as the
+ * general way, at any thread count, and leaves the model as it was. */
+Test(compile, an_infinite_sum_of_pairs_in_order_names_the_same_coupler)
+{
+	static const int threads[] = { 1, 2, 4 };
+	const uint32_t v = 1000;
+	size_t b, n;
+	term *t = in_order(3, NPAIRS, v, &n);
+	term *u = malloc((n + 4) * sizeof *u);
+	static const uint32_t bad[4][2] = {
+		{ 900, 950 }, { 950, 900 }, { 601, 600 }, { 600, 601 }
+	};
+
+	cr_assert_not_null(u);
+	memcpy(u, t, n * sizeof *t);
+	for (b = 0; b < 4; b++) {
+		u[n + b].i = bad[b][0];
+		u[n + b].j = bad[b][1];
+		u[n + b].w = 1e308;
+		u[n + b].order = n + b;
+	}
+	qsort(u, n + 4, sizeof *u, cmp_key);
+	for (b = 0; b <= sizeof threads / sizeof *threads; b++) {
+		qubo_model *m = build(u, n + 4, v, NULL);
+
+		if (b == sizeof threads / sizeof *threads)
+			m->pairs_unsorted = 1; /* the general way */
+		else
+			qubo__model_set_compile_threads(m, threads[b]);
+		cr_assert_eq(qubo_model_compile(m), QUBO_ERR_OUT_OF_RANGE);
+		cr_assert(strstr(qubo_error_message(), "(600, 601)"), "%zu: %s", b,
+			  qubo_error_message());
+		cr_assert_eq(qubo_model_is_compiled(m), 0);
+		qubo_model_free(m);
+	}
+	free(u);
+	free(t);
+}
+
+/* ------------------------------------------------------------------ */
+/* The qbsolv reader's logs: texts in order, shuffled, partly in order,
+ * with repeats, and with a run of one coupler across the middle, where the
+ * reader's second thread takes over (more than 1 MiB of coupler lines). */
+
+enum { TEXT_ORDERED, TEXT_SHUFFLED, TEXT_PARTLY, TEXT_TWICE, TEXT_ACROSS, TEXT_KINDS };
+
+static const char *const text_kind[TEXT_KINDS] = {
+	"in order", "shuffled", "partly in order", "listed twice", "a run across the halves"
+};
+
+/* Coupler lines of the texts below: over 1 MiB (the reader's threshold for
+ * a second thread) with weights in %.17g. */
+#define TEXT_LINES 70000
+
+/* The couplers of a text of the given kind over v variables (i < j, as
+ * coupler lines need), in the order of its lines; *n receives the count.
+ * Weights are multiples of 1/64 (exact in %.17g and in any order of
+ * their sums but those that cancel) and of 1e-3 (inexact: their sums show
+ * the order). */
+static term *text_terms(int kind, uint32_t v, size_t *n)
+{
+	size_t count = TEXT_LINES, k, half;
+	term *t = in_order(40 + (uint64_t)kind, count, v, &count);
+	tu_rng r = { 99 };
+
+	for (k = 0; k < count; k++) { /* i < j on every line */
+		uint32_t a = t[k].i, b = t[k].j;
+		t[k].i = a < b ? a : b;
+		t[k].j = a < b ? b : a;
+		if (k % 3 == 0)
+			t[k].w = (double)(tu_range(&r, -640, 639) | 1) / 1000.0;
+		else if (t[k].w > -1e-3 && t[k].w < 1e-3)
+			t[k].w = 1.0 / 64;
+	}
+	half = count / 2;
+	switch (kind) {
+	case TEXT_SHUFFLED:
+		for (k = count; k > 1; k--) {
+			size_t x = tu_below(&r, k);
+			term tmp = t[k - 1];
+			t[k - 1] = t[x];
+			t[x] = tmp;
+		}
+		break;
+	case TEXT_PARTLY: /* in order but for one line moved back */
+		{
+			term moved = t[half + 100];
+			memmove(t + half / 2 + 1, t + half / 2,
+				(half + 100 - half / 2) * sizeof *t);
+			t[half / 2] = moved;
+		}
+		break;
+	case TEXT_TWICE: /* the whole list, then again */
+		t = realloc(t, 2 * count * sizeof *t);
+		cr_assert_not_null(t);
+		memcpy(t + count, t, count * sizeof *t);
+		count *= 2;
+		break;
+	case TEXT_ACROSS: /* 4000 lines of one coupler around the middle byte */
+		{
+			size_t bytes = 0, at = 0, mid;
+
+			for (k = 1; k < count; k++) /* after the first: the reader's cut */
+				bytes += (size_t)snprintf(NULL, 0, "%u %u %.17g\n", t[k].i, t[k].j,
+							  t[k].w);
+			for (mid = bytes / 2, k = 1; k < count && at <= mid; k++)
+				at += (size_t)snprintf(NULL, 0, "%u %u %.17g\n", t[k].i, t[k].j,
+						       t[k].w);
+			cr_assert(k > 2000 && k + 2000 < count);
+			for (half = k, k = half - 2000; k < half + 2000; k++) {
+				t[k].i = t[half].i;
+				t[k].j = t[half].j;
+			}
+		}
+		break;
+	default:
+		break;
+	}
+	for (k = 0; k < count; k++)
+		t[k].order = k;
+	*n = count;
+	return t;
+}
+
+/* The text of the terms: the header, then one coupler line each. */
+static char *text_of(const term *t, size_t n, uint32_t v, size_t *len)
+{
+	char *s = malloc(64 + n * 40);
+	size_t k, at;
+
+	cr_assert_not_null(s);
+	at = (size_t)sprintf(s, "p qubo 0 %u 0 %zu\n", v, n);
+	for (k = 0; k < n; k++)
+		at += (size_t)sprintf(s + at, "%u %u %.17g\n", t[k].i, t[k].j, t[k].w);
+	*len = at;
+	return s;
+}
+
+/* Under valgrind, two threads only (the other counts run natively). */
+static size_t thread_counts(const int **threads)
+{
+	static const int all[] = { 1, 2, 4 }, two[] = { 2 };
+	const char *vg = getenv("QUBO_TEST_VALGRIND");
+
+	if (vg && *vg == '1') {
+		*threads = two;
+		return 1;
+	}
+	*threads = all;
+	return sizeof all / sizeof *all;
+}
+
+/* Each kind of text, read without the compile and compiled at 1, 2 and 4
+ * threads, equals the reference merge of its lines bit for bit, and so do
+ * the text read by qubo_qbsolv_read() and the terms added one by one; the
+ * texts in order (a run across the halves included) take the compile's
+ * path for pairs in order, the others the general one. */
+Test(compile, qbsolv_texts_of_every_order_read_as_their_lines_at_any_thread_count)
+{
+	const uint32_t v = 3000;
+	const int *threads;
+	size_t nthreads = thread_counts(&threads), kind, b;
+
+	for (kind = 0; kind < TEXT_KINDS; kind++) {
+		size_t n, len;
+		term *t = text_terms((int)kind, v, &n);
+		char *text = text_of(t, n, v, &len);
+		coo ref = reference(t, n, v, 0), rev = reference(t, n, v, 1);
+		int ordered = kind == TEXT_ORDERED || kind == TEXT_ACROSS;
+		qubo_model *m;
+		coo got;
+
+		cr_assert_gt(len, (size_t)5 << 18, "%s: the second thread must read",
+			     text_kind[kind]);
+		cr_assert_neq(first_difference(&ref, &rev, v), SIZE_MAX,
+			      "%s: the data does not depend on the order", text_kind[kind]);
+		for (b = 0; b < nthreads; b++) {
+			cr_assert_eq(qubo__qbsolv_read_pending(&m, text, len, NULL), QUBO_OK, "%s",
+				     qubo_error_message());
+			cr_assert_eq(m->num_pairs, n, "%s", text_kind[kind]);
+			cr_assert_eq(m->pairs_unsorted, !ordered, "%s", text_kind[kind]);
+			expect_compiled(m, threads[b], &ref, v);
+		}
+		cr_assert_eq(qubo_qbsolv_read(&m, text, len, NULL), QUBO_OK, "%s",
+			     qubo_error_message());
+		check_symmetric(m);
+		got = exported(m);
+		cr_assert_eq(first_difference(&got, &ref, v), SIZE_MAX, "%s: read",
+			     text_kind[kind]);
+		coo_free(&got);
+		qubo_model_free(m);
+		expect_compiled(build(t, n, v, NULL), 0, &ref, v);
+		coo_free(&ref);
+		coo_free(&rev);
+		free(text);
+		free(t);
+	}
+}
+
+/* Repeats of a coupler in order that overflow are reported by the reader
+ * as in any order: at the end of the input, naming the coupler. */
+Test(compile, qbsolv_repeats_in_order_that_overflow_name_the_coupler)
+{
+	static const char *const texts[] = {
+		"p qubo 0 9 0 4\n1 2 1\n3 4 1e308\n3 4 1e308\n5 6 1\n",
+		"p qubo 0 9 0 4\n3 4 1e308\n5 6 1\n1 2 1\n3 4 1e308\n",
+	};
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		qubo_model *m = (qubo_model *)&m;
+
+		cr_assert_eq(qubo_qbsolv_read(&m, texts[k], strlen(texts[k]), NULL),
+			     QUBO_ERR_PARSE);
+		cr_assert_null(m);
+		cr_assert(strstr(qubo_error_message(), "(3, 4)"), "%s", qubo_error_message());
+		cr_assert_eq(qubo_error_line(), 6, "text %zu", k);
+		cr_assert_eq(qubo_error_column(), 1, "text %zu", k);
+	}
 }
