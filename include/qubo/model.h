@@ -268,8 +268,9 @@ QUBO_API int qubo_model_add_clique(qubo_model *model, const qubo_lit *lits, size
  * Single pairs added in order of (smaller index, larger index), with the
  * repeats of a pair next to each other and no pair of a variable with
  * itself, onto a model with nothing compiled and no clique, compile fastest
- * and with the least memory: they already are the rows of the compiled form. The qbsolv reader gives them so when the
- * file lists its couplers by rows, as qubo_qbsolv_write() does.
+ * and with the least memory: they already are the rows of the compiled
+ * form. The qbsolv reader gives them so when the file lists its couplers by
+ * rows, as qubo_qbsolv_write() does.
  * @param[in,out] model the model.
  * @return #QUBO_OK, #QUBO_ERR_NOMEM, #QUBO_ERR_OUT_OF_RANGE (a sum overflowed
  *         to infinity), #QUBO_ERR_MISUSE; #QUBO_CANCELLED when the model's
