@@ -347,6 +347,16 @@ static const char *show(const tok *t, char buf[32])
 	return buf;
 }
 
+/* Makes the line at r->pos, whose content ends at le, the current one; the
+ * next starts at next. */
+static void take_line(rd *r, const char *le, const char *next)
+{
+	r->ls = r->pos;
+	r->le = le;
+	r->pos = next;
+	r->line++;
+}
+
 /* Advances to the next line. 0 at the end of the input, -1 on a NUL byte
  * (error set), 1 otherwise. */
 static int next_line(rd *r)
@@ -355,11 +365,8 @@ static int next_line(rd *r)
 
 	if (r->pos == r->end)
 		return 0;
-	r->ls = r->pos;
 	nl = memchr(r->pos, '\n', (size_t)(r->end - r->pos));
-	r->le = nl ? nl : r->end;
-	r->pos = nl ? nl + 1 : r->end;
-	r->line++;
+	take_line(r, nl ? nl : r->end, nl ? nl + 1 : r->end);
 	z = memchr(r->ls, '\0', (size_t)(r->le - r->ls));
 	if (z) {
 		rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, z), "NUL byte in the input");
@@ -857,10 +864,7 @@ static void *half_run(void *arg)
 
 		if (h->n < h->cap &&
 		    (next = fast_coupler(r->pos, r->end, h->max_nodes, &fi, &fj, &w, &cur))) {
-			r->ls = r->pos;
-			r->le = cur;
-			r->pos = next;
-			r->line++;
+			take_line(r, cur, next);
 			h->ci[h->n] = fi;
 			h->cj[h->n] = fj;
 			h->cw[h->n++] = w;
@@ -980,10 +984,7 @@ static int parse_lines(parse *p, size_t length)
 			if (tried && p->coup_read < p->n_couplers && p->staged < p->cap_stage &&
 			    (next = fast_coupler(r->pos, r->end, p->max_nodes, &fi, &fj, &fw,
 						 &cur))) {
-				r->ls = r->pos;
-				r->le = cur;
-				r->pos = next;
-				r->line++;
+				take_line(r, cur, next);
 				p->ci[p->staged] = fi;
 				p->cj[p->staged] = fj;
 				p->cw[p->staged++] = fw;
