@@ -409,14 +409,17 @@ static int tabu_unit(qubo__runner *rn, unsigned w, size_t r)
 }
 
 /* Every weight a multiple of 2^−shift (shift <= TB_MAX_SHIFT) with each
- * variable's |h_i| + Σ_j |J_ij| within TB_MAX_DELTA units: the bucket
- * engine's units. Returns 0 when the model is not of that kind. */
+ * variable's |h_i| + Σ_j |J_ij| within TB_MAX_DELTA units, and node numbers
+ * (variables, then list heads) below TB_NONE: the bucket engine's units.
+ * Returns 0 when the model is not of that kind. */
 static int bucket_units(const qubo_model *m, int *shift_out, int64_t *off_out)
 {
 	double big = 0.0;
 	int shift = 0;
 	size_t i, k;
 
+	if (m->n > TB_NONE - 4 * (size_t)TB_MAX_DELTA - 2)
+		return 0;
 	for (i = 0; i < m->n; i++) {
 		double s = fabs(m->h[i]);
 		for (k = m->row[i]; k <= m->row[i + 1]; k++) {
@@ -444,7 +447,7 @@ int qubo__tabu_buckets(const qubo_model *m)
 	int shift;
 	int64_t off;
 
-	return m->n <= TB_NONE - 4 * (size_t)TB_MAX_DELTA - 2 && bucket_units(m, &shift, &off);
+	return bucket_units(m, &shift, &off);
 }
 
 static void free_ws(const qubo_allocator *a, tabu_ws *ws, unsigned count)
@@ -490,9 +493,8 @@ static int prepare_units(const qubo_allocator *a, tabu_job *job)
 	const qubo_model *m = job->m;
 	size_t i, nnz = m->row[m->n];
 
-	if (!qubo__tabu_buckets(m))
+	if (!bucket_units(m, &job->shift, &job->off))
 		return QUBO_OK;
-	(void)bucket_units(m, &job->shift, &job->off);
 	job->nkeys = (uint32_t)(2 * (2 * job->off + 1));
 	job->ih = qubo__malloc_array(a, m->n ? m->n : 1, sizeof *job->ih);
 	job->ival = qubo__malloc_array(a, nnz ? nnz : 1, sizeof *job->ival);
