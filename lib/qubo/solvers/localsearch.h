@@ -6,6 +6,8 @@
 #ifndef QUBO_SOLVERS_LOCALSEARCH_H
 #define QUBO_SOLVERS_LOCALSEARCH_H
 
+#include <math.h>
+
 #include "kernel.h"
 #include "rng.h"
 
@@ -63,6 +65,41 @@ static inline double qubo__ls_eps(const qubo_model *m)
 			big = s;
 	}
 	return 1e-12 * big;
+}
+
+/* Every weight of m a multiple of 2^−shift for some shift <= 30, each
+ * variable's |h_i| + Σ_j |J_ij| at most max_units of those units, and n
+ * times the largest such sum within 2^52 (so energies in units are exact
+ * in an int64 and in a double): sets *shift_out and *big_out (that largest
+ * sum, in units) and returns 1; returns 0 when m is not of that kind. The
+ * integer engines of tabu.c and pt.c run on these units. */
+static inline int qubo__ls_units(const qubo_model *m, double max_units, int *shift_out,
+				 int64_t *big_out)
+{
+	double big = 0.0;
+	int shift = 0;
+	size_t i, k;
+
+	for (i = 0; i < m->n; i++) {
+		double s = fabs(m->h[i]);
+		for (k = m->row[i]; k <= m->row[i + 1]; k++) {
+			double w = k < m->row[i + 1] ? m->val[k] : m->h[i];
+			while (shift <= 30 && ldexp(w, shift) != floor(ldexp(w, shift)))
+				shift++;
+			if (shift > 30)
+				return 0;
+			if (k < m->row[i + 1])
+				s += fabs(w);
+		}
+		if (s > big)
+			big = s;
+	}
+	big = ldexp(big, shift);
+	if (!(big <= max_units) || !((double)m->n * big <= 0x1p52))
+		return 0;
+	*shift_out = shift;
+	*big_out = (int64_t)big;
+	return 1;
 }
 
 /* Start state of read r: row r of initial, or uniform random bits. */

@@ -16,7 +16,6 @@
 #include "solver_impl.h"
 
 #define TB_ELITE 8           /* elite states kept per read */
-#define TB_MAX_SHIFT 30      /* finest power of two the bucket engine scales by */
 #define TB_MAX_DELTA (1 << 20) /* largest |ΔE|, in those units, it takes */
 #define TB_NONE UINT32_MAX
 
@@ -408,38 +407,14 @@ static int tabu_unit(qubo__runner *rn, unsigned w, size_t r)
 	return QUBO_OK;
 }
 
-/* Every weight a multiple of 2^−shift (shift <= TB_MAX_SHIFT) with each
- * variable's |h_i| + Σ_j |J_ij| within TB_MAX_DELTA units, and node numbers
- * (variables, then list heads) below TB_NONE: the bucket engine's units.
- * Returns 0 when the model is not of that kind. */
+/* The bucket engine's units (qubo__ls_units), with node numbers (variables,
+ * then list heads) below TB_NONE. Returns 0 when the model is not of that
+ * kind. */
 static int bucket_units(const qubo_model *m, int *shift_out, int64_t *off_out)
 {
-	double big = 0.0;
-	int shift = 0;
-	size_t i, k;
-
 	if (m->n > TB_NONE - 4 * (size_t)TB_MAX_DELTA - 2)
 		return 0;
-	for (i = 0; i < m->n; i++) {
-		double s = fabs(m->h[i]);
-		for (k = m->row[i]; k <= m->row[i + 1]; k++) {
-			double w = k < m->row[i + 1] ? m->val[k] : m->h[i];
-			while (shift <= TB_MAX_SHIFT && ldexp(w, shift) != floor(ldexp(w, shift)))
-				shift++;
-			if (shift > TB_MAX_SHIFT)
-				return 0;
-			if (k < m->row[i + 1])
-				s += fabs(w);
-		}
-		if (s > big)
-			big = s;
-	}
-	big = ldexp(big, shift);
-	if (!(big <= TB_MAX_DELTA) || !((double)m->n * big <= 0x1p52))
-		return 0;
-	*shift_out = shift;
-	*off_out = (int64_t)big;
-	return 1;
+	return qubo__ls_units(m, TB_MAX_DELTA, shift_out, off_out);
 }
 
 int qubo__tabu_buckets(const qubo_model *m)
