@@ -248,6 +248,24 @@ def test_sa():
                   % (info["seed"], info["num_samples"]))
 
 
+def test_pt():
+    lin, quad, offset = random_model(10, seed=6)
+    best, _ = brute_force(lin, quad, offset)
+    with build(lin, quad, offset) as m, q.Solver("pt") as s:
+        s.set_int("num_reads", 4)
+        s.set_int("seed", 7)
+        s.set_int("num_sweeps", 50)
+        s.set_int("num_replicas", 6)
+        with s.sample(m) as res:
+            rows = list(res)
+            check(sum(occ for _, _, occ in rows) == 4, "pt occurrences sum to num_reads")
+            check(all(e == energy(lin, quad, offset, x) for x, e, _ in rows),
+                  "pt sample energies equal Python's")
+            check(res.lowest()[1] == best, "pt reaches the brute-force minimum %g" % best)
+            check(res.info()["flip_attempts"] == 4 * 50 * 6 * 10,
+                  "pt makes num_reads x num_sweeps x num_replicas x n flip attempts")
+
+
 def is_local_minimum(lin, quad, offset, x):
     e = energy(lin, quad, offset, x)
     for v in range(len(x)):
@@ -765,7 +783,7 @@ def main():
               "runtime preloaded (LD_PRELOAD) to load them")
         return 77
     q.load(*libs)
-    for test in (test_model_and_energy, test_penalty, test_exhaustive, test_sa,
+    for test in (test_model_and_energy, test_penalty, test_exhaustive, test_sa, test_pt,
                  test_python_backend, test_errors, lambda: test_puzzle(cli),
                  lambda: test_struct_layouts(layout), test_struct_versions,
                  test_sample_info_versions,

@@ -5,7 +5,7 @@
  *
  * A solver is an opaque object around a table of functions (a backend, see
  * qubo/backend.h). The built-in solvers ("sa", "exhaustive", "tabu",
- * "descent", "qaoa") are backends like any other: qubo_solver_new() only picks their
+ * "descent", "qaoa", "pt") are backends like any other: qubo_solver_new() only picks their
  * table by name.
  *
  * Options are keyed typed values (integers, doubles, strings) set with
@@ -66,7 +66,7 @@ typedef struct qubo_options qubo_options;
 /** @name Common option keys, understood by every solver
  * @{ */
 /** int, 1 to 2^31 − 1: independent reads (runs) to make. Default 16 for
- *  "sa" and 10 for "tabu", "descent" and "qaoa" (QAOA measurements);
+ *  "sa" and 10 for "tabu", "descent", "pt" and "qaoa" (QAOA measurements);
  *  "exhaustive" accepts it and ignores it. The built-in solvers keep every
  *  read until the run ends (n bytes and an energy each): a count whose
  *  samples would take more than #QUBO_MAX_SAMPLE_BYTES makes
@@ -93,7 +93,7 @@ typedef struct qubo_options qubo_options;
 
 /** @name Option keys of the built-in solvers (see doc/solvers.md)
  * @{ */
-/** int, 0 to 2^31 − 2, "sa", "tabu" and "descent": the index of the first
+/** int, 0 to 2^31 − 2, "sa", "tabu", "descent" and "pt": the index of the first
  *  read. Read i of a run draws its random numbers from a stream that depends
  *  only on the seed and i, so a run with this key set to a and
  *  #QUBO_PARAM_NUM_READS set to k makes reads a to a + k − 1 of the run of
@@ -108,12 +108,15 @@ typedef struct qubo_options qubo_options;
  *  and "qaoa" refuse the key with #QUBO_ERR_NOT_SUPPORTED; a backend of
  *  your own accepts any key and may ignore it. @since 0.2 */
 #define QUBO_PARAM_FIRST_READ "first_read"
-/** int ≥ 1, "sa": sweeps per read. Default 1000. */
+/** int ≥ 1, "sa": sweeps per read. "pt": rounds per read, each a sweep of
+ *  every replica and an exchange. Default 1000. */
 #define QUBO_PARAM_NUM_SWEEPS "num_sweeps"
-/** double > 0, "sa": inverse temperature at the start (hot end). Set
- *  together with #QUBO_PARAM_BETA_COLD; both unset means the default rule. */
+/** double > 0, "sa": inverse temperature at the start (hot end). "pt": that
+ *  of the hottest replica. Set together with #QUBO_PARAM_BETA_COLD; both
+ *  unset means the default rule (the same for both solvers). */
 #define QUBO_PARAM_BETA_HOT "beta_hot"
-/** double > 0, "sa": inverse temperature at the end (cold end). */
+/** double > 0, "sa": inverse temperature at the end (cold end). "pt": that
+ *  of the coldest replica. */
 #define QUBO_PARAM_BETA_COLD "beta_cold"
 /** int 0 or 1, "sa": with 1 (the default) and a model with groups
  *  (qubo_model_add_group()), every move flips one ungrouped variable and
@@ -124,8 +127,16 @@ typedef struct qubo_options qubo_options;
  *  the end of a sweep (its start counts; the final state on ties); with 0,
  *  its final state. Unset means 1 when the schedule cools and 0 at constant β
  *  (beta_hot = beta_cold), where the final states are Metropolis samples.
+ *  "pt": with 1 (the default), a read returns the lowest state any of its
+ *  replicas was in at the end of a sweep; with 0, the final state of the
+ *  coldest replica, a sample of the Boltzmann distribution at beta_cold.
  *  @since 0.2 */
 #define QUBO_PARAM_KEEP_LOWEST "keep_lowest"
+/** int 1 to 4096, "pt": replicas per read, on a geometric ladder of inverse
+ *  temperatures from #QUBO_PARAM_BETA_HOT to #QUBO_PARAM_BETA_COLD. Unset
+ *  means enough rungs that neighbours are a factor 1 + 5.8/sqrt(n) apart,
+ *  within 4 to 64 (doc/solvers.md). @since 0.2 */
+#define QUBO_PARAM_NUM_REPLICAS "num_replicas"
 /** int ≥ 0, "tabu": iterations a flipped variable stays tabu; unset means
  *  min(20, n / 4), or n / 20 when that is larger, and the value must be
  *  below the number of variables. */
@@ -254,8 +265,9 @@ typedef int (*qubo_sample_cb)(size_t index, const uint8_t *sample, size_t length
 
 /**
  * Creates a built-in solver by name: "sa" (simulated annealing),
- * "exhaustive", "tabu", "descent" (steepest descent) or "qaoa" (QAOA on a
- * state-vector simulator, qubo/qaoa.h).
+ * "exhaustive", "tabu", "descent" (steepest descent), "qaoa" (QAOA on a
+ * state-vector simulator, qubo/qaoa.h) or "pt" (parallel tempering; since
+ * 0.2).
  * @param[out] out receives the solver; NULL on failure.
  * @param[in] name the solver's name.
  * @param[in] allocator optional allocator for the solver and its sample

@@ -33,8 +33,8 @@
  *                  FILE_OR_DIR...
  * Defaults: sa, R = 64, K = 3, T = 1 (the definition's one thread; T applies
  * to both measurements), seed 1, time limit 10 s, 65536 direct reads, the grid
- * 250,500,...,16000 sweeps for sa and 1000,2000,...,64000 iterations for
- * tabu (--sweeps sets the grid of either; other solvers run their defaults,
+ * 250,500,...,16000 sweeps for sa and pt (its rounds) and 1000,2000,...,64000
+ * iterations for tabu (--sweeps sets the grid of any; other solvers run their defaults,
  * or a grid over --key). --set passes an option to the solver (an integer,
  * a double or else a string). A directory means its *.qubo files, sorted by
  * name. When QUBO_SHARED_DIR is set, a relative FILE_OR_DIR is taken under
@@ -497,7 +497,7 @@ int main(int argc, char **argv)
 			operands[nops++] = o;
 	}
 	if (!key_given) {
-		if (!strcmp(c.solver, "sa"))
+		if (!strcmp(c.solver, "sa") || !strcmp(c.solver, "pt"))
 			c.key = QUBO_PARAM_NUM_SWEEPS;
 		else if (!strcmp(c.solver, "tabu"))
 			c.key = QUBO_PARAM_NUM_ITERATIONS;

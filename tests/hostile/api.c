@@ -491,9 +491,38 @@ CASE(puzzle_gameid_huge_board)
 
 /* ---- solvers ---- */
 
+/* 4096 replicas of 10^6 variables would take 20 GB: refused before any
+ * replica is allocated. */
+CASE(pt_replicas_beyond_the_memory_bound)
+{
+	capped c;
+	qubo_model *m;
+	qubo_solver *s;
+	qubo_sampleset *set = NULL;
+
+	capped_init(&c, 64 * MiB);
+	cr_assert_eq(qubo_qbsolv_read(&m, "p qubo 0 1000000 0 0\n", 21, NULL), QUBO_OK);
+	cr_assert_eq(qubo_solver_new(&s, "pt", &c.a), QUBO_OK);
+	cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_NUM_READS, 1), QUBO_OK);
+	cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_THREADS, 1), QUBO_OK);
+	cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_NUM_REPLICAS, 4096), QUBO_OK);
+	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_ERR_TOO_LARGE);
+	cr_assert_null(set);
+	expect_msg("4096 replicas of 1000000 variables");
+	expect_msg("num_replicas");
+	cr_assert_lt(c.peak, 32 * MiB);
+	cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_NUM_REPLICAS, 2), QUBO_OK);
+	cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_NUM_SWEEPS, 1), QUBO_OK);
+	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_OK);
+	qubo_sampleset_free(set);
+	qubo_solver_free(s);
+	qubo_model_free(m);
+	cr_assert_eq(c.live, 0);
+}
+
 CASE(solver_reads_beyond_the_sample_budget)
 {
-	static const char *const names[] = { "sa", "tabu", "descent" };
+	static const char *const names[] = { "sa", "tabu", "descent", "pt" };
 	capped c;
 	qubo_model *m;
 	qubo_solver *s;
@@ -502,7 +531,7 @@ CASE(solver_reads_beyond_the_sample_budget)
 
 	capped_init(&c, 64 * MiB);
 	cr_assert_eq(qubo_qbsolv_read(&m, "p qubo 0 10 0 0\n", 16, NULL), QUBO_OK);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
 		double t = now();
 
 		cr_assert_eq(qubo_solver_new(&s, names[i], &c.a), QUBO_OK);

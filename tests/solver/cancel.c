@@ -47,6 +47,10 @@ static qubo_solver *long_run(const char *name, qubo_model **m_out)
 		*m_out = th_random_model(2, 800, 0.01, 3, 0);
 		th_set_int(s, QUBO_PARAM_NUM_READS, 4);
 		th_set_int(s, QUBO_PARAM_NUM_ITERATIONS, 1000000000000);
+	} else if (!strcmp(name, "pt")) {
+		*m_out = th_random_model(6, 800, 0.01, 3, 0);
+		th_set_int(s, QUBO_PARAM_NUM_READS, 4);
+		th_set_int(s, QUBO_PARAM_NUM_SWEEPS, 1000000000000);
 	} else if (!strcmp(name, "descent")) {
 		*m_out = th_random_model(3, 40, 0.2, 3, 0);
 		th_set_int(s, QUBO_PARAM_NUM_READS, 1000000);
@@ -57,7 +61,7 @@ static qubo_solver *long_run(const char *name, qubo_model **m_out)
 	return s;
 }
 
-static const char *const names[] = { "sa", "tabu", "descent", "exhaustive" };
+static const char *const names[] = { "sa", "tabu", "descent", "exhaustive", "pt" };
 
 static void check_stopped_set(const qubo_sampleset *set, int status, const char *name)
 {

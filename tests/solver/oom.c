@@ -5,7 +5,7 @@
 
 Test(solver_oom, creation)
 {
-	const char *names[] = { "sa", "exhaustive", "tabu", "descent", "qaoa" };
+	const char *names[] = { "sa", "exhaustive", "tabu", "descent", "qaoa", "pt" };
 	size_t i, k;
 
 	for (i = 0; i < sizeof names / sizeof *names; i++) {
@@ -74,7 +74,7 @@ static void sample_under_failures(const char *name, const qubo_model *m)
 	th_set_int(s, QUBO_PARAM_SEED, 1);
 	if (strcmp(name, "exhaustive"))
 		th_set_int(s, QUBO_PARAM_NUM_READS, 4);
-	if (!strcmp(name, "sa"))
+	if (!strcmp(name, "sa") || !strcmp(name, "pt"))
 		th_set_int(s, QUBO_PARAM_NUM_SWEEPS, 10);
 	live = fa.live;
 	for (k = 1;; k++) {
@@ -108,10 +108,13 @@ Test(solver_oom, sampling_with_each_builtin)
 	sample_under_failures("exhaustive", m);
 	sample_under_failures("tabu", m);
 	sample_under_failures("descent", m);
+	sample_under_failures("pt", m);
 	qubo_model_free(m);
-	/* real weights: tabu scans instead of keeping bucket lists */
+	/* real weights: tabu scans instead of keeping bucket lists, pt keeps
+	 * double fields */
 	m = th_random_model(3, 12, 0.4, 3, 0);
 	sample_under_failures("tabu", m);
+	sample_under_failures("pt", m);
 	qubo_model_free(m);
 	/* group moves: their own tables and work arrays */
 	m = th_random_model(2, 12, 0.4, 3, 1);

@@ -8,10 +8,10 @@
 
 Test(options, unknown_key_is_not_supported_and_lists_accepted_keys)
 {
-	const char *names[] = { "sa", "tabu", "descent", "exhaustive" };
+	const char *names[] = { "sa", "tabu", "descent", "exhaustive", "pt" };
 	size_t k;
 
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < sizeof names / sizeof names[0]; k++) {
 		qubo_solver *s = th_solver(names[k]);
 		cr_assert_eq(qubo_solver_set_int(s, "num_sweepz", 10), QUBO_ERR_NOT_SUPPORTED);
 		MSG_HAS("num_sweepz");
@@ -38,6 +38,20 @@ Test(options, sa_lists_its_own_keys)
 	MSG_HAS("num_sweeps");
 	MSG_HAS("beta_hot");
 	MSG_HAS("beta_cold");
+	qubo_solver_free(s);
+}
+
+Test(options, pt_lists_its_own_keys)
+{
+	qubo_solver *s = th_solver("pt");
+
+	cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_TENURE, 3), QUBO_ERR_NOT_SUPPORTED);
+	MSG_HAS("num_replicas");
+	MSG_HAS("beta_hot");
+	cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_NUM_REPLICAS, 0), QUBO_ERR_OUT_OF_RANGE);
+	cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_NUM_REPLICAS, 4097), QUBO_ERR_OUT_OF_RANGE);
+	cr_assert_eq(qubo_solver_set_double(s, QUBO_PARAM_BETA_HOT, 0.0), QUBO_ERR_OUT_OF_RANGE);
+	th_set_int(s, QUBO_PARAM_NUM_REPLICAS, 4096);
 	qubo_solver_free(s);
 }
 
@@ -270,7 +284,7 @@ Test(options, describe_buffer_sizes)
  * length, so that `rc < 0` checks accept it, for every built-in solver. */
 Test(options, describe_size_query_returns_ok)
 {
-	const char *names[] = { "sa", "tabu", "descent", "exhaustive", "qaoa" };
+	const char *names[] = { "sa", "tabu", "descent", "exhaustive", "qaoa", "pt" };
 	size_t k;
 
 	for (k = 0; k < sizeof names / sizeof names[0]; k++) {

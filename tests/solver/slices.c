@@ -53,6 +53,10 @@ static qubo_solver *make(const char *name, int threads)
 	th_set_int(s, QUBO_PARAM_THREADS, threads);
 	if (!strcmp(name, "sa"))
 		th_set_int(s, QUBO_PARAM_NUM_SWEEPS, 3); /* short: many distinct samples */
+	if (!strcmp(name, "pt")) {
+		th_set_int(s, QUBO_PARAM_NUM_SWEEPS, 1);
+		th_set_int(s, QUBO_PARAM_NUM_REPLICAS, 2);
+	}
 	if (!strcmp(name, "tabu")) {
 		th_set_int(s, QUBO_PARAM_NUM_ITERATIONS, 4);
 		th_set_int(s, QUBO_PARAM_NUM_RESTARTS, 1);
@@ -171,6 +175,14 @@ Test(slices, tabu)
 	qubo_model_free(m);
 }
 
+Test(slices, pt)
+{
+	qubo_model *m = real_model();
+
+	check_solver("pt", m);
+	qubo_model_free(m);
+}
+
 Test(slices, descent)
 {
 	qubo_model *m = real_model();
@@ -203,14 +215,14 @@ Test(slices, single_reads)
 
 Test(slices, bad_values_refused)
 {
-	static const char *const takers[] = { "sa", "tabu", "descent" };
+	static const char *const takers[] = { "sa", "tabu", "descent", "pt" };
 	qubo_model *m = real_model();
 	qubo_sampleset *set = NULL, *init = NULL;
 	qubo_solver *s;
 	size_t i;
 	int64_t v;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < sizeof takers / sizeof takers[0]; i++) {
 		s = th_solver(takers[i]);
 		cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_FIRST_READ, -1),
 			     QUBO_ERR_OUT_OF_RANGE, "%s", takers[i]);
@@ -242,7 +254,7 @@ Test(slices, bad_values_refused)
 	}
 	/* starting from given states: the reads are the starts */
 	set = run("sa", m, 1, -1, 4);
-	for (i = 1; i < 3; i++) {
+	for (i = 1; i < sizeof takers / sizeof takers[0]; i++) {
 		const qubo_options *o = NULL;
 		s = th_solver(takers[i]);
 		th_set_int(s, QUBO_PARAM_FIRST_READ, 3);

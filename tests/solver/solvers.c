@@ -3,7 +3,7 @@
  * any thread count; different seeds, different sets. */
 #include "helpers.h"
 
-static const char *const sampling[] = { "sa", "tabu", "descent" };
+static const char *const sampling[] = { "sa", "tabu", "descent", "pt" };
 
 static qubo_sampleset *sample(qubo_solver *s, const qubo_model *m)
 {
@@ -61,6 +61,12 @@ Test(solvers, tabu_reaches_exhaustive_minimum)
 	check_reaches_minimum("tabu", 10, 0);
 }
 
+Test(solvers, pt_reaches_exhaustive_minimum)
+{
+	check_reaches_minimum("pt", 4, 1);
+	check_reaches_minimum("pt", 4, 0);
+}
+
 /* Steepest descent is a local method: with many random starts on models
  * this small, one start lies in the global minimum's basin. */
 Test(solvers, descent_reaches_exhaustive_minimum_with_many_starts)
@@ -103,6 +109,10 @@ static qubo_sampleset *seeded(const char *name, const qubo_model *m, int64_t see
 	th_set_int(s, QUBO_PARAM_THREADS, threads);
 	if (!strcmp(name, "sa"))
 		th_set_int(s, QUBO_PARAM_NUM_SWEEPS, 20);
+	if (!strcmp(name, "pt")) { /* short, or every read finds the same state */
+		th_set_int(s, QUBO_PARAM_NUM_SWEEPS, 2);
+		th_set_int(s, QUBO_PARAM_NUM_REPLICAS, 2);
+	}
 	if (!strcmp(name, "tabu"))
 		th_set_int(s, QUBO_PARAM_NUM_ITERATIONS, 30);
 	set = sample(s, m);
@@ -291,21 +301,28 @@ Test(solvers, tabu_tenure_must_be_below_n)
 	qubo_model_free(m);
 }
 
-Test(solvers, sa_beta_range_checks)
+Test(solvers, beta_range_checks)
 {
+	static const char *const names[] = { "sa", "pt" };
 	qubo_model *m = th_random_model(19, 6, 0.5, 3, 1);
-	qubo_solver *s = th_solver("sa");
-	qubo_sampleset *set = NULL;
+	size_t k;
 
-	th_set_double(s, QUBO_PARAM_BETA_HOT, 0.1);
-	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_ERR_INVALID_ARG);
-	cr_assert(strstr(qubo_error_message(), "beta_cold"), "%s", qubo_error_message());
-	th_set_double(s, QUBO_PARAM_BETA_COLD, 0.05);
-	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_ERR_OUT_OF_RANGE);
-	th_set_double(s, QUBO_PARAM_BETA_COLD, 5.0);
-	set = sample(s, m);
-	qubo_sampleset_free(set);
-	qubo_solver_free(s);
+	for (k = 0; k < 2; k++) {
+		qubo_solver *s = th_solver(names[k]);
+		qubo_sampleset *set = NULL;
+		th_set_double(s, QUBO_PARAM_BETA_HOT, 0.1);
+		cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_ERR_INVALID_ARG, "%s", names[k]);
+		cr_assert(strstr(qubo_error_message(), "beta_cold"), "%s", qubo_error_message());
+		th_set_double(s, QUBO_PARAM_BETA_COLD, 0.05);
+		cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_ERR_OUT_OF_RANGE, "%s", names[k]);
+		cr_assert(strstr(qubo_error_message(), "exceeds beta_cold"), "%s",
+			  qubo_error_message());
+		cr_assert_null(set);
+		th_set_double(s, QUBO_PARAM_BETA_COLD, 5.0);
+		set = sample(s, m);
+		qubo_sampleset_free(set);
+		qubo_solver_free(s);
+	}
 	qubo_model_free(m);
 }
 
@@ -367,6 +384,6 @@ Test(solvers, builtin_names)
 		cr_assert(strstr(buf, "threads"), "%s", buf);
 		qubo_solver_free(s);
 	}
-	cr_assert_eq(i, 5);
-	cr_assert_eq(qubo_solver_builtin_name(5, &name), QUBO_ERR_OUT_OF_RANGE);
+	cr_assert_eq(i, 6);
+	cr_assert_eq(qubo_solver_builtin_name(6, &name), QUBO_ERR_OUT_OF_RANGE);
 }

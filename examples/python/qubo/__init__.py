@@ -831,7 +831,7 @@ class SampleSet(_Owned):
 
 class Solver(_Owned):
     """A built-in solver by name ("sa", "exhaustive", "tabu", "descent",
-    "qaoa"), or one around a Python backend (Solver.from_backend())."""
+    "qaoa", "pt"), or one around a Python backend (Solver.from_backend())."""
 
     def __init__(self, name=None, **options):
         """options: set with set() after the solver is made, e.g.

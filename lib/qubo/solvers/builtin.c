@@ -51,6 +51,31 @@ int qubo__builtin_run(qubo_backend_ctx *ctx, const qubo_options *o, qubo__run *r
 	return QUBO_OK;
 }
 
+int qubo__builtin_betas(qubo_backend_ctx *ctx, const qubo_options *o, const char *order,
+			double *beta_hot, double *beta_cold)
+{
+	int hot_set = qubo_options_type(o, QUBO_PARAM_BETA_HOT) != QUBO_TYPE_NONE;
+	int cold_set = qubo_options_type(o, QUBO_PARAM_BETA_COLD) != QUBO_TYPE_NONE;
+
+	*beta_hot = *beta_cold = 0.0;
+	if (hot_set != cold_set)
+		return qubo_backend_set_error(ctx, QUBO_ERR_INVALID_ARG,
+					      hot_set ? "beta_hot is set but beta_cold is not; set "
+							"both or neither"
+						      : "beta_cold is set but beta_hot is not; set "
+							"both or neither");
+	if (!hot_set)
+		return QUBO_OK;
+	*beta_hot = qubo__builtin_double(o, QUBO_PARAM_BETA_HOT, 0.0);
+	*beta_cold = qubo__builtin_double(o, QUBO_PARAM_BETA_COLD, 0.0);
+	if (*beta_hot > *beta_cold) {
+		qubo__error(QUBO_ERR_OUT_OF_RANGE, "beta_hot (%.17g) exceeds beta_cold (%.17g): %s",
+			    *beta_hot, *beta_cold, order);
+		return qubo__builtin_fail(ctx, QUBO_ERR_OUT_OF_RANGE);
+	}
+	return QUBO_OK;
+}
+
 int qubo__builtin_fail(qubo_backend_ctx *ctx, int code)
 {
 	return qubo_backend_set_error(ctx, code, qubo_error_message());

@@ -52,9 +52,9 @@ static int sa_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_opti
 {
 	int hot_set = qubo_options_type(o, QUBO_PARAM_BETA_HOT) != QUBO_TYPE_NONE;
 	int keep_set = qubo_options_type(o, QUBO_PARAM_KEEP_LOWEST) != QUBO_TYPE_NONE;
-	int cold_set = qubo_options_type(o, QUBO_PARAM_BETA_COLD) != QUBO_TYPE_NONE;
 	sa_choice c;
 	qubo__run run;
+	int rc;
 
 	(void)user_data;
 	qubo__builtin_run(ctx, o, &run);
@@ -63,21 +63,9 @@ static int sa_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_opti
 	memset(&c, 0, sizeof c);
 	c.p.num_sweeps = (size_t)qubo__builtin_int(o, QUBO_PARAM_NUM_SWEEPS, DEFAULT_NUM_SWEEPS);
 	c.group_moves = m->num_groups && qubo__builtin_int(o, QUBO_PARAM_GROUP_MOVES, 1);
-	if (hot_set != cold_set)
-		return qubo_backend_set_error(ctx, QUBO_ERR_INVALID_ARG,
-					      hot_set ? "beta_hot is set but beta_cold is not; set "
-							"both or neither"
-						      : "beta_cold is set but beta_hot is not; set "
-							"both or neither");
-	if (hot_set) {
-		c.p.beta_hot = qubo__builtin_double(o, QUBO_PARAM_BETA_HOT, 0.0);
-		c.p.beta_cold = qubo__builtin_double(o, QUBO_PARAM_BETA_COLD, 0.0);
-		if (c.p.beta_hot > c.p.beta_cold) {
-			qubo__error(QUBO_ERR_OUT_OF_RANGE, "beta_hot (%.17g) exceeds beta_cold "
-				    "(%.17g): the schedule must cool", c.p.beta_hot, c.p.beta_cold);
-			return qubo__builtin_fail(ctx, QUBO_ERR_OUT_OF_RANGE);
-		}
-	}
+	rc = qubo__builtin_betas(ctx, o, "the schedule must cool", &c.p.beta_hot, &c.p.beta_cold);
+	if (rc)
+		return rc;
 	/* An anneal is an optimiser: its lowest state is what it found. At
 	 * constant β the final states are Metropolis samples. */
 	c.p.keep_lowest = keep_set ? (int)qubo__builtin_int(o, QUBO_PARAM_KEEP_LOWEST, 1)

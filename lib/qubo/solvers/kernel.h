@@ -1,7 +1,7 @@
 /*
  * The internal contract between the solver front end (the vtable, options
  * and sample sets in lib/qubo/solvers/solver.c and friends) and the built-in
- * solver kernels (sa.c, exhaustive.c, tabu.c, descent.c). Never installed.
+ * solver kernels (sa.c, exhaustive.c, tabu.c, descent.c, pt.c). Never installed.
  *
  * A kernel reads a compiled model through model_impl.h, writes raw samples
  * (one byte per variable, 0/1) and their energies into caller buffers, and
@@ -101,6 +101,42 @@ int qubo__tabu_sample(const qubo_model *m, const qubo__tabu_params *p, const qub
  * weight a multiple of one power of two, every flip's change within 2^20
  * of those units), 0 when it scans. m is compiled. */
 int qubo__tabu_buckets(const qubo_model *m);
+
+/* Parallel tempering parameters (pt.c); 0 means the default rule. */
+typedef struct qubo__pt_params {
+	size_t num_sweeps;   /* rounds per read, >= 1 */
+	size_t num_replicas; /* 0: qubo__pt_default_replicas */
+	double beta_hot;     /* both 0: the default rule of qubo__sa_default_betas */
+	double beta_cold;
+	unsigned flags;      /* 0, or QUBO__PT_REAL (tests and benchmarks) */
+	int keep_lowest;     /* 1: a read returns the lowest state of its replicas
+				seen at the end of a sweep (the starts count); 0:
+				the coldest rung's final state */
+} qubo__pt_params;
+
+/* Never the integer engine: the samples are the same on a model it takes. */
+#define QUBO__PT_REAL 1u
+
+/* 1 when qubo__pt_sample runs m on its integer engine (every weight a
+ * multiple of one power of two, every flip's change within 4096 of those
+ * units), 0 when on doubles. m is compiled. */
+int qubo__pt_integer(const qubo_model *m);
+
+/* Default ladder ends (doc/solvers.md, "pt"): the cold end log(1000) /
+ * gap with the gap of the "sa" rule; the hot end 4 / s, s² the mean over
+ * variables of Σ_j J_ij², within [the "sa" rule's hot end, β_cold / 2]. */
+int qubo__pt_default_betas(const qubo_model *m, double *beta_hot, double *beta_cold);
+
+/* Replicas per read when unset: rungs a factor 1 + 5.8 / sqrt(n) apart
+ * from beta_hot to beta_cold, within 4..64. */
+size_t qubo__pt_default_replicas(size_t n, double beta_hot, double beta_cold);
+
+/* Parallel tempering over a geometric ladder of inverse temperatures
+ * (doc/solvers.md); starts as qubo__descent_sample, every replica of read r
+ * from the same state. samples and energies as for qubo__sa_sample. */
+int qubo__pt_sample(const qubo_model *m, const qubo__pt_params *p, const qubo__run *run,
+		    const uint8_t *initial, uint8_t *samples, double *energies,
+		    qubo__result *res);
 
 /* Exhaustive enumeration (exhaustive.c). */
 typedef struct qubo__exh_params {

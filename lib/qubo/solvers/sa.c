@@ -432,19 +432,22 @@ static int prep_build(const qubo_model *m, sa_prep *p, int shift)
  * Default β range (doc/solvers-sa.md, "Default β range").
  */
 
-int qubo__sa_default_betas(const qubo_model *m, double *beta_hot, double *beta_cold)
+/* The rule of both solvers: β_hot = hot / Δ_hot and β_cold = log(cold) /
+ * gap, with cold = 100 × (variables at the gap) when cold is 0. */
+static int beta_rule(const qubo_model *m, double hot, double cold, double *beta_hot,
+		     double *beta_cold, const char *fn)
 {
 	/* Weights below rel_floor · Δ_hot do not set the cold end; the ratio
 	 * β_cold / β_hot stays within [2, max_ratio]. */
 	static const double rel_floor = 1e-2, max_ratio = 1e4;
 	double wmax, dhot = 0, gap = HUGE_VAL, bh, bc, ratio;
 	size_t i, k, ngap = 0;
-	int rc = qubo__model_require_compiled(m, "qubo__sa_default_betas");
+	int rc = qubo__model_require_compiled(m, fn);
 
 	if (rc)
 		return rc;
 	if (!beta_hot || !beta_cold)
-		return qubo__error(QUBO_ERR_MISUSE, "qubo__sa_default_betas: NULL output");
+		return qubo__error(QUBO_ERR_MISUSE, "%s: NULL output", fn);
 	wmax = max_weight(m);
 	if (wmax == 0) { /* no weights: every state has the same energy */
 		*beta_hot = 0.1;
@@ -490,8 +493,8 @@ int qubo__sa_default_betas(const qubo_model *m, double *beta_hot, double *beta_c
 		gap = rel_floor * dhot;
 		ngap = 1;
 	}
-	bh = log(16.0) / dhot;
-	bc = log(100.0 * (double)ngap) / gap;
+	bh = hot / dhot;
+	bc = log(cold > 0 ? cold : 100.0 * (double)ngap) / gap;
 	ratio = bc / bh;
 	if (!(ratio >= 2))
 		ratio = 2;
@@ -506,6 +509,35 @@ int qubo__sa_default_betas(const qubo_model *m, double *beta_hot, double *beta_c
 		bh = DBL_MAX / (2 * ratio);
 	*beta_hot = bh;
 	*beta_cold = bh * ratio;
+	return QUBO_OK;
+}
+
+int qubo__sa_default_betas(const qubo_model *m, double *beta_hot, double *beta_cold)
+{
+	return beta_rule(m, log(16.0), 0, beta_hot, beta_cold, "qubo__sa_default_betas");
+}
+
+int qubo__pt_default_betas(const qubo_model *m, double *beta_hot, double *beta_cold)
+{
+	double bh, bc, wmax, s2 = 0, hot;
+	size_t k;
+	int rc = beta_rule(m, log(16.0), 1000.0, &bh, &bc, "qubo__pt_default_betas");
+
+	if (rc)
+		return rc;
+	/* Near the freezing point of a spin glass with these couplings:
+	 * 4 / s, s² the mean over variables of Σ_j J_ij², in units of wmax so
+	 * that the squares cannot overflow. */
+	wmax = max_weight(m);
+	for (k = 0; k < m->nnz; k++)
+		s2 += (m->val[k] / wmax) * (m->val[k] / wmax);
+	hot = s2 > 0 ? 4.0 / (wmax * sqrt(s2 / (double)m->n)) : bh;
+	if (hot > bh) /* never hotter than annealing starts */
+		bh = hot;
+	if (bh > bc / 2)
+		bh = bc / 2;
+	*beta_hot = bh;
+	*beta_cold = bc;
 	return QUBO_OK;
 }
 

@@ -16,6 +16,7 @@ static qubo__builtin *const builtins[] = {
 	&qubo__tabu_builtin,
 	&qubo__descent_builtin,
 	&qubo__qaoa_builtin,
+	&qubo__pt_builtin,
 };
 #define NUM_BUILTINS (sizeof builtins / sizeof builtins[0])
 
@@ -104,7 +105,7 @@ int qubo_solver_new(qubo_solver **out, const char *name, const qubo_allocator *a
 			return new_solver(out, builtins[i]->vtable, sizeof *builtins[i]->vtable,
 					  builtins[i], NULL, allocator, fn);
 	return qubo__error(QUBO_ERR_NOT_SUPPORTED, "%s: no built-in solver is named \"%.64s\"; "
-			   "the built-in solvers are sa, exhaustive, tabu, descent and qaoa", fn, name);
+			   "the built-in solvers are sa, exhaustive, tabu, descent, qaoa and pt", fn, name);
 }
 
 int qubo_solver_builtin_name(size_t index, const char **name_out)

@@ -81,7 +81,7 @@ typedef struct qubo__param {
 #define QUBO__MAX_READS 2147483647ul
 
 /* The slice key of the solvers whose reads are independent (sa, tabu,
- * descent): checked against num_reads when sampling. */
+ * descent, pt): checked against num_reads when sampling. */
 #define QUBO__P_FIRST_READ \
 	{ QUBO_PARAM_FIRST_READ, QUBO_TYPE_INT, 0, 2147483646.0, 0, "0", \
 	  "index of the first read: these num_reads are reads first_read.. of a run of the seed" }
@@ -163,6 +163,7 @@ extern const qubo_backend_vtable qubo__exhaustive_backend;
 extern const qubo_backend_vtable qubo__tabu_backend;
 extern const qubo_backend_vtable qubo__descent_backend;
 extern const qubo_backend_vtable qubo__qaoa_backend;
+extern const qubo_backend_vtable qubo__pt_backend;
 
 /* A built-in solver: its table, and what its set_param and describe slots
  * (qubo__builtin_set_param, qubo__builtin_describe) read. It is the
@@ -180,6 +181,7 @@ extern qubo__builtin qubo__exhaustive_builtin;
 extern qubo__builtin qubo__tabu_builtin;
 extern qubo__builtin qubo__descent_builtin;
 extern qubo__builtin qubo__qaoa_builtin;
+extern qubo__builtin qubo__pt_builtin;
 
 /* The set_param slot of the built-ins: checks the key against the
  * solver's table (user_data: its qubo__builtin). */
@@ -194,6 +196,11 @@ int qubo__builtin_run(qubo_backend_ctx *ctx, const qubo_options *o, qubo__run *r
 /* Reads an int option known to be an in-range integer (checked when set). */
 int64_t qubo__builtin_int(const qubo_options *o, const char *key, int64_t fallback);
 double qubo__builtin_double(const qubo_options *o, const char *key, double fallback);
+/* Reads beta_hot and beta_cold (both 0 when both are unset). One without
+ * the other, or beta_hot above beta_cold (order says why that is wrong), is
+ * reported through ctx and returned. */
+int qubo__builtin_betas(qubo_backend_ctx *ctx, const qubo_options *o, const char *order,
+			double *beta_hot, double *beta_cold);
 /* Reports the thread's current error (code, message) through ctx. */
 int qubo__builtin_fail(qubo_backend_ctx *ctx, int code);
 
