@@ -3,7 +3,7 @@
 #
 #   tools/check-mpi.sh QUBO_MPI QUBO_CLI PUZZLE_DIR WORK_DIR
 #
-# - sample: for "sa", "tabu" and "descent" on two models (random real
+# - sample: for "sa", "tabu", "descent" and "pt" on two models (random real
 #   weights, and a puzzle's model from `qubo export`, whose many equal
 #   energies test the order of ties), the samples printed with 1, 2 and 3
 #   ranks are byte for byte those of `qubo solve` with the same solver,
@@ -95,6 +95,7 @@ check_sample() { # MODEL SOLVER EXTRA-ARGS...
 check_sample "$WORK/random.qubo" sa --reads 61 --sweeps 2
 check_sample "$WORK/random.qubo" tabu --reads 23 --set num_iterations=2 --set num_restarts=0
 check_sample "$WORK/random.qubo" descent --reads 50
+check_sample "$WORK/random.qubo" pt --reads 19 --sweeps 2 --set num_replicas=3
 check_sample "$WORK/queens8.qubo" sa --reads 40 --sweeps 1
 check_sample "$WORK/queens8.qubo" descent --reads 30
 

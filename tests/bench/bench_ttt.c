@@ -23,13 +23,16 @@
  *   it stops because a read reached the target ("time to first hit"); the
  *   median, inf when half or more of the runs did not reach it. Runs with
  *   a target anneal single reads, not groups of 8 (doc/solvers-sa.md), so
- *   their reads are slower than the TTT's.
+ *   their reads are slower than the TTT's. --direct-only skips the grid:
+ *   the direct runs use the grid's last setting and --direct-reads reads
+ *   (e.g. pt: one read of many rounds until it hits, on each of K seeds).
  * The last line gives the medians (lower middle) over the instances. An
  * instance whose reads never reached the target shows p = 0 and TTT inf.
  *
  * Usage: bench_ttt [--solver NAME] [--reads R] [--reps K] [--sweeps S1,S2,...]
  *                  [--key KEY] [--set KEY=VALUE]... [--threads T] [--seed N]
- *                  [--direct] [--time-limit SEC] [--direct-reads N] [--quick]
+ *                  [--direct] [--direct-only] [--time-limit SEC] [--direct-reads N]
+ *                  [--quick]
  *                  FILE_OR_DIR...
  * Defaults: sa, R = 64, K = 3, T = 1 (the definition's one thread; T applies
  * to both measurements), seed 1, time limit 10 s, 65536 direct reads, the grid
@@ -82,7 +85,7 @@ typedef struct cfg {
 	long grid[MAX_GRID];
 	size_t ngrid;
 	int64_t reads, direct_reads;
-	int reps, threads, direct;
+	int reps, threads, direct, direct_only;
 	uint64_t seed;
 	double time_limit;
 	option_kv sets[MAX_SETS];
@@ -273,7 +276,7 @@ static void bench_file(const char *path, const cfg *c, result *out)
 		size_t bestg = 0;
 
 		rep_ttt[k] = HUGE_VAL;
-		for (g = 0; g < ng; g++) {
+		for (g = 0; g < ng && !c->direct_only; g++) {
 			double *tk = &t[(size_t)k * ng + g], *pk = &p[(size_t)k * ng + g], v;
 
 			if (c->key && (rc = qubo_solver_set_int(s, c->key, c->grid[g])))
@@ -295,7 +298,9 @@ static void bench_file(const char *path, const cfg *c, result *out)
 			break;
 		}
 	g = (size_t)chosen[mid];
-	{
+	if (c->direct_only)
+		printf("%-12s %5zu %10.0f\n", name, n, best);
+	else {
 		double tm = t[(size_t)mid * ng + g], pm = p[(size_t)mid * ng + g];
 		char setting[32];
 
@@ -427,7 +432,8 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: bench_ttt [--solver NAME] [--reads R] [--reps K] "
 			"[--sweeps S1,S2,...] [--key KEY] [--set KEY=VALUE]... [--threads T] "
-			"[--seed N] [--direct] [--time-limit SEC] [--direct-reads N] [--quick] "
+			"[--seed N] [--direct] [--direct-only] [--time-limit SEC] [--direct-reads N] "
+			"[--quick] "
 			"FILE_OR_DIR...\n");
 	exit(2);
 }
@@ -485,6 +491,8 @@ int main(int argc, char **argv)
 			c.sets[c.nsets++].value = eq + 1;
 		} else if (!strcmp(o, "--direct"))
 			c.direct = 1;
+		else if (!strcmp(o, "--direct-only"))
+			c.direct = c.direct_only = 1;
 		else if (!strcmp(o, "--time-limit") && more)
 			c.time_limit = atof(argv[++a]);
 		else if (!strcmp(o, "--direct-reads") && more)
@@ -593,7 +601,10 @@ int main(int argc, char **argv)
 	col = malloc(nres * sizeof *col);
 	if (!col)
 		die("malloc", QUBO_ERR_NOMEM);
-	printf("median over %zu instances: TTT ", nres);
+	printf("median over %zu instances: ", nres);
+	if (c.direct_only)
+		goto direct;
+	printf("TTT ");
 	for (i = 0; i < nres; i++)
 		col[i] = res[i].ttt;
 	print_ms(lower_median(col, nres));
@@ -602,8 +613,10 @@ int main(int argc, char **argv)
 		col[i] = res[i].ttt99;
 	print_ms(lower_median(col, nres));
 	printf(" ms");
+	printf(", ");
+direct:
 	if (c.direct) {
-		printf(", first hit (direct) ");
+		printf("first hit (direct) ");
 		for (i = 0; i < nres; i++)
 			col[i] = res[i].direct;
 		print_ms(lower_median(col, nres));
