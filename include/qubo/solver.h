@@ -134,8 +134,9 @@ typedef struct qubo_options qubo_options;
 #define QUBO_PARAM_KEEP_LOWEST "keep_lowest"
 /** int 1 to 4096, "pt": replicas per read, on a geometric ladder of inverse
  *  temperatures from #QUBO_PARAM_BETA_HOT to #QUBO_PARAM_BETA_COLD. Unset
- *  means enough rungs that neighbours are a factor 1 + 5.8/sqrt(n) apart,
- *  within 4 to 64 (doc/solvers.md). @since 0.2 */
+ *  means enough rungs that neighbours are at most a factor 1 + 5.8/sqrt(n)
+ *  apart, within 4 to 64, rounded up to a multiple of 8: replicas sweep in
+ *  groups of 8 (doc/solvers.md). @since 0.2 */
 #define QUBO_PARAM_NUM_REPLICAS "num_replicas"
 /** int ≥ 0, "tabu": iterations a flipped variable stays tabu; unset means
  *  min(20, n / 4), or n / 20 when that is larger, and the value must be

@@ -511,9 +511,12 @@ CASE(pt_replicas_beyond_the_memory_bound)
 	expect_msg("4096 replicas of 1000000 variables");
 	expect_msg("num_replicas");
 	cr_assert_lt(c.peak, 32 * MiB);
+	qubo_model_free(m);
+	/* a group of 8 lanes of 10^5 variables fits */
+	cr_assert_eq(qubo_qbsolv_read(&m, "p qubo 0 100000 0 0\n", 20, NULL), QUBO_OK);
 	cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_NUM_REPLICAS, 2), QUBO_OK);
 	cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_NUM_SWEEPS, 1), QUBO_OK);
-	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_OK);
+	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_OK, "%s", qubo_error_message());
 	qubo_sampleset_free(set);
 	qubo_solver_free(s);
 	qubo_model_free(m);

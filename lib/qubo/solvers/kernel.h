@@ -108,14 +108,16 @@ typedef struct qubo__pt_params {
 	size_t num_replicas; /* 0: qubo__pt_default_replicas */
 	double beta_hot;     /* both 0: the default rule of qubo__sa_default_betas */
 	double beta_cold;
-	unsigned flags;      /* 0, or QUBO__PT_REAL (tests and benchmarks) */
+	unsigned flags;      /* 0, or QUBO__PT_* below (tests and benchmarks) */
 	int keep_lowest;     /* 1: a read returns the lowest state of its replicas
 				seen at the end of a sweep (the starts count); 0:
 				the coldest rung's final state */
 } qubo__pt_params;
 
-/* Never the integer engine: the samples are the same on a model it takes. */
+/* Never the integer engine, or never its AVX2 sweeps: the samples are the
+ * same (on a model the integer engine takes). */
 #define QUBO__PT_REAL 1u
+#define QUBO__PT_PORTABLE 2u
 
 /* 1 when qubo__pt_sample runs m on its integer engine (every weight a
  * multiple of one power of two, every flip's change within 4096 of those
@@ -127,8 +129,9 @@ int qubo__pt_integer(const qubo_model *m);
  * variables of Σ_j J_ij², within [the "sa" rule's hot end, β_cold / 2]. */
 int qubo__pt_default_betas(const qubo_model *m, double *beta_hot, double *beta_cold);
 
-/* Replicas per read when unset: rungs a factor 1 + 5.8 / sqrt(n) apart
- * from beta_hot to beta_cold, within 4..64. */
+/* Replicas per read when unset: rungs a factor 1 + 5.8 / sqrt(n) apart at
+ * most from beta_hot to beta_cold, within 4..64, rounded up to a multiple
+ * of 8 (the lanes of a group). */
 size_t qubo__pt_default_replicas(size_t n, double beta_hot, double beta_cold);
 
 /* Parallel tempering over a geometric ladder of inverse temperatures

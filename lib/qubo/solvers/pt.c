@@ -11,19 +11,29 @@
  * returns the lowest state any of its replicas was in at the end of a sweep
  * (the starts count).
  *
- * Two engines make the sweeps, with the same decisions. On a model whose
- * weights are multiples of one power of two and whose flips change the
- * energy by at most PT_MAX_DE of those units (Max-Cut graphs, puzzle
+ * Replicas sweep in groups of 8, one per lane: states as masks (0 or −1)
+ * and fields interleaved by variable, x[8 i + l] and f[8 i + l] for lane l,
+ * so that one step of the lane generator draws for the 8 replicas, 8 moves
+ * are decided at once, and an accepted move updates the 8 fields of each
+ * neighbour with one masked add. A replica keeps its lane; exchanges swap
+ * rungs, that is which threshold row or β a lane uses.
+ *
+ * Two engines make the sweeps, with the same decisions (a move of change
+ * ΔE > 0 is taken when the lane's draw u < ⌊exp(−β ΔE) 2^32⌋). On a model
+ * whose weights are multiples of one power of two and whose flips change
+ * the energy by at most PT_MAX_DE of those units (Max-Cut graphs, puzzle
  * models), fields and energies are exact integers and each rung looks its
- * acceptance thresholds up in a table. Other models keep double fields,
- * resynchronised every PT_RESYNC rounds. */
+ * thresholds up in a table, with AVX2 where the CPU has it. Other models
+ * keep double fields, recomputed every PT_RESYNC rounds. */
 #include <math.h>
 #include <string.h>
 
+#include "lane_rng.h"
 #include "localsearch.h"
 #include "runner.h"
 #include "solver_impl.h"
 
+#define PT_LANES QUBO__LANES
 #define PT_MAX_DE 4096   /* integer engine: largest |ΔE| in units (a table row) */
 #define PT_RESYNC 64     /* real engine: rounds between recomputed fields */
 #define PT_MIN_RUNGS 4   /* default ladders: fewest and most rungs */
@@ -33,23 +43,26 @@
 typedef struct pt_job {
 	const qubo_model *m;
 	const uint8_t *initial;
-	uint64_t first_read; /* read r draws from the stream of first_read + r */
+	uint64_t first_read; /* read r draws from the streams of first_read + r */
 	uint8_t *samples;
 	double *energies;
-	size_t replicas, rounds;
+	size_t replicas;     /* R rungs; lanes L = 8 ceil(R / 8), the rest idle */
+	size_t lanes, rounds;
 	int keep_lowest;     /* 0: a read returns the coldest rung's final state */
+	int avx2;            /* the integer engine's sweeps use AVX2 */
 	double *beta;        /* the ladder, hot to cold */
 	/* the integer engine (ih != NULL) */
 	int32_t *ih, *ival;  /* h and the CSR weights in units of 2^−shift */
 	int shift;
 	int32_t maxde;       /* largest |ΔE| in units; rows of thr have maxde + 1 */
-	uint32_t *thr;       /* thr[t (maxde + 1) + d]: accept ΔE = d at rung t when u < it */
+	uint32_t *thr;       /* thr[t (maxde + 1) + d]: take ΔE = d at rung t when u < it */
 	/* per worker */
-	uint8_t *x;          /* replicas × n states, replica-major */
-	void *f;             /* replicas × n fields: int32_t or double */
+	int32_t *x;          /* L × n state masks, in groups of 8 lanes */
+	void *f;             /* L × n fields alike: int32_t or double */
 	uint8_t *bx;         /* n: the read's lowest state */
-	double *e;           /* replicas: tracked energies (units on the integer engine) */
-	size_t *at;          /* replicas: the replica at each rung */
+	double *e;           /* L: tracked energies (units on the integer engine) */
+	size_t *at, *rung;   /* R: the replica at each rung; L: the rung of each */
+	qubo__lane_rng *gs;  /* L / 8: the groups' generators */
 	uint64_t *flips;
 } pt_job;
 
@@ -66,69 +79,154 @@ static uint32_t threshold(double t)
 	return p >= 4294967295.0 ? UINT32_MAX : (uint32_t)p;
 }
 
-/* ---- the integer engine ---- */
-
-static int64_t int_init(const pt_job *job, const uint8_t *x, int32_t *f)
+/* Fields of lane l of group (x, f) from its state, and its energy (in units
+ * on the integer engine, with the offset on the real one). */
+static double lane_init(const pt_job *job, const int32_t *x, void *f, size_t l)
 {
 	const qubo_model *m = job->m;
-	int64_t e = 0;
+	double e = job->ih ? 0.0 : m->offset;
 	size_t i, k;
 
 	for (i = 0; i < m->n; i++) {
-		int64_t fi = job->ih[i], up = 0;
+		double fi = job->ih ? job->ih[i] : m->h[i], up = 0;
 		for (k = m->row[i]; k < m->row[i + 1]; k++) {
-			if (!x[m->col[k]])
+			double w = job->ih ? job->ival[k] : m->val[k];
+			if (!x[PT_LANES * m->col[k] + l])
 				continue;
-			fi += job->ival[k];
+			fi += w;
 			if (k >= m->upper[i])
-				up += job->ival[k];
+				up += w;
 		}
-		f[i] = (int32_t)fi;
-		if (x[i])
-			e += job->ih[i] + up;
+		if (job->ih)
+			((int32_t *)f)[PT_LANES * i + l] = (int32_t)fi;
+		else
+			((double *)f)[PT_LANES * i + l] = fi;
+		if (x[PT_LANES * i + l])
+			e += (job->ih ? job->ih[i] : m->h[i]) + up;
 	}
 	return e;
 }
 
-/* One sweep of x at the rung whose thresholds are thr; returns ΔE. */
-static int64_t int_sweep(const pt_job *job, uint8_t *x, int32_t *f, const uint32_t *thr,
-			 qubo__rng *g)
+/* ---- the integer engine ---- */
+
+/* One sweep of a group; off[l] is lane l's threshold row, de[l] gets the
+ * lane's energy change. */
+static void int_sweep(const pt_job *job, int32_t *x, int32_t *f, qubo__lane_rng *g,
+		      const uint32_t *off, int64_t *de)
 {
 	const qubo_model *m = job->m;
 	const size_t *row = m->row;
 	const uint32_t *col = m->col;
 	const int32_t *w = job->ival;
-	int64_t de_sum = 0;
-	size_t i, k, n = m->n;
+	size_t i, k, l, n = m->n;
 
 	for (i = 0; i < n; i++) {
-		int32_t s = x[i] ? -1 : 1, de = s * f[i];
-		if (de > 0 && (uint32_t)(qubo__rng_next(g) >> 32) >= thr[de])
+		int32_t *xi = x + PT_LANES * i, take[PT_LANES], any = 0;
+		uint32_t u[PT_LANES];
+		qubo__lane_block(g, u);
+		for (l = 0; l < PT_LANES; l++) {
+			int32_t d = (f[PT_LANES * i + l] ^ xi[l]) - xi[l];
+			take[l] = d <= 0 || u[l] < job->thr[off[l] + (uint32_t)d] ? -1 : 0;
+			de[l] += d & take[l];
+			any |= take[l];
+		}
+		if (!any)
 			continue;
-		x[i] ^= 1;
-		de_sum += de;
-		for (k = row[i]; k < row[i + 1]; k++)
-			f[col[k]] += s * w[k];
+		for (k = row[i]; k < row[i + 1]; k++) {
+			int32_t *fj = f + PT_LANES * (size_t)col[k];
+			for (l = 0; l < PT_LANES; l++)
+				fj[l] += ((w[k] ^ xi[l]) - xi[l]) & take[l];
+		}
+		for (l = 0; l < PT_LANES; l++)
+			xi[l] ^= take[l];
 	}
-	return de_sum;
 }
+
+#if QUBO__LANE_AVX2
+QUBO__TARGET_AVX2 static void int_sweep_avx2(const pt_job *job, int32_t *x, int32_t *f,
+					      qubo__lane_rng *g, const uint32_t *off, int64_t *de)
+{
+	const qubo_model *m = job->m;
+	const size_t *row = m->row;
+	const uint32_t *col = m->col;
+	const int32_t *w = job->ival;
+	const int *thr = (const int *)job->thr;
+	const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
+	const __m256i sign = _mm256_set1_epi32(INT32_MIN);
+	const __m256i voff = _mm256_loadu_si256((const __m256i *)off);
+	/* the lanes' sums stay within int32 for this many variables */
+	const size_t chunk = (size_t)INT32_MAX / ((size_t)job->maxde + 1);
+	size_t i = 0, k, l, n = m->n, end;
+	__m256i s[4];
+	int32_t part[PT_LANES];
+
+	for (k = 0; k < 4; k++)
+		s[k] = _mm256_loadu_si256((const __m256i *)g->s[k]);
+	while (i < n) {
+		__m256i sum = zero;
+		for (end = n - i > chunk ? i + chunk : n; i < end; i++) {
+			__m256i u = qubo__lane_avx2(s);
+			__m256i xi = _mm256_loadu_si256((const __m256i *)(x + PT_LANES * i));
+			__m256i fi = _mm256_loadu_si256((const __m256i *)(f + PT_LANES * i));
+			__m256i d = _mm256_sub_epi32(_mm256_xor_si256(fi, xi), xi);
+			__m256i idx = _mm256_add_epi32(voff, _mm256_max_epi32(d, zero));
+			__m256i t = _mm256_i32gather_epi32(thr, idx, 4);
+			__m256i take = _mm256_or_si256(
+				_mm256_cmpgt_epi32(one, d),
+				_mm256_cmpgt_epi32(_mm256_xor_si256(t, sign),
+						   _mm256_xor_si256(u, sign)));
+			if (_mm256_testz_si256(take, take))
+				continue;
+			sum = _mm256_add_epi32(sum, _mm256_and_si256(d, take));
+			/* +1 where a lane sets x_i, −1 where it clears it, 0 where
+			 * it keeps it: one sign instruction per neighbour */
+			__m256i st = _mm256_and_si256(_mm256_or_si256(xi, one), take);
+			for (k = row[i]; k < row[i + 1]; k++) {
+				__m256i *fj = (__m256i *)(f + PT_LANES * (size_t)col[k]);
+				__m256i step = _mm256_sign_epi32(_mm256_set1_epi32(w[k]), st);
+				_mm256_storeu_si256(fj, _mm256_add_epi32(_mm256_loadu_si256(fj), step));
+			}
+			_mm256_storeu_si256((__m256i *)(x + PT_LANES * i), _mm256_xor_si256(xi, take));
+		}
+		_mm256_storeu_si256((__m256i *)part, sum);
+		for (l = 0; l < PT_LANES; l++)
+			de[l] += part[l];
+	}
+	for (k = 0; k < 4; k++)
+		_mm256_storeu_si256((__m256i *)g->s[k], s[k]);
+}
+#endif
 
 /* ---- the real engine ---- */
 
-static double real_sweep(const pt_job *job, uint8_t *x, double *f, double beta, qubo__rng *g)
+static void real_sweep(const pt_job *job, int32_t *x, double *f, qubo__lane_rng *g,
+		       const double *beta, double *de)
 {
 	const qubo_model *m = job->m;
-	double de_sum = 0;
-	size_t i, n = m->n;
+	size_t i, k, l, n = m->n;
 
 	for (i = 0; i < n; i++) {
-		double de = qubo__ls_delta(x, f, i);
-		if (de > 0 && (uint32_t)(qubo__rng_next(g) >> 32) >= threshold(beta * de))
+		int32_t *xi = x + PT_LANES * i, take[PT_LANES], any = 0;
+		uint32_t u[PT_LANES];
+		qubo__lane_block(g, u);
+		for (l = 0; l < PT_LANES; l++) {
+			double d = xi[l] ? -f[PT_LANES * i + l] : f[PT_LANES * i + l];
+			take[l] = d <= 0 || u[l] < threshold(beta[l] * d) ? -1 : 0;
+			if (take[l])
+				de[l] += d;
+			any |= take[l];
+		}
+		if (!any)
 			continue;
-		qubo__ls_flip(m, x, f, i);
-		de_sum += de;
+		for (k = m->row[i]; k < m->row[i + 1]; k++) {
+			double *fj = f + PT_LANES * (size_t)m->col[k];
+			for (l = 0; l < PT_LANES; l++)
+				if (take[l])
+					fj[l] += xi[l] ? -m->val[k] : m->val[k];
+		}
+		for (l = 0; l < PT_LANES; l++)
+			xi[l] ^= take[l];
 	}
-	return de_sum;
 }
 
 /* ---- a read ---- */
@@ -139,9 +237,10 @@ static double real_energy(const pt_job *job, double e)
 	return job->ih ? job->m->offset + ldexp(e, -job->shift) : e;
 }
 
-/* Sets the replica at rung t, or at t + 1, to the other's state by
- * exchange when the Metropolis rule for the swap says so. */
-static void exchange(const pt_job *job, size_t *at, const double *e, size_t t, qubo__rng *g)
+/* Swaps the replicas at rungs t and t + 1 when the Metropolis rule for the
+ * exchange says so. */
+static void exchange(const pt_job *job, size_t *at, size_t *rung, const double *e, size_t t,
+		     qubo__rng *g)
 {
 	double d = (job->beta[t] - job->beta[t + 1]) *
 		   (real_energy(job, e[at[t]]) - real_energy(job, e[at[t + 1]]));
@@ -152,59 +251,110 @@ static void exchange(const pt_job *job, size_t *at, const double *e, size_t t, q
 	tmp = at[t];
 	at[t] = at[t + 1];
 	at[t + 1] = tmp;
+	rung[at[t]] = t;
+	rung[at[t + 1]] = t + 1;
+}
+
+/* Copies replica q's state out of its group. */
+static void lane_state(const int32_t *x, size_t n, size_t q, uint8_t *out)
+{
+	const int32_t *xg = x + (q / PT_LANES) * PT_LANES * n;
+	size_t i, l = q % PT_LANES;
+
+	for (i = 0; i < n; i++)
+		out[i] = (uint8_t)(xg[PT_LANES * i + l] & 1);
+}
+
+/* One sweep of every group, each lane at its replica's rung. */
+static void sweep_groups(const pt_job *job, int32_t *x, void *f, qubo__lane_rng *gs,
+			 const size_t *rung, double *e, int resync)
+{
+	const size_t n = job->m->n, row = (size_t)job->maxde + 1;
+	size_t gi, l;
+
+	for (gi = 0; gi < job->lanes / PT_LANES; gi++) {
+		const size_t q0 = gi * PT_LANES;
+		int32_t *xg = x + q0 * n;
+		if (job->ih) {
+			int32_t *fg = (int32_t *)f + q0 * n;
+			uint32_t off[PT_LANES];
+			int64_t de[PT_LANES] = { 0 };
+			for (l = 0; l < PT_LANES; l++) /* idle lanes take the hottest row */
+				off[l] = (uint32_t)((q0 + l < job->replicas ? rung[q0 + l] : 0) * row);
+#if QUBO__LANE_AVX2
+			if (job->avx2)
+				int_sweep_avx2(job, xg, fg, &gs[gi], off, de);
+			else
+#endif
+				int_sweep(job, xg, fg, &gs[gi], off, de);
+			for (l = 0; l < PT_LANES; l++)
+				e[q0 + l] += (double)de[l];
+		} else {
+			double *fg = (double *)f + q0 * n, beta[PT_LANES], de[PT_LANES] = { 0 };
+			for (l = 0; l < PT_LANES; l++)
+				beta[l] = job->beta[q0 + l < job->replicas ? rung[q0 + l] : 0];
+			real_sweep(job, xg, fg, &gs[gi], beta, de);
+			for (l = 0; l < PT_LANES; l++)
+				e[q0 + l] = resync ? lane_init(job, xg, fg, l) : e[q0 + l] + de[l];
+		}
+	}
 }
 
 static int pt_unit(qubo__runner *rn, unsigned w, size_t r)
 {
 	pt_job *job = rn->arg;
 	const qubo_model *m = job->m;
-	const size_t n = m->n, R = job->replicas;
-	uint8_t *x = job->x + (size_t)w * R * (n ? n : 1), *bx = job->bx + (size_t)w * (n ? n : 1);
-	int32_t *fi = job->ih ? (int32_t *)job->f + (size_t)w * R * n : NULL;
-	double *fr = job->ih ? NULL : (double *)job->f + (size_t)w * R * n;
-	double *e = job->e + (size_t)w * R, best = HUGE_VAL;
-	size_t *at = job->at + (size_t)w * R, t, k;
+	const size_t n = m->n, R = job->replicas, L = job->lanes, nn = n ? n : 1;
+	int32_t *x = job->x + (size_t)w * L * nn;
+	void *f = job->ih ? (void *)((int32_t *)job->f + (size_t)w * L * nn)
+			  : (void *)((double *)job->f + (size_t)w * L * nn);
+	uint8_t *bx = job->bx + (size_t)w * nn;
+	double *e = job->e + (size_t)w * L, best = HUGE_VAL;
+	size_t *at = job->at + (size_t)w * R, *rung = job->rung + (size_t)w * L, q, k, i;
+	qubo__lane_rng *gs = job->gs + (size_t)w * (L / PT_LANES);
 	uint64_t flips = 0;
 	qubo__rng g;
 
 	qubo__rng_stream(&g, rn->seed, job->first_read + r);
-	for (t = 0; t < R; t++) {
-		qubo__ls_start(x + t * n, n, job->initial, r, &g);
-		e[t] = job->ih ? (double)int_init(job, x + t * n, fi + t * n)
-			       : qubo__ls_init(m, x + t * n, fr + t * n);
-		at[t] = t;
-		if (e[t] < best) {
-			best = e[t];
-			memcpy(bx, x + t * n, n);
-		}
+	/* streams of the groups: (read, group), distinct for every read */
+	for (k = 0; k < L / PT_LANES; k++)
+		qubo__lane_seed(&gs[k], rn->seed, ((job->first_read + r) << 10) | k);
+	for (q = 0; q < L; q++) {
+		int32_t *xg = x + (q / PT_LANES) * PT_LANES * n;
+		size_t l = q % PT_LANES;
+		qubo__ls_start(bx, n, job->initial, r, &g);
+		for (i = 0; i < n; i++)
+			xg[PT_LANES * i + l] = -(int32_t)bx[i];
+		rung[q] = q;
+		if (q < R)
+			at[q] = q;
 	}
+	for (q = 0; q < L; q++)
+		e[q] = lane_init(job, x + (q / PT_LANES) * PT_LANES * n,
+				 job->ih ? (void *)((int32_t *)f + (q / PT_LANES) * PT_LANES * n)
+					 : (void *)((double *)f + (q / PT_LANES) * PT_LANES * n),
+				 q % PT_LANES);
+	for (q = 0; q < R; q++)
+		if (e[q] < best) {
+			best = e[q];
+			lane_state(x, n, q, bx);
+		}
 	qubo__runner_found(rn, real_energy(job, best));
 	for (k = 0; n && k < job->rounds && !qubo__runner_stopped(rn); k++) {
-		for (t = 0; t < R; t++) {
-			size_t q = at[t];
-			uint8_t *xq = x + q * n;
-			if (job->ih)
-				e[q] += (double)int_sweep(job, xq, fi + q * n,
-							  job->thr + t * ((size_t)job->maxde + 1), &g);
-			else if ((k + 1) % PT_RESYNC)
-				e[q] += real_sweep(job, xq, fr + q * n, job->beta[t], &g);
-			else {
-				real_sweep(job, xq, fr + q * n, job->beta[t], &g);
-				e[q] = qubo__ls_init(m, xq, fr + q * n);
-			}
+		sweep_groups(job, x, f, gs, rung, e, !job->ih && (k + 1) % PT_RESYNC == 0);
+		flips += (uint64_t)R * n;
+		for (q = 0; q < R; q++)
 			if (e[q] < best) {
 				best = e[q];
-				memcpy(bx, xq, n);
+				lane_state(x, n, q, bx);
 				qubo__runner_found(rn, real_energy(job, best));
 			}
-		}
-		flips += (uint64_t)R * n;
-		for (t = k & 1; t + 1 < R; t += 2)
-			exchange(job, at, e, t, &g);
+		for (q = k & 1; q + 1 < R; q += 2)
+			exchange(job, at, rung, e, q, &g);
 	}
 	if (!job->keep_lowest) { /* a Boltzmann sample at beta_cold */
-		bx = x + at[R - 1] * n;
 		best = e[at[R - 1]];
+		lane_state(x, n, at[R - 1], bx);
 	}
 	if (n) /* samples may be NULL when n is 0 */
 		memcpy(job->samples + r * n, bx, n);
@@ -254,13 +404,14 @@ int qubo__pt_integer(const qubo_model *m)
 
 size_t qubo__pt_default_replicas(size_t n, double beta_hot, double beta_cold)
 {
-	/* Neighbouring rungs a factor 1 + 5.8 / sqrt(n) apart: the energy's
-	 * spread grows as sqrt(n), and on the 2000-node G-set graphs this keeps
-	 * about a third of the exchanges. */
+	/* Neighbouring rungs a factor 1 + 5.8 / sqrt(n) apart at most: the
+	 * energy's spread grows as sqrt(n). Rounded up to whole groups of
+	 * lanes, which cost the same as fewer. */
 	double step = log1p(5.8 / sqrt((double)(n ? n : 1)));
 	double r = 1 + ceil(log(beta_cold / beta_hot) / step);
+	size_t k = r < PT_MIN_RUNGS ? PT_MIN_RUNGS : r > PT_MAX_RUNGS ? PT_MAX_RUNGS : (size_t)r;
 
-	return r < PT_MIN_RUNGS ? PT_MIN_RUNGS : r > PT_MAX_RUNGS ? PT_MAX_RUNGS : (size_t)r;
+	return (k + PT_LANES - 1) / PT_LANES * PT_LANES;
 }
 
 int qubo__pt_sample(const qubo_model *m, const qubo__pt_params *p, const qubo__run *run,
@@ -270,7 +421,7 @@ int qubo__pt_sample(const qubo_model *m, const qubo__pt_params *p, const qubo__r
 	const qubo_allocator *a = run->alloc;
 	qubo__runner rn;
 	pt_job job;
-	size_t n = m->n ? m->n : 1, t, R;
+	size_t n = m->n ? m->n : 1, t, R, L;
 	double bh = p->beta_hot, bc = p->beta_cold;
 	unsigned w;
 	int rc;
@@ -290,6 +441,10 @@ int qubo__pt_sample(const qubo_model *m, const qubo__pt_params *p, const qubo__r
 	job.samples = samples;
 	job.energies = energies;
 	job.replicas = R;
+	job.lanes = L = (R + PT_LANES - 1) / PT_LANES * PT_LANES;
+#if QUBO__LANE_AVX2
+	job.avx2 = !(p->flags & QUBO__PT_PORTABLE) && __builtin_cpu_supports("avx2");
+#endif
 	job.rounds = p->num_sweeps;
 	job.keep_lowest = p->keep_lowest;
 	job.beta = qubo__malloc_array(a, R, sizeof *job.beta);
@@ -304,22 +459,26 @@ int qubo__pt_sample(const qubo_model *m, const qubo__pt_params *p, const qubo__r
 	if (rc)
 		goto out;
 	/* states and fields of every replica of every worker */
-	if ((double)rn.num_workers * (double)R * (double)n *
-		    (1.0 + (job.ih ? sizeof(int32_t) : sizeof(double))) > (double)PT_MAX_BYTES) {
+	if ((double)rn.num_workers * (double)L * (double)n *
+		    (double)(sizeof(int32_t) + (job.ih ? sizeof(int32_t) : sizeof(double))) >
+	    (double)PT_MAX_BYTES) {
 		rc = qubo__error(QUBO_ERR_TOO_LARGE, "%zu replicas of %zu variables on %u "
 				 "threads need more than the %.0f GiB parallel tempering allows; "
 				 "lower num_replicas or threads", R, m->n, rn.num_workers,
 				 ldexp((double)PT_MAX_BYTES, -30));
 		goto out;
 	}
-	job.x = qubo__malloc_array(a, (size_t)rn.num_workers * R, n);
-	job.f = qubo__malloc_array(a, (size_t)rn.num_workers * R,
+	job.x = qubo__malloc_array(a, (size_t)rn.num_workers * L, n * sizeof(int32_t));
+	job.f = qubo__malloc_array(a, (size_t)rn.num_workers * L,
 				   n * (job.ih ? sizeof(int32_t) : sizeof(double)));
 	job.bx = qubo__malloc_array(a, rn.num_workers, n);
-	job.e = qubo__malloc_array(a, (size_t)rn.num_workers * R, sizeof *job.e);
+	job.e = qubo__malloc_array(a, (size_t)rn.num_workers * L, sizeof *job.e);
 	job.at = qubo__malloc_array(a, (size_t)rn.num_workers * R, sizeof *job.at);
+	job.rung = qubo__malloc_array(a, (size_t)rn.num_workers * L, sizeof *job.rung);
+	job.gs = qubo__malloc_array(a, (size_t)rn.num_workers * (L / PT_LANES), sizeof *job.gs);
 	job.flips = qubo__calloc_array(a, rn.num_workers, sizeof *job.flips);
-	if (!job.x || !job.f || !job.bx || !job.e || !job.at || !job.flips) {
+	if (!job.x || !job.f || !job.bx || !job.e || !job.at || !job.rung || !job.gs ||
+	    !job.flips) {
 		rc = qubo__nomem("parallel tempering's replicas");
 		goto out;
 	}
@@ -336,6 +495,8 @@ out:
 	qubo__free(a, job.bx);
 	qubo__free(a, job.e);
 	qubo__free(a, job.at);
+	qubo__free(a, job.rung);
+	qubo__free(a, job.gs);
 	qubo__free(a, job.flips);
 	return rc;
 }
@@ -353,7 +514,7 @@ static const qubo__param pt_params[] = {
 	{ QUBO_PARAM_NUM_SWEEPS, QUBO_TYPE_INT, 1, 1e15, 0, "1000",
 	  "rounds per read: a sweep of every replica, then an exchange" },
 	{ QUBO_PARAM_NUM_REPLICAS, QUBO_TYPE_INT, 1, 4096, 0,
-	  "rungs a factor 1 + 5.8/sqrt(n) apart, within 4..64",
+	  "rungs a factor 1 + 5.8/sqrt(n) apart, within 4..64, in whole groups of 8",
 	  "replicas per read, one per rung of the ladder" },
 	{ QUBO_PARAM_BETA_HOT, QUBO_TYPE_DOUBLE, 0, DBL_MAX, 1, "from the model",
 	  "inverse temperature of the hottest rung; set with beta_cold" },

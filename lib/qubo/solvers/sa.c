@@ -57,6 +57,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "lane_rng.h"
 #include "runner.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(QUBO_SA_NO_SIMD)
@@ -85,70 +86,9 @@
 #define SA_F32_LIMIT 4096.0  /* float32 fields when β_cold · max|ΔE| <= this */
 #define SA_GROUP 8           /* reads per group: one per AVX2 lane */
 
+_Static_assert(SA_LANES == QUBO__LANES, "a block of draws is one step of the lane generator");
+
 enum { SA_INT, SA_F32, SA_F64 };
-
-/* ---------------------------------------------------------------------------
- * Random numbers: 8 xoshiro128** lanes (structure of arrays), seeded through
- * splitmix64 from (seed, read).
- */
-
-typedef struct sa_rng {
-	uint32_t s[4][SA_LANES];
-} sa_rng;
-
-static uint64_t sa_splitmix(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-static void sa_seed(sa_rng *g, uint64_t seed, uint64_t read)
-{
-	uint64_t st = seed, base = sa_splitmix(&st);
-	int l, k;
-
-	st = base + (read + 1) * 0xD1B54A32D192ED03ull;
-	base = sa_splitmix(&st);
-	st = base;
-	for (l = 0; l < SA_LANES; l++) {
-		for (k = 0; k < 4; k += 2) {
-			uint64_t v = sa_splitmix(&st);
-			g->s[k][l] = (uint32_t)v;
-			g->s[k + 1][l] = (uint32_t)(v >> 32);
-		}
-		if (!(g->s[0][l] | g->s[1][l] | g->s[2][l] | g->s[3][l]))
-			g->s[0][l] = 1; /* the all-zero state is a fixed point */
-	}
-}
-
-static inline uint32_t sa_rotl(uint32_t v, int k)
-{
-	return (v << k) | (v >> (32 - k));
-}
-
-/* Next block of SA_LANES outputs (portable). */
-static inline void sa_block(sa_rng *g, uint32_t *out)
-{
-	int l;
-
-	for (l = 0; l < SA_LANES; l++) {
-		uint32_t s0 = g->s[0][l], s1 = g->s[1][l], s2 = g->s[2][l], s3 = g->s[3][l];
-		uint32_t t = s1 << 9;
-		out[l] = sa_rotl(s1 * 5, 7) * 9;
-		s2 ^= s0;
-		s3 ^= s1;
-		s1 ^= s2;
-		s0 ^= s3;
-		s2 ^= t;
-		s3 = sa_rotl(s3, 11);
-		g->s[0][l] = s0;
-		g->s[1][l] = s1;
-		g->s[2][l] = s2;
-		g->s[3][l] = s3;
-	}
-}
 
 /* ---------------------------------------------------------------------------
  * The problem as the sweeps see it (shared, read-only during the run).
@@ -580,7 +520,7 @@ struct sa_worker {
 	uint8_t *x;     /* n + SA_LANES bytes; the padding stays 0 */
 	void *f;        /* n + SA_LANES fields; the padding is huge and never read */
 	void *mem;      /* the allocation holding x and f */
-	sa_rng g;
+	qubo__lane_rng g;
 	int64_t ei;     /* integer path: energy − offset, × 2^shift */
 	int64_t trig_i;
 	double er;      /* real paths: energy − offset, tracked with rounding */
@@ -807,13 +747,13 @@ static SA_INLINE size_t sweep_portable(sa_worker *wk, double bu, int *hit, const
 	const sa_prep *p = wk->sh->p;
 	const size_t n = p->n;
 	sa_ctx c = ctx_load(wk);
-	sa_rng g = wk->g;
+	qubo__lane_rng g = wk->g;
 	uint32_t r[SA_LANES];
 	size_t i0, j;
 
 	for (i0 = 0; i0 < n; i0 += SA_LANES) {
 		size_t lim = n - i0 < SA_LANES ? n - i0 : SA_LANES;
-		sa_block(&g, r);
+		qubo__lane_block(&g, r);
 		for (j = 0; j < lim; j++) {
 			double de = delta_of(&c, i0 + j, kind);
 			if (!accept_exact(p, bu * de, r[j]))
@@ -853,27 +793,6 @@ SA_PORTABLE(sweep_f64_w, SA_F64, 0)
 #define SA_MARGIN 0x1p-13f  /* > |L̃ − L| + |t_f − t| wherever it matters */
 #define SA_TINY 0x1p-40f    /* t_f below this: t < 2^−33 < L(r) for every r */
 #define SA_LMAX 22.9f       /* L(r) <= 33 ln 2 < 22.87 for every r */
-
-SA_TARGET_AVX2 static SA_INLINE __m256i rng_avx2(__m256i *s)
-{
-	__m256i s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
-	__m256i m5 = _mm256_add_epi32(_mm256_slli_epi32(s1, 2), s1);
-	__m256i rot = _mm256_or_si256(_mm256_slli_epi32(m5, 7), _mm256_srli_epi32(m5, 25));
-	__m256i out = _mm256_add_epi32(_mm256_slli_epi32(rot, 3), rot);
-	__m256i t = _mm256_slli_epi32(s1, 9);
-
-	s2 = _mm256_xor_si256(s2, s0);
-	s3 = _mm256_xor_si256(s3, s1);
-	s1 = _mm256_xor_si256(s1, s2);
-	s0 = _mm256_xor_si256(s0, s3);
-	s2 = _mm256_xor_si256(s2, t);
-	s3 = _mm256_or_si256(_mm256_slli_epi32(s3, 11), _mm256_srli_epi32(s3, 21));
-	s[0] = s0;
-	s[1] = s1;
-	s[2] = s2;
-	s[3] = s3;
-	return out;
-}
 
 /* L̃(r) ≈ −ln((r + ½) 2^−32) = (32 − e) ln 2 − ln m, for r + ½ = 2^e m, m in
  * [1, 2): ln m by a degree-5 Chebyshev fit in m − 1 (error 1.1e−5). Over all
@@ -982,7 +901,7 @@ SA_TARGET_AVX2 static SA_INLINE size_t sweep_avx2(sa_worker *wk, double bu, int 
 	for (l = 0; l < 4; l++)
 		s[l] = _mm256_loadu_si256((const __m256i *)(const void *)wk->g.s[l]);
 	for (i0 = 0; i0 < n; i0 += SA_LANES) {
-		__m256i r = rng_avx2(s);
+		__m256i r = qubo__lane_avx2(s);
 		unsigned lim = n - i0 >= SA_LANES ? 0xFFu : (1u << (n - i0)) - 1;
 		unsigned amb, acc = decide_avx2(t_avx2(c.f, c.x, i0, bf, bd, kind), r, &amb);
 		unsigned mask = (acc | amb) & lim;
@@ -1060,7 +979,7 @@ SA_TARGET_AVX2 static SA_INLINE void gblock_avx2(__m256i *gs, sa_gblock *b)
 	unsigned j;
 
 	for (j = 0; j < SA_LANES; j++) {
-		__m256i r = rng_avx2(gs + 4 * j);
+		__m256i r = qubo__lane_avx2(gs + 4 * j);
 		__m256 l = approx_l(r);
 		b->r[j] = r;
 		b->lacc[j] = _mm256_max_ps(_mm256_sub_ps(l, margin), tiny);
@@ -1418,7 +1337,7 @@ static void random_state(sa_worker *wk, size_t n)
 	int l, k;
 
 	while (i < n) {
-		sa_block(&wk->g, r);
+		qubo__lane_block(&wk->g, r);
 		for (l = 0; l < SA_LANES; l++)
 			for (k = 0; k < 32 && i < n; k++, i++)
 				wk->x[i] = (uint8_t)((r[l] >> k) & 1);
@@ -1510,7 +1429,7 @@ static uint64_t run_read(sa_worker *wk, size_t r, int *hit)
 	uint64_t attempts = 0;
 	size_t s;
 
-	sa_seed(&wk->g, sh->seed, sh->first_read + r);
+	qubo__lane_seed(&wk->g, sh->seed, sh->first_read + r);
 	random_state(wk, n);
 	init_fields(wk);
 	wk->bei = wk->ei;
@@ -1667,7 +1586,7 @@ static uint64_t run_group(sa_worker *wk, size_t r0, unsigned *hits)
 	*hits = 0;
 	set_trigger(wk);
 	for (g = 0; g < SA_GROUP; g++) {
-		sa_seed(&wk->g, sh->seed, sh->first_read + r0 + g);
+		qubo__lane_seed(&wk->g, sh->seed, sh->first_read + r0 + g);
 		random_state(wk, n);
 		if (sh->has_target && exact_energy(sh->m, wk->x) <= sh->target)
 			*hits |= 1u << g;
