@@ -255,6 +255,14 @@ static void exchange(const pt_job *job, size_t *at, size_t *rung, const double *
 	rung[at[t + 1]] = t + 1;
 }
 
+/* The fields of the group of lanes 8 gi … 8 gi + 7 within f. */
+static void *group_fields(const pt_job *job, void *f, size_t gi)
+{
+	size_t at = gi * PT_LANES * job->m->n;
+
+	return job->ih ? (void *)((int32_t *)f + at) : (void *)((double *)f + at);
+}
+
 /* Copies replica q's state out of its group. */
 static void lane_state(const int32_t *x, size_t n, size_t q, uint8_t *out)
 {
@@ -276,7 +284,7 @@ static void sweep_groups(const pt_job *job, int32_t *x, void *f, qubo__lane_rng 
 		const size_t q0 = gi * PT_LANES;
 		int32_t *xg = x + q0 * n;
 		if (job->ih) {
-			int32_t *fg = (int32_t *)f + q0 * n;
+			int32_t *fg = group_fields(job, f, gi);
 			uint32_t off[PT_LANES];
 			int64_t de[PT_LANES] = { 0 };
 			for (l = 0; l < PT_LANES; l++) /* idle lanes take the hottest row */
@@ -290,7 +298,7 @@ static void sweep_groups(const pt_job *job, int32_t *x, void *f, qubo__lane_rng 
 			for (l = 0; l < PT_LANES; l++)
 				e[q0 + l] += (double)de[l];
 		} else {
-			double *fg = (double *)f + q0 * n, beta[PT_LANES], de[PT_LANES] = { 0 };
+			double *fg = group_fields(job, f, gi), beta[PT_LANES], de[PT_LANES] = { 0 };
 			for (l = 0; l < PT_LANES; l++)
 				beta[l] = job->beta[q0 + l < job->replicas ? rung[q0 + l] : 0];
 			real_sweep(job, xg, fg, &gs[gi], beta, de);
@@ -306,8 +314,7 @@ static int pt_unit(qubo__runner *rn, unsigned w, size_t r)
 	const qubo_model *m = job->m;
 	const size_t n = m->n, R = job->replicas, L = job->lanes, nn = n ? n : 1;
 	int32_t *x = job->x + (size_t)w * L * nn;
-	void *f = job->ih ? (void *)((int32_t *)job->f + (size_t)w * L * nn)
-			  : (void *)((double *)job->f + (size_t)w * L * nn);
+	void *f = group_fields(job, job->f, (size_t)w * (L / PT_LANES));
 	uint8_t *bx = job->bx + (size_t)w * nn;
 	double *e = job->e + (size_t)w * L, best = HUGE_VAL;
 	size_t *at = job->at + (size_t)w * R, *rung = job->rung + (size_t)w * L, q, k, i;
@@ -331,9 +338,7 @@ static int pt_unit(qubo__runner *rn, unsigned w, size_t r)
 	}
 	for (q = 0; q < L; q++)
 		e[q] = lane_init(job, x + (q / PT_LANES) * PT_LANES * n,
-				 job->ih ? (void *)((int32_t *)f + (q / PT_LANES) * PT_LANES * n)
-					 : (void *)((double *)f + (q / PT_LANES) * PT_LANES * n),
-				 q % PT_LANES);
+				 group_fields(job, f, q / PT_LANES), q % PT_LANES);
 	for (q = 0; q < R; q++)
 		if (e[q] < best) {
 			best = e[q];
