@@ -25,8 +25,9 @@
  *
  * Single pairs alone, with no clique record and nothing compiled before,
  * take a path of their own (compile_pairs()) that writes each pair once,
- * into the upper row of its smaller variable, with the same sums, and
- * needs less memory. When those pairs were added in order of (i, j), as a
+ * into the upper row of its smaller variable, through buckets of rows
+ * that keep the writing in cache, with the same sums, and needs less
+ * memory. When those pairs were added in order of (i, j), as a
  * file listed by rows gives them, the log already is the sorted upper rows
  * and compile_sorted() only sums, counts, places and mirrors them.
  *
@@ -51,6 +52,13 @@
 #define PAR_DEFAULT_MAX 4
 #define MAX_PARTS 64
 
+/* Most entries of a bucket of upper rows (pairs in random order), unless a
+ * row is longer. Larger buckets are fewer, so the scatter into them writes
+ * at fewer places at once, and are slower to spread into their rows, in
+ * scratch that leaves the core's cache: 2^17 (128 buckets for 13 M pairs)
+ * was the fastest of 2^12 to 2^18 on bench_compile. */
+#define BUCKET_ENTRIES ((size_t)1 << 17)
+
 /* Asks for transparent huge pages on a large fresh array: the compiled form
  * of a big model is written once, in a scattered order, and 4 KiB page
  * faults would otherwise cost as much as the writing. Advisory only. */
@@ -73,9 +81,10 @@ static void advise_huge(void *p, size_t bytes)
  * its own scratch rows and results. */
 typedef struct part {
 	size_t r0, r1;
+	size_t b0, b1;      /* pairs in random order: its buckets of upper rows */
 	size_t base, end;   /* first and past-the-last reserved entry of the range */
 	size_t out;         /* past the last compacted entry, after the merge pass */
-	size_t maxrow;      /* longest reserved row of the range */
+	size_t maxrow;      /* longest reserved row (or bucket) of the range */
 	size_t maxdeg;
 	size_t tick;        /* entries gone through since the last check */
 	size_t bad_row;     /* first row with a sum that is not finite, or SIZE_MAX */
@@ -87,6 +96,8 @@ typedef struct part {
 	uint32_t *scol;
 	double *sval;
 	uint32_t *lo;       /* pairs in order: lower entries per row (n) */
+	uint32_t *bcol;     /* pairs in random order: a bucket spread into its */
+	double *bval;       /* rows (in w->lcur, not freed on their own) */
 } part;
 
 typedef struct work {
@@ -107,6 +118,8 @@ typedef struct work {
 	unsigned char *sbuf; /* pairs only: weights, then columns of the upper rows */
 	double *sval;     /* into sbuf */
 	uint32_t *scol;   /* into sbuf, behind the weights */
+	unsigned ushift;  /* pairs only: 2^ushift upper rows a bucket */
+	unsigned cbits;   /* pairs only: the bits of a column */
 	part *parts;      /* nparts ranges of rows for the pair passes */
 	unsigned nparts;
 	atomic_int stop;  /* a part failed or the interrupt asked to stop */
@@ -223,6 +236,31 @@ static void sort_pairs(uint32_t *c, double *v, size_t len, uint32_t *sc, double 
 		}
 		memcpy(c, sc, len * sizeof *c);
 		memcpy(v, sv, len * sizeof *v);
+	}
+}
+
+/* Rows this short are sorted by rank (rank_pairs), longer ones by merging. */
+#define RANK_MAX 32
+
+/* Stable sort of (c, v)[0, len) by c into (oc, ov): each entry goes to its
+ * rank, the entries before it with a column not above its own and those
+ * after it with a smaller one. Quadratic, but the comparisons have no
+ * branch to mispredict, where an insertion sort of random columns
+ * mispredicts about once an entry: for short rows it is faster. */
+static void rank_pairs(const uint32_t *c, const double *v, size_t len, uint32_t *oc,
+		       double *ov)
+{
+	size_t i, j;
+
+	for (i = 0; i < len; i++) {
+		uint32_t k = c[i];
+		size_t r = 0;
+		for (j = 0; j < i; j++)
+			r += c[j] <= k;
+		for (j = i + 1; j < len; j++)
+			r += c[j] < k;
+		oc[r] = k;
+		ov[r] = v[i];
 	}
 }
 
@@ -821,14 +859,27 @@ static void commit(qubo_model *m, work *w, size_t nnz, size_t maxdeg)
  * Single pairs alone (no clique record, no coupler compiled before): the
  * path of a caller who adds terms one by one and of the qbsolv reader, and
  * the one with the most entries. Each pair is written once, into the upper
- * row of its smaller variable (scatter_upper), where the row is sorted and
- * summed (merge_upper) as in merge_rows, so the sums are the same bit for
- * bit. Only after the last step that can fail (an allocation, a sum that is
- * not finite, a stop) is the symmetric form written (mirror), into the
- * memory it is made from: the weights over the pair log, no longer needed,
- * and the columns over the upper rows' weights. The log (16 bytes a pair),
- * the upper rows (12) and the compiled form (24 bytes a coupler) are so
- * never all three in memory.
+ * rows of its smaller variable, where its row is sorted and summed as in
+ * merge_rows, so the sums are the same bit for bit. Only after the last
+ * step that can fail (an allocation, a sum that is not finite, a stop) is
+ * the symmetric form written (mirror), into the memory it is made from:
+ * the weights over the pair log, no longer needed, and the columns over
+ * the upper rows' weights. The log (16 bytes a pair), the upper rows (12)
+ * and the compiled form (24 bytes a coupler) are so never all three in
+ * memory.
+ *
+ * A counting sort straight into the rows, as merge_rows does, is slow on
+ * a large model whose pairs come in random order: with a million rows,
+ * each pair is written to a place of its own far from the last, a cache
+ * miss for its column and another for its weight, and those misses cost
+ * more than all the rest. So the pairs go first into buckets of 2^ushift
+ * consecutive rows (scatter_buckets), few enough that the places being
+ * written stay in cache, in the order they were added, every column
+ * tagged with its row in the bucket in the high bits it leaves free. A
+ * bucket, small enough to stay in cache itself, is then spread into its
+ * rows (sort_buckets), in the order of the bucket, so still of addition,
+ * and each row sorted by column (stably) and summed into its place. The
+ * rows are the same, and so are their sums.
  */
 
 /* Counts the upper entries of each row into ustart[a + 1]; sets *diag when
@@ -849,11 +900,79 @@ static int count_upper(const qubo_model *m, work *w, int *diag)
 	return QUBO_OK;
 }
 
-/* Writes the pairs of p's rows into their upper rows, in the order they
- * were added; folds the diagonal ones into hnew. */
-static int scatter_upper(const qubo_model *m, work *w, part *p)
+/* Picks the buckets of the upper rows: 2^ushift consecutive rows each,
+ * as many rows as the bits that a column leaves free in its 32 can number
+ * (cbits: the bits of a column), and no more entries than BUCKET_ENTRIES or
+ * the longest row, whichever is more. */
+static void choose_buckets(const qubo_model *m, work *w)
 {
-	size_t k, r0 = p->r0, span = p->r1 - p->r0;
+	size_t n = m->n, maxrow = 0, best, a;
+	unsigned cb = 0, k = 0;
+
+	while (cb < 32 && ((size_t)1 << cb) < n)
+		cb++;
+	for (a = 0; a < n; a++)
+		if (w->ustart[a + 1] - w->ustart[a] > maxrow)
+			maxrow = w->ustart[a + 1] - w->ustart[a];
+	best = maxrow;
+	/* twice as many rows a bucket at each step: the most entries of a
+	 * bucket only grows, so the first that exceeds the cap ends it */
+	while (k + cb < 32 && ((size_t)1 << k) < n) {
+		size_t span = (size_t)2 << k, big = 0, b;
+		for (b = 0; b < n; b += span) {
+			size_t e = n - b > span ? b + span : n;
+			if (w->ustart[e] - w->ustart[b] > big)
+				big = w->ustart[e] - w->ustart[b];
+		}
+		if (big > best && big > BUCKET_ENTRIES)
+			break;
+		best = big;
+		k++;
+	}
+	w->ushift = k;
+	w->cbits = cb;
+}
+
+/* Splits the buckets into nparts ranges of about equal numbers of entries;
+ * each part's maxrow is its largest bucket. */
+static void split_buckets(const qubo_model *m, work *w)
+{
+	size_t n = m->n, total = w->ustart[n], b = 0;
+	size_t nb = n ? ((n - 1) >> w->ushift) + 1 : 0;
+	unsigned k;
+
+	for (k = 0; k < w->nparts; k++) {
+		part *p = &w->parts[k];
+		size_t goal = k + 1 == w->nparts ? SIZE_MAX :
+			(size_t)((double)total * (k + 1) / w->nparts);
+		p->b0 = b;
+		p->maxrow = 0;
+		while (b < nb) {
+			size_t r0 = b << w->ushift, r1 = (b + 1) << w->ushift;
+			if (r1 > n)
+				r1 = n;
+			if (w->ustart[r1] > goal)
+				break;
+			if (w->ustart[r1] - w->ustart[r0] > p->maxrow)
+				p->maxrow = w->ustart[r1] - w->ustart[r0];
+			b++;
+		}
+		p->b1 = b;
+		p->r0 = p->b0 << w->ushift < n ? p->b0 << w->ushift : n;
+		p->r1 = p->b1 << w->ushift < n ? p->b1 << w->ushift : n;
+		p->bad_row = SIZE_MAX;
+	}
+}
+
+/* Writes the pairs of p's buckets into them, in the order they were added,
+ * each column tagged in its free high bits with its row's place in the
+ * bucket; folds the diagonal ones into hnew. pcur holds each bucket's
+ * cursor. */
+static int scatter_buckets(const qubo_model *m, work *w, part *p)
+{
+	size_t k, b0 = p->b0, span = p->b1 - p->b0;
+	unsigned sh = w->ushift, cb = w->cbits;
+	uint32_t low = ((uint32_t)1 << sh) - 1;
 
 	for (k = 0; k < m->num_pairs; k++) {
 		const qubo__pair *q = &m->pairs[k];
@@ -861,37 +980,61 @@ static int scatter_upper(const qubo_model *m, work *w, part *p)
 		size_t c;
 		if (part_poll(m, w, p, 0))
 			return QUBO_CANCELLED;
-		if ((size_t)lo - r0 >= span)
+		if ((size_t)(lo >> sh) - b0 >= span)
 			continue;
 		if (lo == hi) {
 			w->hnew[lo] += q->w;
 			continue;
 		}
-		c = w->pcur[lo]++;
-		w->scol[c] = hi;
+		c = w->pcur[lo >> sh]++;
+		w->scol[c] = hi | (uint32_t)((uint64_t)(lo & low) << cb);
 		w->sval[c] = q->w;
 	}
 	return QUBO_OK;
 }
 
-/* Sorts and sums each upper row of p's range in place, dropping zeros;
- * pcur[a] receives the row's merged length. A sum that is not finite ends
- * the range with p->bad_row set. */
-static int merge_upper(const qubo_model *m, work *w, part *p)
+/* Spreads each bucket of p's range into its rows, in p's scratch (in the
+ * order of the bucket, so of addition), sorts each row by column and sums
+ * it back into its place in the upper rows, dropping zeros; pcur[a]
+ * receives the row's merged length. A sum that is not finite ends the
+ * range with p->bad_row set. */
+static int sort_buckets(const qubo_model *m, work *w, part *p)
 {
-	size_t a;
+	unsigned sh = w->ushift, cb = w->cbits;
+	uint32_t colmask = cb < 32 ? ((uint32_t)1 << cb) - 1 : UINT32_MAX;
+	size_t b;
 
-	for (a = p->r0; a < p->r1; a++) {
-		size_t len = w->ustart[a + 1] - w->ustart[a], o;
-		uint32_t *c = w->scol + w->ustart[a];
-		double *v = w->sval + w->ustart[a];
-
-		sort_pairs(c, v, len, p->tcol, p->tval);
-		o = sum_sorted(c, v, len, c, v, 0, p, a);
-		if (o == SIZE_MAX)
-			return QUBO_OK;
-		w->pcur[a] = o;
-		if (part_poll(m, w, p, len))
+	for (b = p->b0; b < p->b1; b++) {
+		size_t r0 = b << sh, r1 = r0 + ((size_t)1 << sh), base, t, a;
+		if (r1 > m->n)
+			r1 = m->n;
+		base = w->ustart[r0];
+		for (a = r0; a < r1; a++)
+			w->pcur[a] = w->ustart[a] - base;
+		for (t = base; t < w->ustart[r1]; t++) {
+			uint32_t x = w->scol[t];
+			size_t c = w->pcur[r0 + (size_t)((uint64_t)x >> cb)]++;
+			p->bcol[c] = x & colmask;
+			p->bval[c] = w->sval[t];
+		}
+		for (a = r0; a < r1; a++) {
+			size_t at = w->ustart[a], len = w->ustart[a + 1] - at, o;
+			uint32_t *c = p->bcol + (at - base);
+			double *v = p->bval + (at - base);
+			if (len <= RANK_MAX) {
+				rank_pairs(c, v, len, w->scol + at, w->sval + at);
+				o = sum_sorted(w->scol + at, w->sval + at, len, w->scol + at,
+					       w->sval + at, 0, p, a);
+			} else {
+				/* the row's own place is free: the sort's scratch */
+				sort_pairs(c, v, len, w->scol + at, w->sval + at);
+				o = sum_sorted(c, v, len, w->scol + at, w->sval + at, 0, p, a);
+			}
+			if (o == SIZE_MAX)
+				return QUBO_OK;
+			w->pcur[a] = o;
+		}
+		if (part_poll(m, w, p, w->ustart[r1] - base))
 			return QUBO_CANCELLED;
 	}
 	return QUBO_OK;
@@ -1166,7 +1309,7 @@ static int compile_sorted(qubo_model *m, work *w)
 static int compile_pairs(qubo_model *m)
 {
 	const qubo_allocator *al = &m->alloc;
-	size_t a, nup, nnz = 0, maxdeg = 0;
+	size_t a, nup, spread, nnz = 0, maxdeg = 0;
 	unsigned k;
 	int has_diag = 0, rc;
 	work w;
@@ -1188,18 +1331,15 @@ static int compile_pairs(qubo_model *m)
 		return QUBO_OK;
 	}
 	w.ustart = qubo__calloc_array(al, m->n + 1, sizeof *w.ustart);
-	w.lcur = qubo__malloc_array(al, m->n, sizeof *w.lcur);
-	if (!w.ustart || !w.lcur) {
+	if (!w.ustart) {
 		rc = qubo__nomem("compilation work space");
 		goto fail;
 	}
 	rc = count_upper(m, &w, &has_diag);
 	if (rc)
 		goto fail;
-	for (a = 0; a < m->n; a++) {
+	for (a = 0; a < m->n; a++)
 		w.ustart[a + 1] += w.ustart[a];
-		w.pcur[a] = w.ustart[a];
-	}
 	nup = w.ustart[m->n];
 	if (has_diag) {
 		w.hnew = qubo__malloc_array(al, m->cap_n, sizeof *w.hnew);
@@ -1209,7 +1349,8 @@ static int compile_pairs(qubo_model *m)
 		}
 		memcpy(w.hnew, m->h, m->n * sizeof *w.hnew);
 	}
-	split_by_entries(m, &w, w.ustart);
+	choose_buckets(m, &w);
+	split_buckets(m, &w);
 	w.sbuf = qubo__malloc_array(al, nup, sizeof *w.sval + sizeof *w.scol);
 	if (!w.sbuf) {
 		rc = qubo__nomem("the compiled adjacency");
@@ -1217,22 +1358,32 @@ static int compile_pairs(qubo_model *m)
 	}
 	w.sval = (double *)(void *)w.sbuf;
 	w.scol = (uint32_t *)(void *)(w.sbuf + nup * sizeof *w.sval);
-	for (k = 0; k < w.nparts; k++) {
+	/* The parts' scratch for their buckets lives in lcur, which waits
+	 * for the layout: with short rows (many variables) it is larger than
+	 * the scratch, and adds nothing to the memory. */
+	for (k = 0, spread = 0; k < w.nparts; k++)
+		spread += w.parts[k].maxrow;
+	a = (spread * (sizeof *w.sval + sizeof *w.scol) + sizeof *w.lcur - 1) / sizeof *w.lcur;
+	w.lcur = qubo__malloc_array(al, a > m->n ? a : m->n, sizeof *w.lcur);
+	if (!w.lcur) {
+		rc = qubo__nomem("compilation work space");
+		goto fail;
+	}
+	for (k = 0, a = 0; k < w.nparts; k++) {
 		part *p = &w.parts[k];
-		p->tcol = qubo__malloc_array(al, p->maxrow, sizeof *p->tcol);
-		p->tval = qubo__malloc_array(al, p->maxrow, sizeof *p->tval);
-		if (!p->tcol || !p->tval) {
-			rc = qubo__nomem("the compiled adjacency");
-			goto fail;
-		}
+		p->bval = (double *)(void *)w.lcur + a;
+		p->bcol = (uint32_t *)(void *)((double *)(void *)w.lcur + spread) + a;
+		a += p->maxrow;
 	}
 	advise_huge(w.sbuf, nup * (sizeof *w.sval + sizeof *w.scol));
-	rc = run_parts(m, &w, scatter_upper);
+	for (a = 0; a << w.ushift < m->n; a++)
+		w.pcur[a] = w.ustart[a << w.ushift];
+	rc = run_parts(m, &w, scatter_buckets);
 	if (rc)
 		goto fail;
 	rc = check_linear(m, &w);
 	if (!rc)
-		rc = run_parts(m, &w, merge_upper);
+		rc = run_parts(m, &w, sort_buckets);
 	if (!rc)
 		rc = check_sums(&w);
 	if (!rc)
