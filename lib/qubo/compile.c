@@ -52,6 +52,11 @@
 #define PAR_DEFAULT_MAX 4
 #define MAX_PARTS 64
 
+/* The most chunks of the log counted and scattered at once (pairs in random
+ * order): the counts of all but the first live in the work space that
+ * waits for the layout, which holds three. */
+#define MAX_CHUNKS 4
+
 /* Most entries of a bucket of upper rows (pairs in random order), unless a
  * row is longer. Larger buckets are fewer, so the scatter into them writes
  * at fewer places at once, and are slower to spread into their rows, in
@@ -98,6 +103,8 @@ typedef struct part {
 	uint32_t *lo;       /* pairs in order: lower entries per row (n) */
 	uint32_t *bcol;     /* pairs in random order: a bucket spread into its */
 	double *bval;       /* rows (in w->lcur, not freed on their own) */
+	uint32_t *rcnt;     /* pairs in random order: its chunk's entries per row,
+			       then its offset in each bucket (in nupper or nrow) */
 } part;
 
 typedef struct work {
@@ -873,7 +880,7 @@ static void commit(qubo_model *m, work *w, size_t nnz, size_t maxdeg)
  * each pair is written to a place of its own far from the last, a cache
  * miss for its column and another for its weight, and those misses cost
  * more than all the rest. So the pairs go first into buckets of 2^ushift
- * consecutive rows (scatter_buckets), few enough that the places being
+ * consecutive rows (scatter_chunk), few enough that the places being
  * written stay in cache, in the order they were added, every column
  * tagged with its row in the bucket in the high bits it leaves free. A
  * bucket, small enough to stay in cache itself, is then spread into its
@@ -882,9 +889,40 @@ static void commit(qubo_model *m, work *w, size_t nnz, size_t maxdeg)
  * rows are the same, and so are their sums.
  */
 
-/* Counts the upper entries of each row into ustart[a + 1]; sets *diag when
- * some pair is (i, i). */
-static int count_upper(const qubo_model *m, work *w, int *diag)
+/* Counts the upper entries of each row in p's chunk of the log: part 0
+ * into ustart[a + 1], the others into p->rcnt[a]; sets p->diag when some
+ * pair is (i, i). */
+static int count_chunk(const qubo_model *m, work *w, part *p)
+{
+	size_t k, *u = w->ustart + 1;
+	uint32_t *r = p->rcnt;
+
+	for (k = p->base; k < p->end; k++) {
+		const qubo__pair *q = &m->pairs[k];
+		uint32_t lo = q->i < q->j ? q->i : q->j;
+		if (part_poll(m, w, p, 0))
+			return QUBO_CANCELLED;
+		if (q->i == q->j)
+			p->diag = 1;
+		else if (r)
+			r[lo]++;
+		else
+			u[lo]++;
+	}
+	return QUBO_OK;
+}
+
+/* Where chunk k of nchunks of a log of n pairs starts (n for k >= nchunks):
+ * the chunks differ in length by one at most. */
+static size_t chunk_start(size_t n, unsigned k, unsigned nchunks)
+{
+	if (k >= nchunks)
+		return n;
+	return n / nchunks * k + (n % nchunks < k ? n % nchunks : k);
+}
+
+/* Folds the pairs (i, i) into hnew, in the order they were added. */
+static int fold_diagonal(const qubo_model *m, work *w)
 {
 	size_t k;
 
@@ -893,20 +931,20 @@ static int count_upper(const qubo_model *m, work *w, int *diag)
 		if (poll(m, w, 0))
 			return QUBO_CANCELLED;
 		if (q->i == q->j)
-			*diag = 1;
-		else
-			w->ustart[(q->i < q->j ? q->i : q->j) + 1]++;
+			w->hnew[q->i] += q->w;
 	}
 	return QUBO_OK;
 }
 
 /* Picks the buckets of the upper rows: 2^ushift consecutive rows each,
  * as many rows as the bits that a column leaves free in its 32 can number
- * (cbits: the bits of a column), and no more entries than BUCKET_ENTRIES or
- * the longest row, whichever is more. */
+ * (cbits: the bits of a column), and no bucket with more entries than the
+ * longest row and BUCKET_ENTRIES together (so a long row has a bucket of
+ * its own only when its neighbours are long too, and the scratch is never
+ * much more than a row's, as when rows were sorted one by one). */
 static void choose_buckets(const qubo_model *m, work *w)
 {
-	size_t n = m->n, maxrow = 0, best, a;
+	size_t n = m->n, maxrow = 0, a;
 	unsigned cb = 0, k = 0;
 
 	while (cb < 32 && ((size_t)1 << cb) < n)
@@ -914,9 +952,8 @@ static void choose_buckets(const qubo_model *m, work *w)
 	for (a = 0; a < n; a++)
 		if (w->ustart[a + 1] - w->ustart[a] > maxrow)
 			maxrow = w->ustart[a + 1] - w->ustart[a];
-	best = maxrow;
 	/* twice as many rows a bucket at each step: the most entries of a
-	 * bucket only grows, so the first that exceeds the cap ends it */
+	 * bucket only grows, so the first step past the cap ends it */
 	while (k + cb < 32 && ((size_t)1 << k) < n) {
 		size_t span = (size_t)2 << k, big = 0, b;
 		for (b = 0; b < n; b += span) {
@@ -924,9 +961,8 @@ static void choose_buckets(const qubo_model *m, work *w)
 			if (w->ustart[e] - w->ustart[b] > big)
 				big = w->ustart[e] - w->ustart[b];
 		}
-		if (big > best && big > BUCKET_ENTRIES)
+		if (big - maxrow > BUCKET_ENTRIES)
 			break;
-		best = big;
 		k++;
 	}
 	w->ushift = k;
@@ -964,33 +1000,62 @@ static void split_buckets(const qubo_model *m, work *w)
 	}
 }
 
-/* Writes the pairs of p's buckets into them, in the order they were added,
- * each column tagged in its free high bits with its row's place in the
- * bucket; folds the diagonal ones into hnew. pcur holds each bucket's
- * cursor. */
-static int scatter_buckets(const qubo_model *m, work *w, part *p)
+/* Writes the pairs of p's chunk of the log into their buckets, in the order
+ * they were added, each column tagged in its free high bits with its row's
+ * place in the bucket; leaves out the pairs (i, i). Part 0 writes bucket b
+ * at pcur[b] on; part k at the bucket's start plus p->rcnt[b] (the entries
+ * of the chunks before k), so every bucket holds its pairs in the order of
+ * the log. */
+static int scatter_chunk(const qubo_model *m, work *w, part *p)
 {
-	size_t k, b0 = p->b0, span = p->b1 - p->b0;
 	unsigned sh = w->ushift, cb = w->cbits;
-	uint32_t low = ((uint32_t)1 << sh) - 1;
+	uint32_t low = ((uint32_t)1 << sh) - 1, *r = p->rcnt;
+	size_t k, c;
 
-	for (k = 0; k < m->num_pairs; k++) {
+	for (k = p->base; k < p->end; k++) {
 		const qubo__pair *q = &m->pairs[k];
 		uint32_t lo = q->i < q->j ? q->i : q->j, hi = q->i < q->j ? q->j : q->i;
-		size_t c;
 		if (part_poll(m, w, p, 0))
 			return QUBO_CANCELLED;
-		if ((size_t)(lo >> sh) - b0 >= span)
+		if (lo == hi)
 			continue;
-		if (lo == hi) {
-			w->hnew[lo] += q->w;
-			continue;
-		}
-		c = w->pcur[lo >> sh]++;
+		if (r)
+			c = w->ustart[(size_t)(lo >> sh) << sh] + r[lo >> sh]++;
+		else
+			c = w->pcur[lo >> sh]++;
 		w->scol[c] = hi | (uint32_t)((uint64_t)(lo & low) << cb);
 		w->sval[c] = q->w;
 	}
 	return QUBO_OK;
+}
+
+/* Turns each chunk's row counts (rcnt of parts 1 to nchunks − 1, and for
+ * part 0 the totals in ustart less theirs) into where the chunk's entries
+ * start in each bucket, counted from the bucket's start, in rcnt[b]: the
+ * entries of the chunks before it. A bucket's index is never above its
+ * first row's, so rcnt[b] is written after the rows it sums are read. Sets
+ * part 0's cursors, pcur[b], to the buckets' starts. */
+static void chunk_offsets(const qubo_model *m, work *w, unsigned nchunks)
+{
+	size_t n = m->n, b, r, r0, r1, sum[MAX_CHUNKS];
+	unsigned sh = w->ushift, k;
+
+	for (b = 0, r0 = 0; r0 < n; b++, r0 = r1) {
+		size_t at = w->ustart[r1 = n - r0 > ((size_t)1 << sh) ? r0 + ((size_t)1 << sh) : n];
+		at -= w->ustart[r0];
+		for (k = 1; k < nchunks; k++) {
+			uint32_t *c = w->parts[k].rcnt;
+			for (sum[k] = 0, r = r0; r < r1; r++)
+				sum[k] += c[r];
+			at -= sum[k];
+		}
+		/* at: part 0's entries in the bucket */
+		for (k = 1; k < nchunks; k++) {
+			w->parts[k].rcnt[b] = (uint32_t)at;
+			at += sum[k];
+		}
+		w->pcur[b] = w->ustart[r0];
+	}
 }
 
 /* Spreads each bucket of p's range into its rows, in p's scratch (in the
@@ -1310,7 +1375,7 @@ static int compile_pairs(qubo_model *m)
 {
 	const qubo_allocator *al = &m->alloc;
 	size_t a, nup, spread, nnz = 0, maxdeg = 0;
-	unsigned k;
+	unsigned k, nchunks;
 	int has_diag = 0, rc;
 	work w;
 
@@ -1335,12 +1400,37 @@ static int compile_pairs(qubo_model *m)
 		rc = qubo__nomem("compilation work space");
 		goto fail;
 	}
-	rc = count_upper(m, &w, &has_diag);
+	/* The log in chunks, one a part, each counted and scattered by its
+	 * part alone, so that no part reads the pairs of another (and skips
+	 * them, a branch it would mispredict half the time). The counts of
+	 * parts 1 to 3 go to work space that waits for the layout: nupper
+	 * holds two arrays of them, nrow a third; a count of a chunk fits in
+	 * 32 bits when the log does. */
+	nchunks = w.nparts < MAX_CHUNKS ? w.nparts : MAX_CHUNKS;
+	if (m->num_pairs > UINT32_MAX)
+		nchunks = 1;
+	for (k = 0; k < w.nparts; k++) {
+		part *p = &w.parts[k];
+		p->base = chunk_start(m->num_pairs, k, nchunks);
+		p->end = chunk_start(m->num_pairs, k + 1, nchunks);
+		if (k == 0 || k >= nchunks)
+			continue;
+		p->rcnt = k < 3 ? (uint32_t *)(void *)w.nupper + (k - 1) * m->n :
+			(uint32_t *)(void *)w.nrow;
+		memset(p->rcnt, 0, m->n * sizeof *p->rcnt);
+	}
+	rc = run_parts(m, &w, count_chunk);
 	if (rc)
 		goto fail;
-	for (a = 0; a < m->n; a++)
-		w.ustart[a + 1] += w.ustart[a];
+	for (a = 0; a < m->n; a++) {
+		size_t c = w.ustart[a + 1];
+		for (k = 1; k < nchunks; k++)
+			c += w.parts[k].rcnt[a];
+		w.ustart[a + 1] = w.ustart[a] + c;
+	}
 	nup = w.ustart[m->n];
+	for (k = 0; k < w.nparts; k++)
+		has_diag |= w.parts[k].diag;
 	if (has_diag) {
 		w.hnew = qubo__malloc_array(al, m->cap_n, sizeof *w.hnew);
 		if (!w.hnew) {
@@ -1348,7 +1438,13 @@ static int compile_pairs(qubo_model *m)
 			goto fail;
 		}
 		memcpy(w.hnew, m->h, m->n * sizeof *w.hnew);
+		rc = fold_diagonal(m, &w);
+		if (rc)
+			goto fail;
 	}
+	rc = check_linear(m, &w);
+	if (rc)
+		goto fail;
 	choose_buckets(m, &w);
 	split_buckets(m, &w);
 	w.sbuf = qubo__malloc_array(al, nup, sizeof *w.sval + sizeof *w.scol);
@@ -1375,13 +1471,9 @@ static int compile_pairs(qubo_model *m)
 		p->bcol = (uint32_t *)(void *)((double *)(void *)w.lcur + spread) + a;
 		a += p->maxrow;
 	}
+	chunk_offsets(m, &w, nchunks);
 	advise_huge(w.sbuf, nup * (sizeof *w.sval + sizeof *w.scol));
-	for (a = 0; a << w.ushift < m->n; a++)
-		w.pcur[a] = w.ustart[a << w.ushift];
-	rc = run_parts(m, &w, scatter_buckets);
-	if (rc)
-		goto fail;
-	rc = check_linear(m, &w);
+	rc = run_parts(m, &w, scatter_chunk);
 	if (!rc)
 		rc = run_parts(m, &w, sort_buckets);
 	if (!rc)
