@@ -105,6 +105,9 @@ typedef struct part {
 	double *bval;       /* rows (in w->lcur, not freed on their own) */
 	uint32_t *rcnt;     /* pairs in random order: its chunk's entries per row,
 			       then its offset in each bucket (in nupper or nrow) */
+	uint32_t *lcnt;     /* pairs in random order, two parts at most: the
+			       lower entries its rows give each row (in nupper),
+			       then where the next of them goes (in lcur) */
 } part;
 
 typedef struct work {
@@ -1104,8 +1107,9 @@ static void chunk_offsets(const qubo_model *m, work *w, unsigned nchunks)
 /* Spreads each bucket of p's range into its rows, in p's scratch (in the
  * order of the bucket, so of addition), sorts each row by column and sums
  * it back into its place in the upper rows, dropping zeros; pcur[a]
- * receives the row's merged length. A sum that is not finite ends the
- * range with p->bad_row set. */
+ * receives the row's merged length, and p->lcnt[c], when set, counts the
+ * entries kept in column c. A sum that is not finite ends the range with
+ * p->bad_row set. */
 static int sort_buckets(const qubo_model *m, work *w, part *p)
 {
 	unsigned sh = w->ushift, cb = w->cbits;
@@ -1141,6 +1145,9 @@ static int sort_buckets(const qubo_model *m, work *w, part *p)
 			if (o == SIZE_MAX)
 				return QUBO_OK;
 			w->pcur[a] = o;
+			if (p->lcnt)
+				for (t = 0; t < o; t++)
+					p->lcnt[w->scol[at + t]]++;
 		}
 		if (part_poll(m, w, p, w->ustart[r1] - base))
 			return QUBO_CANCELLED;
@@ -1219,6 +1226,92 @@ static int mirror_cols(const qubo_model *m, work *w, part *p)
 				w->col[w->lcur[c[t]]++] = (uint32_t)a;
 	}
 	return QUBO_OK;
+}
+
+/*
+ * With one or two parts, the mirror goes by the parts' own upper rows (the
+ * ranges of buckets they sorted) instead of by ranges of the symmetric
+ * rows: then a part reads only its rows, not every row above the end of
+ * its range, and the lower entries each row receives were counted by the
+ * parts as they summed (p->lcnt), where the layout counted them in a pass
+ * of its own. Row c holds the lower entries from part 0's rows, then those
+ * from part 1's, then its upper row; a part's cursor for row c is a 32-bit
+ * place in the symmetric form, in lcur (8 bytes a variable: two of them),
+ * so the compiled form must have fewer than 2^32 entries. More parts would
+ * need more room: they take the way above.
+ */
+
+/* The layout from the parts' counts: nrow, nupper, *maxdeg and each part's
+ * cursors (lcnt, moved from nupper to lcur). Returns the number of
+ * entries. The counts lie in nupper, which is written once they are read. */
+static size_t layout_counted(const qubo_model *m, work *w, size_t *maxdeg)
+{
+	uint32_t *c0 = w->parts[0].lcnt, *c1 = w->nparts > 1 ? w->parts[1].lcnt : NULL;
+	uint32_t *d0 = (uint32_t *)(void *)w->lcur, *d1 = d0 + m->n;
+	size_t a, deg;
+
+	*maxdeg = 0;
+	w->nrow[0] = 0;
+	for (a = 0; a < m->n; a++) {
+		size_t lo0 = c0[a], lo1 = c1 ? c1[a] : 0;
+		d0[a] = (uint32_t)w->nrow[a];
+		d1[a] = (uint32_t)(w->nrow[a] + lo0);
+		deg = lo0 + lo1 + w->pcur[a];
+		w->nrow[a + 1] = w->nrow[a] + deg;
+		if (deg > *maxdeg)
+			*maxdeg = deg;
+	}
+	for (a = 0; a < m->n; a++)
+		w->nupper[a] = w->nrow[a + 1] - w->pcur[a];
+	w->parts[0].lcnt = d0;
+	if (c1)
+		w->parts[1].lcnt = d1;
+	return w->nrow[m->n];
+}
+
+/* mirror_vals by p's own upper rows: copies each into its place and writes
+ * its entries into the rows of their columns at p's cursors. Cannot fail. */
+static int mirror_own_vals(const qubo_model *m, work *w, part *p)
+{
+	size_t a, t;
+
+	(void)m;
+	for (a = p->r0; a < p->r1; a++) {
+		const uint32_t *c = w->scol + w->ustart[a];
+		const double *v = w->sval + w->ustart[a];
+		memcpy(w->val + w->nupper[a], v, w->pcur[a] * sizeof *w->val);
+		for (t = 0; t < w->pcur[a]; t++)
+			w->val[p->lcnt[c[t]]++] = v[t];
+	}
+	return QUBO_OK;
+}
+
+/* The same for the columns, over the upper rows' weights (mirror_cols). */
+static int mirror_own_cols(const qubo_model *m, work *w, part *p)
+{
+	size_t a, t;
+
+	(void)m;
+	for (a = p->r0; a < p->r1; a++) {
+		const uint32_t *c = w->scol + w->ustart[a];
+		memcpy(w->col + w->nupper[a], c, w->pcur[a] * sizeof *w->col);
+		for (t = 0; t < w->pcur[a]; t++)
+			w->col[p->lcnt[c[t]]++] = (uint32_t)a;
+	}
+	return QUBO_OK;
+}
+
+/* Sets the cursors back for the columns: part 0's ended where part 1's
+ * began. */
+static void rewind_cursors(const qubo_model *m, work *w)
+{
+	size_t a;
+
+	for (a = 0; a < m->n; a++) {
+		if (w->nparts > 1)
+			w->parts[1].lcnt[a] = w->parts[0].lcnt[a];
+		w->parts[0].lcnt[a] = (uint32_t)w->nrow[a];
+	}
 }
 
 /*
@@ -1419,7 +1512,7 @@ static int compile_pairs(qubo_model *m)
 	const qubo_allocator *al = &m->alloc;
 	size_t a, nup, spread, nnz = 0, maxdeg = 0;
 	unsigned k, nchunks;
-	int has_diag = 0, rc;
+	int has_diag = 0, counted, rc;
 	work w;
 
 	memset(&w, 0, sizeof w);
@@ -1515,25 +1608,42 @@ static int compile_pairs(qubo_model *m)
 		a += p->maxrow;
 	}
 	chunk_offsets(m, &w, nchunks);
+	/* nupper is free again (the chunks' counts are offsets now, in rcnt
+	 * of parts 1 and 2, read by the scatter): the parts' lower counts go
+	 * there after it */
+	counted = w.nparts <= 2 && nup <= UINT32_MAX / 2;
 	advise_huge(w.sbuf, nup * (sizeof *w.sval + sizeof *w.scol));
 	rc = run_parts(m, &w, scatter_chunk);
+	if (!rc && counted) {
+		memset(w.nupper, 0, w.nparts * m->n * sizeof *w.parts[0].lcnt);
+		for (k = 0; k < w.nparts; k++)
+			w.parts[k].lcnt = (uint32_t *)(void *)w.nupper + k * m->n;
+	}
 	if (!rc)
 		rc = run_parts(m, &w, sort_buckets);
 	if (!rc)
 		rc = check_sums(&w);
-	if (!rc)
+	if (!rc && !counted)
 		rc = layout_upper(m, &w, &nnz, &maxdeg);
 	if (rc)
 		goto fail;
 	/* Nothing fails from here on: the log becomes the weights, the upper
-	 * rows the columns, each written by ranges of the symmetric rows. */
+	 * rows the columns, each written by the parts' own rows or by ranges
+	 * of the symmetric rows. */
 	w.val = (double *)(void *)m->pairs;
 	w.col = (uint32_t *)(void *)w.sbuf;
 	m->pairs = NULL;
 	w.sbuf = NULL;
-	split_by_entries(m, &w, w.nrow);
-	run_parts(m, &w, mirror_vals);
-	run_parts(m, &w, mirror_cols);
+	if (counted) {
+		nnz = layout_counted(m, &w, &maxdeg);
+		run_parts(m, &w, mirror_own_vals);
+		rewind_cursors(m, &w);
+		run_parts(m, &w, mirror_own_cols);
+	} else {
+		split_by_entries(m, &w, w.nrow);
+		run_parts(m, &w, mirror_vals);
+		run_parts(m, &w, mirror_cols);
+	}
 	shrink(al, &w, nnz);
 	commit(m, &w, nnz, maxdeg);
 	return QUBO_OK;
