@@ -991,6 +991,7 @@ static int fold_diagonal(const qubo_model *m, work *w)
 static void choose_buckets(const qubo_model *m, work *w)
 {
 	size_t n = m->n, maxrow = 0, a;
+	size_t cap = m->compile_bucket ? m->compile_bucket : BUCKET_ENTRIES;
 	unsigned cb = 0, k = 0;
 
 	while (cb < 32 && ((size_t)1 << cb) < n)
@@ -1007,7 +1008,7 @@ static void choose_buckets(const qubo_model *m, work *w)
 			if (w->ustart[e] - w->ustart[b] > big)
 				big = w->ustart[e] - w->ustart[b];
 		}
-		if (big - maxrow > BUCKET_ENTRIES)
+		if (big - maxrow > cap)
 			break;
 		k++;
 	}
