@@ -27,9 +27,12 @@
  * take a path of their own (compile_pairs()) that writes each pair once,
  * into the upper row of its smaller variable, through buckets of rows
  * that keep the writing in cache, with the same sums, and needs less
- * memory. When those pairs were added in order of (i, j), as a
- * file listed by rows gives them, the log already is the sorted upper rows
- * and compile_sorted() only sums, counts, places and mirrors them.
+ * memory. There each thread counts and scatters a chunk of the log of its
+ * own, at offsets that keep every bucket in the order of the log, and
+ * then sorts and mirrors a range of buckets. When those pairs were added
+ * in order of (i, j), as a file listed by rows gives them, the log
+ * already is the sorted upper rows and compile_sorted() only sums,
+ * counts, places and mirrors them.
  *
  * Everything is allocated before the model is touched, so a failure leaves
  * the model exactly as it was; so does a stop asked by the interrupt
@@ -985,9 +988,10 @@ static int fold_diagonal(const qubo_model *m, work *w)
 /* Picks the buckets of the upper rows: 2^ushift consecutive rows each,
  * as many rows as the bits that a column leaves free in its 32 can number
  * (cbits: the bits of a column), and no bucket with more entries than the
- * longest row and BUCKET_ENTRIES together (so a long row has a bucket of
- * its own only when its neighbours are long too, and the scratch is never
- * much more than a row's, as when rows were sorted one by one). */
+ * longest row and BUCKET_ENTRIES (or the model's compile_bucket, set by
+ * tests) together: so a long row has a bucket of its own only when its
+ * neighbours are long too, and the scratch is never much more than a
+ * row's, as when rows were sorted one by one. */
 static void choose_buckets(const qubo_model *m, work *w)
 {
 	size_t n = m->n, maxrow = 0, a;
