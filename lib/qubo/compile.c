@@ -136,7 +136,10 @@ typedef struct work {
 	part *parts;      /* nparts ranges of rows for the pair passes */
 	unsigned nparts;
 	atomic_int stop;  /* a part failed or the interrupt asked to stop */
-	size_t tick;      /* entries gone through since the last poll */
+	/* entries gone through since the last poll: written by the calling
+	 * thread all the time, so in a cache line of its own, where no other
+	 * thread reads the fields above it */
+	_Alignas(64) size_t tick;
 } work;
 
 /* Counts `done` more entries; about every QUBO__INTERRUPT_EVERY of them asks
