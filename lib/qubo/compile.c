@@ -262,7 +262,7 @@ static void sort_pairs(uint32_t *c, double *v, size_t len, uint32_t *sc, double 
 #define RANK_SSE2 0
 #endif
 
-/* Rows this short are sorted by rank (rank_pairs), longer ones by merging;
+/* Rows this short are sorted by rank (rank_pairs), longer ones by digits;
  * an entry's place in its row takes the 6 bits under its column in a key. */
 #define RANK_MAX 64
 
@@ -321,6 +321,51 @@ static void rank_pairs(const uint32_t *c, const double *v, size_t len, uint32_t 
 		ov[r] = v[i];
 	}
 #endif
+}
+
+/* The most bits of a digit of radix_pairs: 2^11 counts of 4 bytes stay in
+ * the core's first cache. */
+#define RADIX_BITS 11
+
+/* Stable sort of (c, v)[0, len) by c, len < 2^32, columns of cb bits, by
+ * counting sorts of one digit at a time from the lowest up (each stable,
+ * so the order of addition holds among equal columns), between (c, v) and
+ * (oc, ov); the digits are as many as RADIX_BITS needs, of equal width.
+ * Returns 1 when the sorted row ends in (oc, ov), 0 in (c, v). For the
+ * rows too long to rank: its time grows as the row's length, where merging
+ * adds a pass over the row for every doubling of it. */
+static int radix_pairs(uint32_t *c, double *v, size_t len, uint32_t *oc, double *ov,
+		       unsigned cb)
+{
+	uint32_t cnt[1u << RADIX_BITS], *fc = c, *tc = oc, *xc;
+	double *fv = v, *tv = ov, *xv;
+	unsigned digits = (cb + RADIX_BITS - 1) / RADIX_BITS, bits, shift;
+	size_t i;
+
+	bits = digits ? (cb + digits - 1) / digits : 0;
+	for (shift = 0; shift < cb; shift += bits) {
+		uint32_t mask = (1u << bits) - 1, at = 0;
+		memset(cnt, 0, (mask + 1) * sizeof *cnt);
+		for (i = 0; i < len; i++)
+			cnt[fc[i] >> shift & mask]++;
+		for (i = 0; i <= mask; i++) {
+			uint32_t k = cnt[i];
+			cnt[i] = at;
+			at += k;
+		}
+		for (i = 0; i < len; i++) {
+			uint32_t d = cnt[fc[i] >> shift & mask]++;
+			tc[d] = fc[i];
+			tv[d] = fv[i];
+		}
+		xc = fc;
+		fc = tc;
+		tc = xc;
+		xv = fv;
+		fv = tv;
+		tv = xv;
+	}
+	return fc == oc;
 }
 
 /* Sums the runs of equal columns of the sorted row (c, v)[0, len), in order,
@@ -1145,6 +1190,14 @@ static int sort_buckets(const qubo_model *m, work *w, part *p)
 				rank_pairs(c, v, len, w->scol + at, w->sval + at);
 				o = sum_sorted(w->scol + at, w->sval + at, len, w->scol + at,
 					       w->sval + at, 0, p, a);
+			} else if (len <= UINT32_MAX) {
+				/* the row's own place is the other buffer */
+				if (radix_pairs(c, v, len, w->scol + at, w->sval + at, cb))
+					o = sum_sorted(w->scol + at, w->sval + at, len,
+						       w->scol + at, w->sval + at, 0, p, a);
+				else
+					o = sum_sorted(c, v, len, w->scol + at, w->sval + at, 0,
+						       p, a);
 			} else {
 				/* the row's own place is free: the sort's scratch */
 				sort_pairs(c, v, len, w->scol + at, w->sval + at);

@@ -602,10 +602,10 @@ Test(compile, pairs_through_many_buckets_equal_the_reference_at_any_thread_count
 
 /* Rows of every kind a bucket holds: row 7 with a quarter of the pairs,
  * longer than a bucket may be beyond it (so its bucket is it and a few
- * rows around it, merged rather than ranked), 250 rows of 56 to 84 entries
- * each side of RANK_MAX (64: ranked up to it, merged past it), and short
- * random rows; a fifth of the pairs repeat an earlier one, swapped or
- * negated. */
+ * rows around it, sorted by digits), 250 rows of 56 to 84 entries each
+ * side of RANK_MAX (64: ranked up to it, sorted by digits past it), and
+ * short random rows; a fifth of the pairs repeat an earlier one, swapped
+ * or negated. */
 Test(compile, rows_longer_than_a_bucket_or_than_a_ranked_row_at_any_thread_count)
 {
 	const uint32_t v = 20000;
