@@ -276,6 +276,14 @@ static void rank_pairs(const uint32_t *c, const double *v, size_t len, uint32_t 
 		       double *ov)
 {
 	uint32_t n = (uint32_t)len, i;
+
+	if (n < 2) { /* most rows over many variables */
+		if (n) {
+			oc[0] = c[0];
+			ov[0] = v[0];
+		}
+		return;
+	}
 #if RANK_SSE2
 	/* the keys with the sign bit flipped compare as signed numbers in
 	 * the order of the keys; the rows are padded to 16 with the largest,
