@@ -64,7 +64,7 @@
  * row is longer. Larger buckets are fewer, so the scatter into them writes
  * at fewer places at once, and are slower to spread into their rows, in
  * scratch that leaves the core's cache: 2^17 (128 buckets for 13 M pairs)
- * was the fastest of 2^12 to 2^18 on bench_compile. */
+ * was the fastest of 2^12 to 2^18 on bench_compile (2^18 as fast). */
 #define BUCKET_ENTRIES ((size_t)1 << 17)
 
 /* Asks for transparent huge pages on a large fresh array: the compiled form
@@ -970,8 +970,8 @@ static void commit(qubo_model *m, work *w, size_t nnz, size_t maxdeg)
 /*
  * Single pairs alone (no clique record, no coupler compiled before): the
  * path of a caller who adds terms one by one and of the qbsolv reader, and
- * the one with the most entries. Each pair is written once, into the upper
- * rows of its smaller variable, where its row is sorted and summed as in
+ * the one with the most entries. Each pair goes only into the upper row of
+ * its smaller variable, where the row is sorted and summed as in
  * merge_rows, so the sums are the same bit for bit. Only after the last
  * step that can fail (an allocation, a sum that is not finite, a stop) is
  * the symmetric form written (mirror), into the memory it is made from:
