@@ -1148,8 +1148,9 @@ static void chunk_offsets(const qubo_model *m, work *w, unsigned nchunks)
 	unsigned sh = w->ushift, k;
 
 	for (b = 0, r0 = 0; r0 < n; b++, r0 = r1) {
-		size_t at = w->ustart[r1 = n - r0 > ((size_t)1 << sh) ? r0 + ((size_t)1 << sh) : n];
-		at -= w->ustart[r0];
+		size_t at;
+		r1 = n - r0 > ((size_t)1 << sh) ? r0 + ((size_t)1 << sh) : n;
+		at = w->ustart[r1] - w->ustart[r0];
 		for (k = 1; k < nchunks; k++) {
 			uint32_t *c = w->parts[k].rcnt;
 			for (sum[k] = 0, r = r0; r < r1; r++)
