@@ -25,10 +25,14 @@
  *
  * Single pairs alone, with no clique record and nothing compiled before,
  * take a path of their own (compile_pairs()) that writes each pair once,
- * into the upper row of its smaller variable, with the same sums, and
- * needs less memory. When those pairs were added in order of (i, j), as a
- * file listed by rows gives them, the log already is the sorted upper rows
- * and compile_sorted() only sums, counts, places and mirrors them.
+ * into the upper row of its smaller variable, through buckets of rows
+ * that keep the writing in cache, with the same sums, and needs less
+ * memory. There each thread counts and scatters a chunk of the log of its
+ * own, at offsets that keep every bucket in the order of the log, and
+ * then sorts and mirrors a range of buckets. When those pairs were added
+ * in order of (i, j), as a file listed by rows gives them, the log
+ * already is the sorted upper rows and compile_sorted() only sums,
+ * counts, places and mirrors them.
  *
  * Everything is allocated before the model is touched, so a failure leaves
  * the model exactly as it was; so does a stop asked by the interrupt
@@ -50,6 +54,18 @@
 #define PAR_MIN_PAIRS ((size_t)1 << 16)
 #define PAR_DEFAULT_MAX 4
 #define MAX_PARTS 64
+
+/* The most chunks of the log counted and scattered at once (pairs in random
+ * order): the counts of all but the first live in the work space that
+ * waits for the layout, which holds three. */
+#define MAX_CHUNKS 4
+
+/* Most entries of a bucket of upper rows (pairs in random order), unless a
+ * row is longer. Larger buckets are fewer, so the scatter into them writes
+ * at fewer places at once, and are slower to spread into their rows, in
+ * scratch that leaves the core's cache: 2^17 (128 buckets for 13 M pairs)
+ * was the fastest of 2^12 to 2^18 on bench_compile (2^18 as fast). */
+#define BUCKET_ENTRIES ((size_t)1 << 17)
 
 /* Asks for transparent huge pages on a large fresh array: the compiled form
  * of a big model is written once, in a scattered order, and 4 KiB page
@@ -73,9 +89,10 @@ static void advise_huge(void *p, size_t bytes)
  * its own scratch rows and results. */
 typedef struct part {
 	size_t r0, r1;
+	size_t b0, b1;      /* pairs in random order: its buckets of upper rows */
 	size_t base, end;   /* first and past-the-last reserved entry of the range */
 	size_t out;         /* past the last compacted entry, after the merge pass */
-	size_t maxrow;      /* longest reserved row of the range */
+	size_t maxrow;      /* longest reserved row (or bucket) of the range */
 	size_t maxdeg;
 	size_t tick;        /* entries gone through since the last check */
 	size_t bad_row;     /* first row with a sum that is not finite, or SIZE_MAX */
@@ -87,6 +104,13 @@ typedef struct part {
 	uint32_t *scol;
 	double *sval;
 	uint32_t *lo;       /* pairs in order: lower entries per row (n) */
+	uint32_t *bcol;     /* pairs in random order: a bucket spread into its */
+	double *bval;       /* rows (in w->lcur, not freed on their own) */
+	uint32_t *rcnt;     /* pairs in random order: its chunk's entries per row,
+			       then its offset in each bucket (in nupper or nrow) */
+	uint32_t *lcnt;     /* pairs in random order, two parts at most: the
+			       lower entries its rows give each row (in nupper),
+			       then where the next of them goes (in lcur) */
 } part;
 
 typedef struct work {
@@ -107,10 +131,15 @@ typedef struct work {
 	unsigned char *sbuf; /* pairs only: weights, then columns of the upper rows */
 	double *sval;     /* into sbuf */
 	uint32_t *scol;   /* into sbuf, behind the weights */
+	unsigned ushift;  /* pairs only: 2^ushift upper rows a bucket */
+	unsigned cbits;   /* pairs only: the bits of a column */
 	part *parts;      /* nparts ranges of rows for the pair passes */
 	unsigned nparts;
 	atomic_int stop;  /* a part failed or the interrupt asked to stop */
-	size_t tick;      /* entries gone through since the last poll */
+	/* entries gone through since the last poll: written by the calling
+	 * thread all the time, so in a cache line of its own, where no other
+	 * thread reads the fields above it */
+	_Alignas(64) size_t tick;
 } work;
 
 /* Counts `done` more entries; about every QUBO__INTERRUPT_EVERY of them asks
@@ -224,6 +253,127 @@ static void sort_pairs(uint32_t *c, double *v, size_t len, uint32_t *sc, double 
 		memcpy(c, sc, len * sizeof *c);
 		memcpy(v, sv, len * sizeof *v);
 	}
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define RANK_SSE2 1
+#else
+#define RANK_SSE2 0
+#endif
+
+/* Rows this short are sorted by rank (rank_pairs), longer ones by digits;
+ * an entry's place in its row takes the 6 bits under its column in a key. */
+#define RANK_MAX 64
+
+/* Stable sort of (c, v)[0, len) by c into (oc, ov), len <= RANK_MAX, every
+ * column below 2^26: each entry goes to its rank, the number of entries
+ * with a smaller key, where the key is the column and then the entry's
+ * place. Quadratic, but without a branch that depends on the columns
+ * (an insertion sort of random columns mispredicts about once an entry),
+ * and with SSE2 four ranks at a time: for short rows it is the fastest. */
+static void rank_pairs(const uint32_t *c, const double *v, size_t len, uint32_t *oc,
+		       double *ov)
+{
+	uint32_t n = (uint32_t)len, i;
+
+	if (n < 2) { /* most rows over many variables */
+		if (n) {
+			oc[0] = c[0];
+			ov[0] = v[0];
+		}
+		return;
+	}
+#if RANK_SSE2
+	/* the keys with the sign bit flipped compare as signed numbers in
+	 * the order of the keys; the rows are padded to 16 with the largest,
+	 * whose ranks are not used */
+	int32_t key[RANK_MAX + 16], rank[RANK_MAX + 16];
+	uint32_t j, b;
+
+	for (i = 0; i < n; i++)
+		key[i] = (int32_t)((c[i] << 6 | i) ^ 0x80000000u);
+	for (; i % 16; i++)
+		key[i] = INT32_MAX;
+	for (b = 0; b < n; b += 16) {
+		__m128i k0 = _mm_loadu_si128((const __m128i *)(const void *)(key + b));
+		__m128i k1 = _mm_loadu_si128((const __m128i *)(const void *)(key + b + 4));
+		__m128i k2 = _mm_loadu_si128((const __m128i *)(const void *)(key + b + 8));
+		__m128i k3 = _mm_loadu_si128((const __m128i *)(const void *)(key + b + 12));
+		__m128i r0 = _mm_setzero_si128(), r1 = r0, r2 = r0, r3 = r0;
+		for (j = 0; j < n; j++) {
+			__m128i x = _mm_set1_epi32(key[j]);
+			/* a true comparison is −1: subtracting it counts */
+			r0 = _mm_sub_epi32(r0, _mm_cmpgt_epi32(k0, x));
+			r1 = _mm_sub_epi32(r1, _mm_cmpgt_epi32(k1, x));
+			r2 = _mm_sub_epi32(r2, _mm_cmpgt_epi32(k2, x));
+			r3 = _mm_sub_epi32(r3, _mm_cmpgt_epi32(k3, x));
+		}
+		_mm_storeu_si128((__m128i *)(void *)(rank + b), r0);
+		_mm_storeu_si128((__m128i *)(void *)(rank + b + 4), r1);
+		_mm_storeu_si128((__m128i *)(void *)(rank + b + 8), r2);
+		_mm_storeu_si128((__m128i *)(void *)(rank + b + 12), r3);
+	}
+	for (i = 0; i < n; i++) {
+		oc[rank[i]] = c[i];
+		ov[rank[i]] = v[i];
+	}
+#else
+	for (i = 0; i < n; i++) {
+		uint32_t k = c[i], j, r = 0;
+		for (j = 0; j < i; j++)
+			r += c[j] <= k;
+		for (j = i + 1; j < n; j++)
+			r += c[j] < k;
+		oc[r] = k;
+		ov[r] = v[i];
+	}
+#endif
+}
+
+/* The most bits of a digit of radix_pairs: 2^11 counts of 4 bytes stay in
+ * the core's first cache. */
+#define RADIX_BITS 11
+
+/* Stable sort of (c, v)[0, len) by c, len < 2^32, columns of cb bits, by
+ * counting sorts of one digit at a time from the lowest up (each stable,
+ * so the order of addition holds among equal columns), between (c, v) and
+ * (oc, ov); the digits are as many as RADIX_BITS needs, of equal width.
+ * Returns 1 when the sorted row ends in (oc, ov), 0 in (c, v). For the
+ * rows too long to rank: its time grows as the row's length, where merging
+ * adds a pass over the row for every doubling of it. */
+static int radix_pairs(uint32_t *c, double *v, size_t len, uint32_t *oc, double *ov,
+		       unsigned cb)
+{
+	uint32_t cnt[1u << RADIX_BITS], *fc = c, *tc = oc, *xc;
+	double *fv = v, *tv = ov, *xv;
+	unsigned digits = (cb + RADIX_BITS - 1) / RADIX_BITS, bits, shift;
+	size_t i;
+
+	bits = digits ? (cb + digits - 1) / digits : 0;
+	for (shift = 0; shift < cb; shift += bits) {
+		uint32_t mask = (1u << bits) - 1, at = 0;
+		memset(cnt, 0, (mask + 1) * sizeof *cnt);
+		for (i = 0; i < len; i++)
+			cnt[fc[i] >> shift & mask]++;
+		for (i = 0; i <= mask; i++) {
+			uint32_t k = cnt[i];
+			cnt[i] = at;
+			at += k;
+		}
+		for (i = 0; i < len; i++) {
+			uint32_t d = cnt[fc[i] >> shift & mask]++;
+			tc[d] = fc[i];
+			tv[d] = fv[i];
+		}
+		xc = fc;
+		fc = tc;
+		tc = xc;
+		xv = fv;
+		fv = tv;
+		tv = xv;
+	}
+	return fc == oc;
 }
 
 /* Sums the runs of equal columns of the sorted row (c, v)[0, len), in order,
@@ -820,20 +970,64 @@ static void commit(qubo_model *m, work *w, size_t nnz, size_t maxdeg)
 /*
  * Single pairs alone (no clique record, no coupler compiled before): the
  * path of a caller who adds terms one by one and of the qbsolv reader, and
- * the one with the most entries. Each pair is written once, into the upper
- * row of its smaller variable (scatter_upper), where the row is sorted and
- * summed (merge_upper) as in merge_rows, so the sums are the same bit for
- * bit. Only after the last step that can fail (an allocation, a sum that is
- * not finite, a stop) is the symmetric form written (mirror), into the
- * memory it is made from: the weights over the pair log, no longer needed,
- * and the columns over the upper rows' weights. The log (16 bytes a pair),
- * the upper rows (12) and the compiled form (24 bytes a coupler) are so
- * never all three in memory.
+ * the one with the most entries. Each pair goes only into the upper row of
+ * its smaller variable, where the row is sorted and summed as in
+ * merge_rows, so the sums are the same bit for bit. Only after the last
+ * step that can fail (an allocation, a sum that is not finite, a stop) is
+ * the symmetric form written (mirror), into the memory it is made from:
+ * the weights over the pair log, no longer needed, and the columns over
+ * the upper rows' weights. The log (16 bytes a pair), the upper rows (12)
+ * and the compiled form (24 bytes a coupler) are so never all three in
+ * memory.
+ *
+ * A counting sort straight into the rows, as merge_rows does, is slow on
+ * a large model whose pairs come in random order: with a million rows,
+ * each pair is written to a place of its own far from the last, a cache
+ * miss for its column and another for its weight, and those misses cost
+ * more than all the rest. So the pairs go first into buckets of 2^ushift
+ * consecutive rows (scatter_chunk), few enough that the places being
+ * written stay in cache, in the order they were added, every column
+ * tagged with its row in the bucket in the high bits it leaves free. A
+ * bucket, small enough to stay in cache itself, is then spread into its
+ * rows (sort_buckets), in the order of the bucket, so still of addition,
+ * and each row sorted by column (stably) and summed into its place. The
+ * rows are the same, and so are their sums.
  */
 
-/* Counts the upper entries of each row into ustart[a + 1]; sets *diag when
- * some pair is (i, i). */
-static int count_upper(const qubo_model *m, work *w, int *diag)
+/* Counts the upper entries of each row in p's chunk of the log: part 0
+ * into ustart[a + 1], the others into p->rcnt[a]; sets p->diag when some
+ * pair is (i, i). */
+static int count_chunk(const qubo_model *m, work *w, part *p)
+{
+	size_t k, *u = w->ustart + 1;
+	uint32_t *r = p->rcnt;
+
+	for (k = p->base; k < p->end; k++) {
+		const qubo__pair *q = &m->pairs[k];
+		uint32_t lo = q->i < q->j ? q->i : q->j;
+		if (part_poll(m, w, p, 0))
+			return QUBO_CANCELLED;
+		if (q->i == q->j)
+			p->diag = 1;
+		else if (r)
+			r[lo]++;
+		else
+			u[lo]++;
+	}
+	return QUBO_OK;
+}
+
+/* Where chunk k of nchunks of a log of n pairs starts (n for k >= nchunks):
+ * the chunks differ in length by one at most. */
+static size_t chunk_start(size_t n, unsigned k, unsigned nchunks)
+{
+	if (k >= nchunks)
+		return n;
+	return n / nchunks * k + (n % nchunks < k ? n % nchunks : k);
+}
+
+/* Folds the pairs (i, i) into hnew, in the order they were added. */
+static int fold_diagonal(const qubo_model *m, work *w)
 {
 	size_t k;
 
@@ -842,56 +1036,190 @@ static int count_upper(const qubo_model *m, work *w, int *diag)
 		if (poll(m, w, 0))
 			return QUBO_CANCELLED;
 		if (q->i == q->j)
-			*diag = 1;
-		else
-			w->ustart[(q->i < q->j ? q->i : q->j) + 1]++;
+			w->hnew[q->i] += q->w;
 	}
 	return QUBO_OK;
 }
 
-/* Writes the pairs of p's rows into their upper rows, in the order they
- * were added; folds the diagonal ones into hnew. */
-static int scatter_upper(const qubo_model *m, work *w, part *p)
+/* Picks the buckets of the upper rows: 2^ushift consecutive rows each,
+ * as many rows as the bits that a column leaves free in its 32 can number
+ * (cbits: the bits of a column), and no bucket with more entries than the
+ * longest row and BUCKET_ENTRIES (or the model's compile_bucket, set by
+ * tests) together: so a long row has a bucket of its own only when its
+ * neighbours are long too, and the scratch is never much more than a
+ * row's, as when rows were sorted one by one. */
+static void choose_buckets(const qubo_model *m, work *w)
 {
-	size_t k, r0 = p->r0, span = p->r1 - p->r0;
+	size_t n = m->n, maxrow = 0, a;
+	size_t cap = m->compile_bucket ? m->compile_bucket : BUCKET_ENTRIES;
+	unsigned cb = 0, k = 0;
 
-	for (k = 0; k < m->num_pairs; k++) {
+	while (cb < 32 && ((size_t)1 << cb) < n)
+		cb++;
+	for (a = 0; a < n; a++)
+		if (w->ustart[a + 1] - w->ustart[a] > maxrow)
+			maxrow = w->ustart[a + 1] - w->ustart[a];
+	/* twice as many rows a bucket at each step: the most entries of a
+	 * bucket only grows, so the first step past the cap ends it */
+	while (k + cb < 32 && ((size_t)1 << k) < n) {
+		size_t span = (size_t)2 << k, big = 0, b;
+		for (b = 0; b < n; b += span) {
+			size_t e = n - b > span ? b + span : n;
+			if (w->ustart[e] - w->ustart[b] > big)
+				big = w->ustart[e] - w->ustart[b];
+		}
+		if (big - maxrow > cap)
+			break;
+		k++;
+	}
+	w->ushift = k;
+	w->cbits = cb;
+}
+
+/* Splits the buckets into nparts ranges of about equal numbers of entries;
+ * each part's maxrow is its largest bucket. */
+static void split_buckets(const qubo_model *m, work *w)
+{
+	size_t n = m->n, total = w->ustart[n], b = 0;
+	size_t nb = n ? ((n - 1) >> w->ushift) + 1 : 0;
+	unsigned k;
+
+	for (k = 0; k < w->nparts; k++) {
+		part *p = &w->parts[k];
+		size_t goal = k + 1 == w->nparts ? SIZE_MAX :
+			(size_t)((double)total * (k + 1) / w->nparts);
+		p->b0 = b;
+		p->maxrow = 0;
+		while (b < nb) {
+			size_t r0 = b << w->ushift, r1 = (b + 1) << w->ushift;
+			if (r1 > n)
+				r1 = n;
+			if (w->ustart[r1] > goal)
+				break;
+			if (w->ustart[r1] - w->ustart[r0] > p->maxrow)
+				p->maxrow = w->ustart[r1] - w->ustart[r0];
+			b++;
+		}
+		p->b1 = b;
+		p->r0 = p->b0 << w->ushift < n ? p->b0 << w->ushift : n;
+		p->r1 = p->b1 << w->ushift < n ? p->b1 << w->ushift : n;
+		p->bad_row = SIZE_MAX;
+	}
+}
+
+/* Writes the pairs of p's chunk of the log into their buckets, in the order
+ * they were added, each column tagged in its free high bits with its row's
+ * place in the bucket; leaves out the pairs (i, i). Part 0 writes bucket b
+ * at pcur[b] on; part k at the bucket's start plus p->rcnt[b] (the entries
+ * of the chunks before k), so every bucket holds its pairs in the order of
+ * the log. */
+static int scatter_chunk(const qubo_model *m, work *w, part *p)
+{
+	unsigned sh = w->ushift, cb = w->cbits;
+	uint32_t low = ((uint32_t)1 << sh) - 1, *r = p->rcnt;
+	size_t k, c;
+
+	for (k = p->base; k < p->end; k++) {
 		const qubo__pair *q = &m->pairs[k];
 		uint32_t lo = q->i < q->j ? q->i : q->j, hi = q->i < q->j ? q->j : q->i;
-		size_t c;
 		if (part_poll(m, w, p, 0))
 			return QUBO_CANCELLED;
-		if ((size_t)lo - r0 >= span)
+		if (lo == hi)
 			continue;
-		if (lo == hi) {
-			w->hnew[lo] += q->w;
-			continue;
-		}
-		c = w->pcur[lo]++;
-		w->scol[c] = hi;
+		if (r)
+			c = w->ustart[(size_t)(lo >> sh) << sh] + r[lo >> sh]++;
+		else
+			c = w->pcur[lo >> sh]++;
+		w->scol[c] = hi | (uint32_t)((uint64_t)(lo & low) << cb);
 		w->sval[c] = q->w;
 	}
 	return QUBO_OK;
 }
 
-/* Sorts and sums each upper row of p's range in place, dropping zeros;
- * pcur[a] receives the row's merged length. A sum that is not finite ends
- * the range with p->bad_row set. */
-static int merge_upper(const qubo_model *m, work *w, part *p)
+/* Turns each chunk's row counts (rcnt of parts 1 to nchunks − 1, and for
+ * part 0 the totals in ustart less theirs) into where the chunk's entries
+ * start in each bucket, counted from the bucket's start, in rcnt[b]: the
+ * entries of the chunks before it. A bucket's index is never above its
+ * first row's, so rcnt[b] is written after the rows it sums are read. Sets
+ * part 0's cursors, pcur[b], to the buckets' starts. */
+static void chunk_offsets(const qubo_model *m, work *w, unsigned nchunks)
 {
-	size_t a;
+	size_t n = m->n, b, r, r0, r1, sum[MAX_CHUNKS];
+	unsigned sh = w->ushift, k;
 
-	for (a = p->r0; a < p->r1; a++) {
-		size_t len = w->ustart[a + 1] - w->ustart[a], o;
-		uint32_t *c = w->scol + w->ustart[a];
-		double *v = w->sval + w->ustart[a];
+	for (b = 0, r0 = 0; r0 < n; b++, r0 = r1) {
+		size_t at;
+		r1 = n - r0 > ((size_t)1 << sh) ? r0 + ((size_t)1 << sh) : n;
+		at = w->ustart[r1] - w->ustart[r0];
+		for (k = 1; k < nchunks; k++) {
+			uint32_t *c = w->parts[k].rcnt;
+			for (sum[k] = 0, r = r0; r < r1; r++)
+				sum[k] += c[r];
+			at -= sum[k];
+		}
+		/* at: part 0's entries in the bucket */
+		for (k = 1; k < nchunks; k++) {
+			w->parts[k].rcnt[b] = (uint32_t)at;
+			at += sum[k];
+		}
+		w->pcur[b] = w->ustart[r0];
+	}
+}
 
-		sort_pairs(c, v, len, p->tcol, p->tval);
-		o = sum_sorted(c, v, len, c, v, 0, p, a);
-		if (o == SIZE_MAX)
-			return QUBO_OK;
-		w->pcur[a] = o;
-		if (part_poll(m, w, p, len))
+/* Spreads each bucket of p's range into its rows, in p's scratch (in the
+ * order of the bucket, so of addition), sorts each row by column and sums
+ * it back into its place in the upper rows, dropping zeros; pcur[a]
+ * receives the row's merged length, and p->lcnt[c], when set, counts the
+ * entries kept in column c. A sum that is not finite ends the range with
+ * p->bad_row set. */
+static int sort_buckets(const qubo_model *m, work *w, part *p)
+{
+	unsigned sh = w->ushift, cb = w->cbits;
+	uint32_t colmask = cb < 32 ? ((uint32_t)1 << cb) - 1 : UINT32_MAX;
+	size_t b;
+
+	for (b = p->b0; b < p->b1; b++) {
+		size_t r0 = b << sh, r1 = r0 + ((size_t)1 << sh), base, t, a;
+		if (r1 > m->n)
+			r1 = m->n;
+		base = w->ustart[r0];
+		for (a = r0; a < r1; a++)
+			w->pcur[a] = w->ustart[a] - base;
+		for (t = base; t < w->ustart[r1]; t++) {
+			uint32_t x = w->scol[t];
+			size_t c = w->pcur[r0 + (size_t)((uint64_t)x >> cb)]++;
+			p->bcol[c] = x & colmask;
+			p->bval[c] = w->sval[t];
+		}
+		for (a = r0; a < r1; a++) {
+			size_t at = w->ustart[a], len = w->ustart[a + 1] - at, o;
+			uint32_t *c = p->bcol + (at - base);
+			double *v = p->bval + (at - base);
+			if (len <= RANK_MAX && cb <= 26) {
+				rank_pairs(c, v, len, w->scol + at, w->sval + at);
+				o = sum_sorted(w->scol + at, w->sval + at, len, w->scol + at,
+					       w->sval + at, 0, p, a);
+			} else if (len <= UINT32_MAX) {
+				/* the row's own place is the other buffer */
+				if (radix_pairs(c, v, len, w->scol + at, w->sval + at, cb))
+					o = sum_sorted(w->scol + at, w->sval + at, len,
+						       w->scol + at, w->sval + at, 0, p, a);
+				else
+					o = sum_sorted(c, v, len, w->scol + at, w->sval + at, 0,
+						       p, a);
+			} else {
+				/* the row's own place is free: the sort's scratch */
+				sort_pairs(c, v, len, w->scol + at, w->sval + at);
+				o = sum_sorted(c, v, len, w->scol + at, w->sval + at, 0, p, a);
+			}
+			if (o == SIZE_MAX)
+				return QUBO_OK;
+			w->pcur[a] = o;
+			if (p->lcnt)
+				for (t = 0; t < o; t++)
+					p->lcnt[w->scol[at + t]]++;
+		}
+		if (part_poll(m, w, p, w->ustart[r1] - base))
 			return QUBO_CANCELLED;
 	}
 	return QUBO_OK;
@@ -968,6 +1296,92 @@ static int mirror_cols(const qubo_model *m, work *w, part *p)
 				w->col[w->lcur[c[t]]++] = (uint32_t)a;
 	}
 	return QUBO_OK;
+}
+
+/*
+ * With one or two parts, the mirror goes by the parts' own upper rows (the
+ * ranges of buckets they sorted) instead of by ranges of the symmetric
+ * rows: then a part reads only its rows, not every row above the end of
+ * its range, and the lower entries each row receives were counted by the
+ * parts as they summed (p->lcnt), where the layout counted them in a pass
+ * of its own. Row c holds the lower entries from part 0's rows, then those
+ * from part 1's, then its upper row; a part's cursor for row c is a 32-bit
+ * place in the symmetric form, in lcur (8 bytes a variable: two of them),
+ * so the compiled form must have fewer than 2^32 entries. More parts would
+ * need more room: they take the way above.
+ */
+
+/* The layout from the parts' counts: nrow, nupper, *maxdeg and each part's
+ * cursors (lcnt, moved from nupper to lcur). Returns the number of
+ * entries. The counts lie in nupper, which is written once they are read. */
+static size_t layout_counted(const qubo_model *m, work *w, size_t *maxdeg)
+{
+	uint32_t *c0 = w->parts[0].lcnt, *c1 = w->nparts > 1 ? w->parts[1].lcnt : NULL;
+	uint32_t *d0 = (uint32_t *)(void *)w->lcur, *d1 = d0 + m->n;
+	size_t a, deg;
+
+	*maxdeg = 0;
+	w->nrow[0] = 0;
+	for (a = 0; a < m->n; a++) {
+		size_t lo0 = c0[a], lo1 = c1 ? c1[a] : 0;
+		d0[a] = (uint32_t)w->nrow[a];
+		d1[a] = (uint32_t)(w->nrow[a] + lo0);
+		deg = lo0 + lo1 + w->pcur[a];
+		w->nrow[a + 1] = w->nrow[a] + deg;
+		if (deg > *maxdeg)
+			*maxdeg = deg;
+	}
+	for (a = 0; a < m->n; a++)
+		w->nupper[a] = w->nrow[a + 1] - w->pcur[a];
+	w->parts[0].lcnt = d0;
+	if (c1)
+		w->parts[1].lcnt = d1;
+	return w->nrow[m->n];
+}
+
+/* mirror_vals by p's own upper rows: copies each into its place and writes
+ * its entries into the rows of their columns at p's cursors. Cannot fail. */
+static int mirror_own_vals(const qubo_model *m, work *w, part *p)
+{
+	size_t a, t;
+
+	(void)m;
+	for (a = p->r0; a < p->r1; a++) {
+		const uint32_t *c = w->scol + w->ustart[a];
+		const double *v = w->sval + w->ustart[a];
+		memcpy(w->val + w->nupper[a], v, w->pcur[a] * sizeof *w->val);
+		for (t = 0; t < w->pcur[a]; t++)
+			w->val[p->lcnt[c[t]]++] = v[t];
+	}
+	return QUBO_OK;
+}
+
+/* The same for the columns, over the upper rows' weights (mirror_cols). */
+static int mirror_own_cols(const qubo_model *m, work *w, part *p)
+{
+	size_t a, t;
+
+	(void)m;
+	for (a = p->r0; a < p->r1; a++) {
+		const uint32_t *c = w->scol + w->ustart[a];
+		memcpy(w->col + w->nupper[a], c, w->pcur[a] * sizeof *w->col);
+		for (t = 0; t < w->pcur[a]; t++)
+			w->col[p->lcnt[c[t]]++] = (uint32_t)a;
+	}
+	return QUBO_OK;
+}
+
+/* Sets the cursors back for the columns: part 0's ended where part 1's
+ * began. */
+static void rewind_cursors(const qubo_model *m, work *w)
+{
+	size_t a;
+
+	for (a = 0; a < m->n; a++) {
+		if (w->nparts > 1)
+			w->parts[1].lcnt[a] = w->parts[0].lcnt[a];
+		w->parts[0].lcnt[a] = (uint32_t)w->nrow[a];
+	}
 }
 
 /*
@@ -1166,9 +1580,9 @@ static int compile_sorted(qubo_model *m, work *w)
 static int compile_pairs(qubo_model *m)
 {
 	const qubo_allocator *al = &m->alloc;
-	size_t a, nup, nnz = 0, maxdeg = 0;
-	unsigned k;
-	int has_diag = 0, rc;
+	size_t a, nup, spread, nnz = 0, maxdeg = 0;
+	unsigned k, nchunks;
+	int has_diag = 0, counted, rc;
 	work w;
 
 	memset(&w, 0, sizeof w);
@@ -1188,19 +1602,41 @@ static int compile_pairs(qubo_model *m)
 		return QUBO_OK;
 	}
 	w.ustart = qubo__calloc_array(al, m->n + 1, sizeof *w.ustart);
-	w.lcur = qubo__malloc_array(al, m->n, sizeof *w.lcur);
-	if (!w.ustart || !w.lcur) {
+	if (!w.ustart) {
 		rc = qubo__nomem("compilation work space");
 		goto fail;
 	}
-	rc = count_upper(m, &w, &has_diag);
+	/* The log in chunks, one a part, each counted and scattered by its
+	 * part alone, so that no part reads the pairs of another (and skips
+	 * them, a branch it would mispredict half the time). The counts of
+	 * parts 1 to 3 go to work space that waits for the layout: nupper
+	 * holds two arrays of them, nrow a third; a count of a chunk fits in
+	 * 32 bits when the log does. */
+	nchunks = w.nparts < MAX_CHUNKS ? w.nparts : MAX_CHUNKS;
+	if (m->num_pairs > UINT32_MAX)
+		nchunks = 1;
+	for (k = 0; k < w.nparts; k++) {
+		part *p = &w.parts[k];
+		p->base = chunk_start(m->num_pairs, k, nchunks);
+		p->end = chunk_start(m->num_pairs, k + 1, nchunks);
+		if (k == 0 || k >= nchunks)
+			continue;
+		p->rcnt = k < 3 ? (uint32_t *)(void *)w.nupper + (k - 1) * m->n :
+			(uint32_t *)(void *)w.nrow;
+		memset(p->rcnt, 0, m->n * sizeof *p->rcnt);
+	}
+	rc = run_parts(m, &w, count_chunk);
 	if (rc)
 		goto fail;
 	for (a = 0; a < m->n; a++) {
-		w.ustart[a + 1] += w.ustart[a];
-		w.pcur[a] = w.ustart[a];
+		size_t c = w.ustart[a + 1];
+		for (k = 1; k < nchunks; k++)
+			c += w.parts[k].rcnt[a];
+		w.ustart[a + 1] = w.ustart[a] + c;
 	}
 	nup = w.ustart[m->n];
+	for (k = 0; k < w.nparts; k++)
+		has_diag |= w.parts[k].diag;
 	if (has_diag) {
 		w.hnew = qubo__malloc_array(al, m->cap_n, sizeof *w.hnew);
 		if (!w.hnew) {
@@ -1208,8 +1644,15 @@ static int compile_pairs(qubo_model *m)
 			goto fail;
 		}
 		memcpy(w.hnew, m->h, m->n * sizeof *w.hnew);
+		rc = fold_diagonal(m, &w);
+		if (rc)
+			goto fail;
 	}
-	split_by_entries(m, &w, w.ustart);
+	rc = check_linear(m, &w);
+	if (rc)
+		goto fail;
+	choose_buckets(m, &w);
+	split_buckets(m, &w);
 	w.sbuf = qubo__malloc_array(al, nup, sizeof *w.sval + sizeof *w.scol);
 	if (!w.sbuf) {
 		rc = qubo__nomem("the compiled adjacency");
@@ -1217,37 +1660,60 @@ static int compile_pairs(qubo_model *m)
 	}
 	w.sval = (double *)(void *)w.sbuf;
 	w.scol = (uint32_t *)(void *)(w.sbuf + nup * sizeof *w.sval);
-	for (k = 0; k < w.nparts; k++) {
-		part *p = &w.parts[k];
-		p->tcol = qubo__malloc_array(al, p->maxrow, sizeof *p->tcol);
-		p->tval = qubo__malloc_array(al, p->maxrow, sizeof *p->tval);
-		if (!p->tcol || !p->tval) {
-			rc = qubo__nomem("the compiled adjacency");
-			goto fail;
-		}
-	}
-	advise_huge(w.sbuf, nup * (sizeof *w.sval + sizeof *w.scol));
-	rc = run_parts(m, &w, scatter_upper);
-	if (rc)
+	/* The parts' scratch for their buckets lives in lcur, which waits
+	 * for the layout: with short rows (many variables) it is larger than
+	 * the scratch, and adds nothing to the memory. */
+	for (k = 0, spread = 0; k < w.nparts; k++)
+		spread += w.parts[k].maxrow;
+	a = (spread * (sizeof *w.sval + sizeof *w.scol) + sizeof *w.lcur - 1) / sizeof *w.lcur;
+	w.lcur = qubo__malloc_array(al, a > m->n ? a : m->n, sizeof *w.lcur);
+	if (!w.lcur) {
+		rc = qubo__nomem("compilation work space");
 		goto fail;
-	rc = check_linear(m, &w);
+	}
+	for (k = 0, a = 0; k < w.nparts; k++) {
+		part *p = &w.parts[k];
+		p->bval = (double *)(void *)w.lcur + a;
+		p->bcol = (uint32_t *)(void *)((double *)(void *)w.lcur + spread) + a;
+		a += p->maxrow;
+	}
+	chunk_offsets(m, &w, nchunks);
+	/* nupper is free again (the chunks' counts are offsets now, in rcnt
+	 * of parts 1 and 2, read by the scatter): the parts' lower counts go
+	 * there after it */
+	counted = w.nparts <= 2 && nup <= UINT32_MAX / 2;
+	advise_huge(w.sbuf, nup * (sizeof *w.sval + sizeof *w.scol));
+	rc = run_parts(m, &w, scatter_chunk);
+	if (!rc && counted) {
+		memset(w.nupper, 0, w.nparts * m->n * sizeof *w.parts[0].lcnt);
+		for (k = 0; k < w.nparts; k++)
+			w.parts[k].lcnt = (uint32_t *)(void *)w.nupper + k * m->n;
+	}
 	if (!rc)
-		rc = run_parts(m, &w, merge_upper);
+		rc = run_parts(m, &w, sort_buckets);
 	if (!rc)
 		rc = check_sums(&w);
-	if (!rc)
+	if (!rc && !counted)
 		rc = layout_upper(m, &w, &nnz, &maxdeg);
 	if (rc)
 		goto fail;
 	/* Nothing fails from here on: the log becomes the weights, the upper
-	 * rows the columns, each written by ranges of the symmetric rows. */
+	 * rows the columns, each written by the parts' own rows or by ranges
+	 * of the symmetric rows. */
 	w.val = (double *)(void *)m->pairs;
 	w.col = (uint32_t *)(void *)w.sbuf;
 	m->pairs = NULL;
 	w.sbuf = NULL;
-	split_by_entries(m, &w, w.nrow);
-	run_parts(m, &w, mirror_vals);
-	run_parts(m, &w, mirror_cols);
+	if (counted) {
+		nnz = layout_counted(m, &w, &maxdeg);
+		run_parts(m, &w, mirror_own_vals);
+		rewind_cursors(m, &w);
+		run_parts(m, &w, mirror_own_cols);
+	} else {
+		split_by_entries(m, &w, w.nrow);
+		run_parts(m, &w, mirror_vals);
+		run_parts(m, &w, mirror_cols);
+	}
 	shrink(al, &w, nnz);
 	commit(m, &w, nnz, maxdeg);
 	return QUBO_OK;

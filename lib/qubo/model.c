@@ -390,6 +390,11 @@ void qubo__model_set_compile_threads(qubo_model *m, int threads)
 	m->compile_threads = threads < 0 ? 0 : threads;
 }
 
+void qubo__model_set_compile_bucket(qubo_model *m, size_t entries)
+{
+	m->compile_bucket = entries;
+}
+
 int qubo_model_add_lit(qubo_model *m, qubo_lit l, double w)
 {
 	static const char fn[] = "qubo_model_add_lit";

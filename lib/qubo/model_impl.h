@@ -65,6 +65,9 @@ struct qubo_model {
 	/* workers of the compile's pair passes (0: one per online CPU, at
 	 * most 4); the result does not depend on it */
 	int compile_threads;
+	/* most entries of a bucket of upper rows beyond the longest row, for
+	 * pairs in random order (0: the default); nor does the result */
+	size_t compile_bucket;
 
 	/* qubo_model_set_interrupt(); not copied */
 	qubo_model_interrupt_fn interrupt;
@@ -109,6 +112,12 @@ static inline int qubo__model_interrupted(const qubo_model *m)
  * default). For tests and benchmarks: the compiled form is the same at any
  * setting. */
 void qubo__model_set_compile_threads(qubo_model *m, int threads);
+
+/* Sets how many entries a bucket of upper rows may hold beyond the longest
+ * row when qubo_model_compile() sorts pairs in random order (0: the
+ * default). For tests, which make many buckets of few pairs: the compiled
+ * form is the same at any setting. */
+void qubo__model_set_compile_bucket(qubo_model *m, size_t entries);
 
 /* qubo_qbsolv_read_ex() without the compile: the model keeps the terms
  * pending, in the order the lines give them (the first line's error and

@@ -358,8 +358,9 @@ static term *test_terms(uint64_t seed, size_t count, uint32_t v, int ordered, si
 /* Allocation k of the compile fails, for every k: QUBO_ERR_NOMEM, the
  * model unchanged (uncompiled, compiling later to the reference), nothing
  * leaked. split: as in build_on_compiled; ordered: the terms in order (the
- * compile's path for them). Returns the failures seen. */
-static size_t allocation_failures(size_t split, int ordered)
+ * compile's path for them); on the given threads. Returns the failures
+ * seen. */
+static size_t allocation_failures(size_t split, int ordered, int threads)
 {
 	const uint32_t v = 300;
 	size_t n;
@@ -377,7 +378,7 @@ static size_t allocation_failures(size_t split, int ordered)
 		tu_failalloc_init(&fa, 0);
 		m = build_on_compiled(t, n, split, v, &fa.a);
 		cr_assert_eq(m->pairs_unsorted, !ordered);
-		qubo__model_set_compile_threads(m, 2);
+		qubo__model_set_compile_threads(m, threads);
 		before = fa.count;
 		fa.fail_at = before + k;
 		rc = qubo_model_compile(m);
@@ -410,17 +411,18 @@ static size_t allocation_failures(size_t split, int ordered)
 
 Test(compile, every_allocation_failure_of_a_threaded_compile_is_clean)
 {
-	/* work space, parts, the upper rows, scratch of each of two parts */
-	size_t failures = allocation_failures(0, 0);
+	/* work space, parts, the row starts, the linear weights, the upper
+	 * rows, the mirror's cursors (the buckets' scratch) */
+	size_t failures = allocation_failures(0, 0, 2);
 
-	cr_assert_geq(failures, 12, "only %zu allocations could fail", failures);
+	cr_assert_geq(failures, 8, "only %zu allocations could fail", failures);
 }
 
 Test(compile, every_allocation_failure_of_a_threaded_compile_of_pairs_in_order_is_clean)
 {
 	/* work space, parts, the lower counts of each of two parts, the
 	 * columns */
-	size_t failures = allocation_failures(0, 1);
+	size_t failures = allocation_failures(0, 1, 2);
 
 	cr_assert_geq(failures, 7, "only %zu allocations could fail", failures);
 }
@@ -428,7 +430,7 @@ Test(compile, every_allocation_failure_of_a_threaded_compile_of_pairs_in_order_i
 Test(compile, every_allocation_failure_of_a_threaded_merge_into_a_previous_form_is_clean)
 {
 	/* work space, parts, scratch of each of two parts, the adjacency */
-	size_t failures = allocation_failures(NPAIRS / 4, 0);
+	size_t failures = allocation_failures(NPAIRS / 4, 0, 2);
 
 	cr_assert_geq(failures, 12, "only %zu allocations could fail", failures);
 }
@@ -551,6 +553,142 @@ Test(compile, an_infinite_sum_names_the_same_coupler_at_any_thread_count)
 		qubo_model_free(m);
 	}
 	free(t);
+}
+
+/* ------------------------------------------------------------------ */
+/* Pairs in random order go through buckets of upper rows; the internal
+ * setter makes the buckets small, so that few pairs fill many. The thread
+ * counts: 1 and 2 (the mirror by the parts' own rows), 3 and 4 (by ranges
+ * of rows, with as many chunks of the log), 6 (chunks for four parts, none
+ * for the last two). */
+
+/* More pairs than PAR_MIN_PAIRS: the parts run on threads. */
+#define BPAIRS 70000
+
+static const int bucket_threads[] = { 1, 2, 3, 4, 6 };
+
+#define BUCKET_THREADS (sizeof bucket_threads / sizeof *bucket_threads)
+
+/* Many buckets (1, 64 or 2048 entries beyond the longest row: 1 makes a
+ * bucket of each row) over rows of
+ * about 25 entries and over rows of less than one: the reference bit for
+ * bit at every thread count. Repeats lie all over the log, so in other
+ * chunks than their first, and cancel or round differently in another
+ * order. */
+Test(compile, pairs_through_many_buckets_equal_the_reference_at_any_thread_count)
+{
+	static const uint32_t vars[] = { 3000, 300000 };
+	static const size_t caps[] = { 1, 64, 2048 };
+	size_t a, b;
+
+	for (a = 0; a < sizeof vars / sizeof *vars; a++) {
+		uint32_t v = vars[a];
+		term *t = make_terms(4000 + a, BPAIRS, v);
+		coo ref = reference(t, BPAIRS, v, 0), rev = reference(t, BPAIRS, v, 1);
+
+		if (v <= 3000)
+			cr_assert_neq(first_difference(&ref, &rev, v), SIZE_MAX,
+				      "v = %u: the data does not depend on the order", v);
+		for (b = 0; b < BUCKET_THREADS; b++) {
+			qubo_model *m = build(t, BPAIRS, v, NULL);
+			qubo__model_set_compile_bucket(m, caps[(a + b) % 3]);
+			expect_compiled(m, bucket_threads[b], &ref, v);
+		}
+		coo_free(&ref);
+		coo_free(&rev);
+		free(t);
+	}
+}
+
+/* Rows of every kind a bucket holds: row 7 with a quarter of the pairs,
+ * longer than a bucket may be beyond it (so its bucket is it and a few
+ * rows around it, sorted by digits), 250 rows of 56 to 84 entries each
+ * side of RANK_MAX (64: ranked up to it, sorted by digits past it), and
+ * short random rows; a fifth of the pairs repeat an earlier one, swapped
+ * or negated. */
+Test(compile, rows_longer_than_a_bucket_or_than_a_ranked_row_at_any_thread_count)
+{
+	const uint32_t v = 20000;
+	term *t = malloc(BPAIRS * sizeof *t);
+	tu_rng r = { 29 };
+	coo ref;
+	size_t k, b;
+
+	cr_assert_not_null(t);
+	for (k = 0; k < BPAIRS; k++) {
+		uint64_t kind = tu_below(&r, 20);
+		if (k > 0 && kind < 4) {
+			const term *o = &t[tu_below(&r, k)];
+			t[k].i = kind < 2 ? o->j : o->i;
+			t[k].j = kind < 2 ? o->i : o->j;
+			t[k].w = kind < 2 ? weight(&r) : -o->w;
+		} else if (kind < 9) {
+			t[k].i = 7;
+			t[k].j = 8 + (uint32_t)tu_below(&r, v - 8);
+			t[k].w = weight(&r);
+		} else if (kind < 14) {
+			uint32_t row = 100 + (uint32_t)(k % 250);
+			t[k].i = row + 1 + (uint32_t)tu_below(&r, v - row - 1);
+			t[k].j = row; /* given as (j, i) */
+			t[k].w = weight(&r);
+		} else {
+			t[k].i = (uint32_t)tu_below(&r, v);
+			t[k].j = (uint32_t)tu_below(&r, v);
+			t[k].w = weight(&r);
+		}
+		t[k].order = k;
+	}
+	ref = reference(t, BPAIRS, v, 0);
+	for (b = 0; b < BUCKET_THREADS; b++) {
+		qubo_model *m = build(t, BPAIRS, v, NULL);
+		qubo__model_set_compile_bucket(m, 2048);
+		expect_compiled(m, bucket_threads[b], &ref, v);
+	}
+	coo_free(&ref);
+	free(t);
+}
+
+/* A linear weight that overflows through pairs (i, i) is reported before a
+ * coupler that does, and the lowest such coupler is named, at every thread
+ * count; the model is left as it was. */
+Test(compile, an_infinite_linear_weight_is_reported_before_an_infinite_coupler)
+{
+	const uint32_t v = 1000;
+	term *t = make_terms(41, BPAIRS, v);
+	size_t b;
+
+	for (b = 0; b < 2 * BUCKET_THREADS; b++) {
+		int linear = b < BUCKET_THREADS;
+		qubo_model *m = build(t, BPAIRS, v, NULL);
+
+		qubo__model_set_compile_threads(m, bucket_threads[b % BUCKET_THREADS]);
+		qubo__model_set_compile_bucket(m, 256);
+		cr_assert_eq(qubo_model_add_quadratic(m, 990, 800, 1e308), QUBO_OK);
+		cr_assert_eq(qubo_model_add_quadratic(m, 800, 990, 1e308), QUBO_OK);
+		cr_assert_eq(qubo_model_add_quadratic(m, 901, 31, 1e308), QUBO_OK);
+		cr_assert_eq(qubo_model_add_quadratic(m, 31, 901, 1e308), QUBO_OK);
+		if (linear) {
+			cr_assert_eq(qubo_model_add_quadratic(m, 950, 950, 1e308), QUBO_OK);
+			cr_assert_eq(qubo_model_add_quadratic(m, 950, 950, 1e308), QUBO_OK);
+		}
+		cr_assert_eq(qubo_model_compile(m), QUBO_ERR_OUT_OF_RANGE);
+		cr_assert(strstr(qubo_error_message(),
+				 linear ? "linear weight of variable 950" : "(31, 901)"),
+			  "%d threads: %s", bucket_threads[b % BUCKET_THREADS],
+			  qubo_error_message());
+		cr_assert_eq(qubo_model_is_compiled(m), 0);
+		qubo_model_free(m);
+	}
+	free(t);
+}
+
+/* Every allocation failure on four threads (four chunks of the log, their
+ * counts in nupper and nrow, the mirror by ranges of rows) is clean too. */
+Test(compile, every_allocation_failure_of_a_compile_on_four_threads_is_clean)
+{
+	size_t failures = allocation_failures(0, 0, 4);
+
+	cr_assert_geq(failures, 8, "only %zu allocations could fail", failures);
 }
 
 /* ------------------------------------------------------------------ */
