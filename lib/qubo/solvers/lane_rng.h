@@ -79,6 +79,17 @@ static inline void qubo__lane_block(qubo__lane_rng *g, uint32_t *out)
 	}
 }
 
+/* 1 when the CPU runs the QUBO__TARGET_AVX2 code (AVX2 and FMA). */
+static inline int qubo__lane_have_avx2(void)
+{
+#if QUBO__LANE_AVX2
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+	return 0;
+#endif
+}
+
 #if QUBO__LANE_AVX2
 /* The same step on the lanes loaded as s[k] = word k of the 8 lanes. */
 QUBO__TARGET_AVX2 static inline __attribute__((always_inline)) __m256i

@@ -60,13 +60,9 @@
 #include "lane_rng.h"
 #include "runner.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(QUBO_SA_NO_SIMD)
-#define SA_AVX2 1
-#include <immintrin.h>
-#define SA_TARGET_AVX2 __attribute__((target("avx2,fma")))
-#else
-#define SA_AVX2 0
-#endif
+/* AVX2 sweeps where lane_rng.h has its AVX2 step (x86-64, GCC or clang) */
+#define SA_AVX2 QUBO__LANE_AVX2
+#define SA_TARGET_AVX2 QUBO__TARGET_AVX2
 
 #if defined(__GNUC__) || defined(__clang__)
 #define SA_INLINE inline __attribute__((always_inline))
@@ -1769,15 +1765,6 @@ static int alloc_worker(const qubo_allocator *a, const sa_prep *p, sa_worker *w)
 	return 1;
 }
 
-static int sa_have_avx2(void)
-{
-#if SA_AVX2
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-	return 0;
-#endif
-}
 
 static void pick_sweeps(const sa_prep *p, int portable_only, sa_sweep_fn *fast, sa_sweep_fn *port)
 {
@@ -1793,7 +1780,7 @@ static void pick_sweeps(const sa_prep *p, int portable_only, sa_sweep_fn *fast, 
 			{ sweep_int_w_avx2, sweep_int_n_avx2 },
 			{ sweep_f32_w_avx2, sweep_f32_n_avx2 },
 			{ sweep_f64_w_avx2, sweep_f64_n_avx2 } };
-		if (!portable_only && sa_have_avx2())
+		if (!portable_only && qubo__lane_have_avx2())
 			*fast = vf[p->kind][p->narrow];
 	}
 #else
@@ -1861,7 +1848,7 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 	/* Groups: SIMD lanes across reads, when there are enough reads and
 	 * every β of the schedule suits the float32 test (see run_read). A
 	 * group checks the target at the end of each sweep. */
-	p->groups = sa_have_avx2() && !(params->flags & (QUBO__SA_PORTABLE | QUBO__SA_NO_GROUPS)) &&
+	p->groups = qubo__lane_have_avx2() && !(params->flags & (QUBO__SA_PORTABLE | QUBO__SA_NO_GROUPS)) &&
 		    run->num_reads >= SA_GROUP &&
 		    fmin(bh, bc) * p->unit >= 0x1p-100 && fmax(bh, bc) * p->unit <= 0x1p100 &&
 		    m->n < UINT32_MAX / (SA_GROUP * sizeof(double)) - 1;
