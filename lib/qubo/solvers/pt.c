@@ -61,7 +61,8 @@ typedef struct pt_job {
 	void *f;             /* L × n fields alike: int32_t or double */
 	uint8_t *bx;         /* n: the read's lowest state */
 	double *e;           /* L: tracked energies (units on the integer engine) */
-	size_t *at, *rung;   /* R: the replica at each rung; L: the rung of each */
+	size_t *at, *rung;   /* R: the replica at each rung; L: the rung of each
+				(0 for the idle lanes) */
 	qubo__lane_rng *gs;  /* L / 8: the groups' generators */
 	uint64_t *flips;
 } pt_job;
@@ -287,8 +288,8 @@ static void sweep_groups(const pt_job *job, int32_t *x, void *f, qubo__lane_rng 
 			int32_t *fg = group_fields(job, f, gi);
 			uint32_t off[PT_LANES];
 			int64_t de[PT_LANES] = { 0 };
-			for (l = 0; l < PT_LANES; l++) /* idle lanes take the hottest row */
-				off[l] = (uint32_t)((q0 + l < job->replicas ? rung[q0 + l] : 0) * row);
+			for (l = 0; l < PT_LANES; l++)
+				off[l] = (uint32_t)(rung[q0 + l] * row);
 #if QUBO__LANE_AVX2
 			if (job->avx2)
 				int_sweep_avx2(job, xg, fg, &gs[gi], off, de);
@@ -300,7 +301,7 @@ static void sweep_groups(const pt_job *job, int32_t *x, void *f, qubo__lane_rng 
 		} else {
 			double *fg = group_fields(job, f, gi), beta[PT_LANES], de[PT_LANES] = { 0 };
 			for (l = 0; l < PT_LANES; l++)
-				beta[l] = job->beta[q0 + l < job->replicas ? rung[q0 + l] : 0];
+				beta[l] = job->beta[rung[q0 + l]];
 			real_sweep(job, xg, fg, &gs[gi], beta, de);
 			for (l = 0; l < PT_LANES; l++)
 				e[q0 + l] = resync ? lane_init(job, xg, fg, l) : e[q0 + l] + de[l];
@@ -332,13 +333,11 @@ static int pt_unit(qubo__runner *rn, unsigned w, size_t r)
 		qubo__ls_start(bx, n, job->initial, r, &g);
 		for (i = 0; i < n; i++)
 			xg[PT_LANES * i + l] = -(int32_t)bx[i];
-		rung[q] = q;
+		e[q] = lane_init(job, xg, group_fields(job, f, q / PT_LANES), l);
+		rung[q] = q < R ? q : 0; /* idle lanes sweep at the hottest rung */
 		if (q < R)
 			at[q] = q;
 	}
-	for (q = 0; q < L; q++)
-		e[q] = lane_init(job, x + (q / PT_LANES) * PT_LANES * n,
-				 group_fields(job, f, q / PT_LANES), q % PT_LANES);
 	for (q = 0; q < R; q++)
 		if (e[q] < best) {
 			best = e[q];
@@ -447,9 +446,7 @@ int qubo__pt_sample(const qubo_model *m, const qubo__pt_params *p, const qubo__r
 	job.energies = energies;
 	job.replicas = R;
 	job.lanes = L = (R + PT_LANES - 1) / PT_LANES * PT_LANES;
-#if QUBO__LANE_AVX2
-	job.avx2 = !(p->flags & QUBO__PT_PORTABLE) && __builtin_cpu_supports("avx2");
-#endif
+	job.avx2 = !(p->flags & QUBO__PT_PORTABLE) && qubo__lane_have_avx2();
 	job.rounds = p->num_sweeps;
 	job.keep_lowest = p->keep_lowest;
 	job.beta = qubo__malloc_array(a, R, sizeof *job.beta);
