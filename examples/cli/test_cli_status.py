@@ -137,7 +137,12 @@ check(rc == 1 and "stopped (interrupted)" in err, f"1 model stopped by Ctrl-C: {
 # pages) stopped by Ctrl-C: info and solve, under a 2 GiB memory cap. The
 # Ctrl-C comes at the first progress line (a second into the build) or at
 # 0.75 s, whichever is first: a fixed time past the first line would come
-# after the end of a fast build.
+# after the end of a fast build. The status line shows that the build was
+# stopped, not finished; the bound on the time is loose, for a stop that
+# does not come: on a new virtual machine the first touch of its memory
+# makes page faults slow (this build took 3.3 s there, 1 s later on), and
+# one stop under the parallel tests took 3.2 s. That the library stops at
+# its first check after the callback asks is tested in tests/puzzle/deadline.c.
 nq300 = write("st_nq300.txt", "nqueens 300\n")
 for verb in ("info", "solve"):
     p = subprocess.Popen([QUBO, verb, nq300], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -167,7 +172,7 @@ for verb in ("info", "solve"):
     err = "".join(lines)
     took = time.monotonic() - t0
     check(rc == 1 and out == "" and status_line(err) == "stopped (interrupted)"
-          and (not progress or "building the puzzle" in err) and took < 3,
+          and (not progress or "building the puzzle" in err) and took < 10,
           f"1 {verb} build stopped by Ctrl-C: {rc} after {took:.2f} s {out!r} {err!r}")
 # an optimisation puzzle sampled: a valid board, the best found, not proven
 rc, out, err = run("solve", "--solver", "sa", "--reads", "1", "--sweeps", "50", dom8)
