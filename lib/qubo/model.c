@@ -315,16 +315,19 @@ static int push_pair(qubo_model *m, uint32_t i, uint32_t j, double w)
 	return QUBO_OK;
 }
 
-void qubo__model_push_pairs(qubo_model *m, size_t count, const uint32_t *rows,
-			    const uint32_t *cols, const double *weights)
+void qubo__model_push_log(qubo_model *m, const qubo__pair *src, size_t count, int in_order)
 {
-	size_t k;
+	qubo__pair *end = m->pairs + m->num_pairs;
 
-	for (k = 0; k < count; k++) {
-		uint32_t i = rows[k], j = cols[k];
-		if (weights[k] != 0.0)
-			log_pair(m, i < j ? i : j, i < j ? j : i, weights[k]);
-	}
+	if (!count)
+		return;
+	if (!in_order || (m->num_pairs && (end[-1].i > src[0].i ||
+					   (end[-1].i == src[0].i && end[-1].j > src[0].j))))
+		m->pairs_unsorted = 1;
+	memcpy(end, src, count * sizeof *src);
+	m->num_pairs += count;
+	m->pending_pairs += count;
+	m->dirty = 1;
 }
 
 int qubo_model_add_quadratic(qubo_model *m, uint32_t i, uint32_t j, double w)

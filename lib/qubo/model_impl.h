@@ -84,11 +84,13 @@ struct qubo_model {
  * failure the model is unchanged. QUBO_OK or QUBO_ERR_NOMEM. */
 int qubo__model_reserve(qubo_model *m, size_t pairs, size_t cliques, size_t members);
 
-/* Appends count pairs that are known to be valid (indices below n, finite
- * weights) as qubo_model_add_quadratic_batch() would, zero weights left
- * out; room for them must have been reserved (qubo__model_reserve). */
-void qubo__model_push_pairs(qubo_model *m, size_t count, const uint32_t *rows,
-			    const uint32_t *cols, const double *weights);
+/* Appends count pairs that are known to be valid (i < j < n, finite and
+ * nonzero weights) as qubo_model_add_quadratic() would one by one, with
+ * one copy. in_order: nonzero when each pair's (i, j) is at or after the
+ * one before it in lexicographic order, so that only the first is checked
+ * against the log's last (0 marks the log out of order). Room for them must
+ * have been reserved (qubo__model_reserve). */
+void qubo__model_push_log(qubo_model *m, const qubo__pair *src, size_t count, int in_order);
 
 /* Room for `extra` more groups, so that qubo__model_push_group cannot fail.
  * QUBO_OK or QUBO_ERR_NOMEM (the model unchanged). */

@@ -54,6 +54,15 @@
 #define QBS_FILE_CHUNK 65536
 /* Every entry line takes at least this many bytes ("0 0 0\n"). */
 #define QBS_MIN_LINE 6
+/* The indices of coupler lines are read 8 bytes at a time where the bytes
+ * of a word are little-endian and GCC's builtins are there (swar_digits()). */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define QBS_SWAR 1
+#define qbs_ctz64(x) ((unsigned)__builtin_ctzll(x))
+#else
+#define QBS_SWAR 0
+#define qbs_ctz64(x) 0u
+#endif
 /* Coupler text from which a second thread reads the second half. */
 #define QBS_HALF_MIN ((size_t)1 << 20)
 
@@ -87,6 +96,34 @@ static const double pow10_exact[23] = {
 static int is_digit(char c)
 {
 	return c >= '0' && c <= '9';
+}
+
+/* The run of decimal digits that starts the 8 bytes at p (8 readable
+ * bytes): its length, 0 to 8, and in *val its value (0 for none). Bytes
+ * are taken as digits by (b - '0') <= 9 in 8 lanes at once; only the
+ * lanes up to the first other byte count, so the borrow that this byte may
+ * pass to later lanes does not matter. */
+static inline unsigned swar_digits(const char *p, uint64_t *val)
+{
+	uint64_t x, t, other;
+	unsigned len = 8;
+
+	memcpy(&x, p, 8);
+	t = x - UINT64_C(0x3030303030303030);
+	other = (t | (t + UINT64_C(0x7676767676767676))) & UINT64_C(0x8080808080808080);
+	if (other) {
+		/* the first byte is the lowest lane (little-endian) */
+		len = (unsigned)qbs_ctz64(other) >> 3;
+		if (!len) {
+			*val = 0;
+			return 0;
+		}
+		t <<= 8 * (8 - len); /* the run as the last len digits of 8 */
+	}
+	t = (t * 10 + (t >> 8)) & UINT64_C(0x00ff00ff00ff00ff);	 /* pairs */
+	t = (t * 100 + (t >> 16)) & UINT64_C(0x0000ffff0000ffff); /* quads */
+	*val = (t * 10000 + (t >> 32)) & UINT64_C(0xffffffff);
+	return len;
 }
 
 /*
@@ -410,8 +447,21 @@ static const char *fast_index(const char *p, const char *end, uint32_t *out)
 	uint32_t v = 0;
 	unsigned d;
 
+	if (QBS_SWAR && end - p > 8) {
+		uint64_t run;
+		unsigned len = swar_digits(p, &run);
+
+		if (!len)
+			return NULL;
+		if (len < 8) {
+			v = (uint32_t)run;
+			p += len;
+			goto blank;
+		}
+	}
 	for (; p < lim && (d = (unsigned)(unsigned char)*p - '0') <= 9; p++)
 		v = v * 10 + d;
+blank:
 	if (p == s || p == end || (*p != ' ' && *p != '\t'))
 		return NULL; /* no digit, a tenth digit, or no blank after */
 	*out = v;
@@ -531,10 +581,11 @@ typedef struct parse {
 	size_t max_variables, max_couplers; /* the caller's limits, resolved */
 	int pending;      /* leave the terms pending (qubo__qbsolv_read_pending) */
 	double offset;
-	/* coupler staging */
-	uint32_t *ci, *cj;
-	double *cw;
+	/* coupler staging: pairs with nonzero weights, and whether they left
+	 * the order of (i, j) among themselves */
+	qubo__pair *stage;
 	size_t staged, cap_stage;
+	int stage_unordered;
 	/* `c group` lines, applied once the model exists */
 	struct qbs_group {
 		uint32_t first, count;
@@ -543,10 +594,27 @@ typedef struct parse {
 	size_t num_groups, cap_groups;
 } parse;
 
+/* Stages the coupler of a line (i < j, room for it at *n) unless its
+ * weight is zero, which adds nothing, as qubo_model_add_quadratic() leaves
+ * it out; notes when it comes before the pair staged last. */
+static inline void stage_pair(qubo__pair *buf, size_t *n, int *unordered, uint32_t i,
+			      uint32_t j, double w)
+{
+	qubo__pair *q = buf + *n;
+
+	if (w == 0.0)
+		return;
+	if (*n && (q[-1].i > i || (q[-1].i == i && q[-1].j > j)))
+		*unordered = 1;
+	q->i = i;
+	q->j = j;
+	q->w = w;
+	++*n;
+}
+
 /* Appends couplers the reader has checked to the model's pending pairs, as
  * qubo_model_add_quadratic_batch() would without checking them again. */
-static int append_couplers(parse *p, size_t n, const uint32_t *ci, const uint32_t *cj,
-			   const double *cw)
+static int append_couplers(parse *p, size_t n, const qubo__pair *src, int in_order)
 {
 	int rc = qubo__model_reserve(p->m, n, 0, 0);
 
@@ -555,7 +623,7 @@ static int append_couplers(parse *p, size_t n, const uint32_t *ci, const uint32_
 		p->r.api_error = 1;
 		return rc;
 	}
-	qubo__model_push_pairs(p->m, n, ci, cj, cw);
+	qubo__model_push_log(p->m, src, n, in_order);
 	return QUBO_OK;
 }
 
@@ -565,10 +633,11 @@ static int flush_stage(parse *p)
 
 	if (!p->staged)
 		return QUBO_OK;
-	rc = append_couplers(p, p->staged, p->ci, p->cj, p->cw);
+	rc = append_couplers(p, p->staged, p->stage, !p->stage_unordered);
 	if (rc)
 		return rc;
 	p->staged = 0;
+	p->stage_unordered = 0;
 	return QUBO_OK;
 }
 
@@ -733,10 +802,8 @@ static int do_header(parse *p, const tok *ptok, const char *cur, size_t length)
 	}
 	if (p->n_couplers) {
 		cap = p->n_couplers < QBS_CHUNK ? (size_t)p->n_couplers : QBS_CHUNK;
-		p->ci = qubo__malloc_array(r->a, cap, sizeof *p->ci);
-		p->cj = qubo__malloc_array(r->a, cap, sizeof *p->cj);
-		p->cw = qubo__malloc_array(r->a, cap, sizeof *p->cw);
-		if (!p->ci || !p->cj || !p->cw)
+		p->stage = qubo__malloc_array(r->a, cap, sizeof *p->stage);
+		if (!p->stage)
 			return rd_fail(r, QUBO_ERR_NOMEM, 0, 0,
 				       "out of memory allocating the coupler buffer");
 		p->cap_stage = cap;
@@ -820,10 +887,7 @@ static int do_entry(parse *p, const tok *first, const char *cur)
 			       "coupler line needs i < j, found %u %u", i, j);
 	if (p->staged == p->cap_stage && (rc = flush_stage(p)))
 		return rc;
-	p->ci[p->staged] = i;
-	p->cj[p->staged] = j;
-	p->cw[p->staged] = w;
-	p->staged++;
+	stage_pair(p->stage, &p->staged, &p->stage_unordered, i, j, w);
 	p->coup_read++;
 	return QUBO_OK;
 }
@@ -841,9 +905,10 @@ static int do_entry(parse *p, const tok *first, const char *cur)
 typedef struct half {
 	rd r;		  /* over the second half; line counts its lines */
 	uint64_t max_nodes;
-	uint32_t *ci, *cj; /* cap couplers at most */
-	double *cw;
-	size_t n, cap;
+	qubo__pair *pairs; /* the couplers with nonzero weights */
+	size_t n;
+	size_t lines, cap; /* coupler lines read, cap at most */
+	int unordered;	  /* pairs left the order of (i, j) */
 	int done;	  /* read to its end */
 	pthread_t tid;
 } half;
@@ -862,12 +927,11 @@ static void *half_run(void *arg)
 		uint32_t fi, fj;
 		const char *next;
 
-		if (h->n < h->cap &&
+		if (h->lines < h->cap &&
 		    (next = fast_coupler(r->pos, r->end, h->max_nodes, &fi, &fj, &w, &cur))) {
 			take_line(r, cur, next);
-			h->ci[h->n] = fi;
-			h->cj[h->n] = fj;
-			h->cw[h->n++] = w;
+			stage_pair(h->pairs, &h->n, &h->unordered, fi, fj, w);
+			h->lines++;
 			continue;
 		}
 		if ((k = next_line(r)) <= 0)
@@ -883,15 +947,14 @@ static void *half_run(void *arg)
 				return NULL;
 			continue;
 		}
-		if (h->n == h->cap || parse_u64(t.s, t.n, &i) || i >= h->max_nodes ||
+		if (h->lines == h->cap || parse_u64(t.s, t.n, &i) || i >= h->max_nodes ||
 		    !next_tok(&cur, r->le, &tj) || parse_u64(tj.s, tj.n, &j) ||
 		    j >= h->max_nodes || i >= j || !next_tok(&cur, r->le, &tw) ||
 		    parse_number(tw.s, tw.n, &w, NULL, NULL, NULL) != 1 || !qubo__is_finite(w) ||
 		    next_tok(&cur, r->le, &t2))
 			return NULL;
-		h->ci[h->n] = (uint32_t)i;
-		h->cj[h->n] = (uint32_t)j;
-		h->cw[h->n++] = w;
+		stage_pair(h->pairs, &h->n, &h->unordered, (uint32_t)i, (uint32_t)j, w);
+		h->lines++;
 	}
 	h->done = k == 0;
 	return NULL;
@@ -922,13 +985,9 @@ static int half_start(parse *p, half *h)
 	h->r.end = r->end;
 	h->max_nodes = p->max_nodes;
 	h->cap = cap;
-	h->ci = qubo__malloc_array(r->a, cap, sizeof *h->ci);
-	h->cj = qubo__malloc_array(r->a, cap, sizeof *h->cj);
-	h->cw = qubo__malloc_array(r->a, cap, sizeof *h->cw);
-	if (!h->ci || !h->cj || !h->cw || pthread_create(&h->tid, NULL, half_run, h)) {
-		qubo__free(r->a, h->ci);
-		qubo__free(r->a, h->cj);
-		qubo__free(r->a, h->cw);
+	h->pairs = qubo__malloc_array(r->a, cap, sizeof *h->pairs);
+	if (!h->pairs || pthread_create(&h->tid, NULL, half_run, h)) {
+		qubo__free(r->a, h->pairs);
 		return 0;
 	}
 	r->end = mid;
@@ -946,12 +1005,12 @@ static int half_join(parse *p, half *h, int take)
 
 	pthread_join(h->tid, NULL);
 	r->end = h->r.end;
-	if (take && h->done && h->n <= p->n_couplers - p->coup_read) {
+	if (take && h->done && h->lines <= p->n_couplers - p->coup_read) {
 		rc = flush_stage(p);
 		if (!rc)
-			rc = append_couplers(p, h->n, h->ci, h->cj, h->cw);
+			rc = append_couplers(p, h->n, h->pairs, !h->unordered);
 		if (!rc) {
-			p->coup_read += h->n;
+			p->coup_read += h->lines;
 			if (h->r.line) {
 				r->line += h->r.line;
 				r->ls = h->r.ls;
@@ -960,9 +1019,7 @@ static int half_join(parse *p, half *h, int take)
 			r->pos = r->end;
 		}
 	}
-	qubo__free(r->a, h->ci);
-	qubo__free(r->a, h->cj);
-	qubo__free(r->a, h->cw);
+	qubo__free(r->a, h->pairs);
 	return rc;
 }
 
@@ -985,9 +1042,7 @@ static int parse_lines(parse *p, size_t length)
 			    (next = fast_coupler(r->pos, r->end, p->max_nodes, &fi, &fj, &fw,
 						 &cur))) {
 				take_line(r, cur, next);
-				p->ci[p->staged] = fi;
-				p->cj[p->staged] = fj;
-				p->cw[p->staged++] = fw;
+				stage_pair(p->stage, &p->staged, &p->stage_unordered, fi, fj, fw);
 				p->coup_read++;
 				continue;
 			}
@@ -1125,9 +1180,7 @@ static int read_buffer(qubo_model **out, const char *data, size_t length, const 
 	p.r.pos = data;
 	p.r.a = a;
 	rc = parse_all(&p, length);
-	qubo__free(a, p.ci);
-	qubo__free(a, p.cj);
-	qubo__free(a, p.cw);
+	qubo__free(a, p.stage);
 	qubo__free(a, p.groups);
 	qubo__free(a, p.r.scratch);
 	if (rc == QUBO_OK) {

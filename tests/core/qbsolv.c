@@ -993,8 +993,8 @@ Test(qbsolv, later_coupler_lines_read_as_the_first)
 
 /* Runs of digits of every length up to 30, whole or cut by a byte that is
  * no digit (some of them differ from digits in one bit or nibble), as the
- * weight and as index i of a later coupler line (the reader takes runs of
- * digits 8 bytes at a time): whole runs read as strtod() and as their
+ * weight and as index i of a later coupler line (the reader takes an index
+ * 8 bytes at a time): whole runs read as strtod() and as their
  * value, cut ones fail at the field. */
 Test(qbsolv, digit_runs_of_every_length_read_exactly)
 {
@@ -1406,15 +1406,15 @@ static uint32_t *big_order(int ordered)
 	return o;
 }
 
-/* The header declaring `declared` couplers, then BIG_LINES coupler lines
- * (ordered: as big_order says); `extra` (with its newline), when not NULL,
+/* The header declaring `declared` couplers, then BIG_LINES coupler lines,
+ * line k holding coupler o[k]; `extra` (with its newline), when not NULL,
  * is written before coupler line `at` (0-based), on line at + 2. Returns
  * the malloc'ed text. */
-static char *big_text(size_t declared, size_t at, const char *extra, int ordered, size_t *len)
+static char *big_text_of(const uint32_t *o, size_t declared, size_t at, const char *extra,
+			 size_t *len)
 {
 	size_t cap = 64 + (size_t)BIG_LINES * 32 + (extra ? strlen(extra) : 0), n, k;
 	char *t = malloc(cap);
-	uint32_t *o = big_order(ordered);
 
 	cr_assert_not_null(t);
 	n = (size_t)sprintf(t, "p qubo 0 %u 0 %zu\n", BIG_VARS, declared);
@@ -1427,17 +1427,24 @@ static char *big_text(size_t declared, size_t at, const char *extra, int ordered
 		big_coupler(o[k], &i, &j, &w);
 		n += (size_t)sprintf(t + n, "%u %u %g\n", i, j, w);
 	}
-	free(o);
 	*len = n;
 	return t;
 }
 
-/* The model of the BIG_LINES couplers, added one by one in the order of
- * the lines. */
-static qubo_model *big_reference(double offset, int ordered)
+/* big_text_of() with the lines in the order big_order(ordered) gives. */
+static char *big_text(size_t declared, size_t at, const char *extra, int ordered, size_t *len)
+{
+	uint32_t *o = big_order(ordered);
+	char *t = big_text_of(o, declared, at, extra, len);
+
+	free(o);
+	return t;
+}
+
+/* The model of the BIG_LINES couplers o[0], o[1], ..., added one by one. */
+static qubo_model *big_reference_of(const uint32_t *o, double offset)
 {
 	qubo_model *m;
-	uint32_t *o = big_order(ordered);
 	size_t k;
 
 	cr_assert_eq(qubo_model_new(&m, BIG_VARS, NULL), QUBO_OK);
@@ -1448,9 +1455,18 @@ static qubo_model *big_reference(double offset, int ordered)
 		big_coupler(o[k], &i, &j, &w);
 		cr_assert_eq(qubo_model_add_quadratic(m, i, j, w), QUBO_OK);
 	}
-	free(o);
 	cr_assert_eq(qubo_model_add_offset(m, offset), QUBO_OK);
 	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	return m;
+}
+
+/* The model of the lines in the order big_order(ordered) gives. */
+static qubo_model *big_reference(double offset, int ordered)
+{
+	uint32_t *o = big_order(ordered);
+	qubo_model *m = big_reference_of(o, offset);
+
+	free(o);
 	return m;
 }
 
@@ -1560,6 +1576,92 @@ Test(qbsolv, long_inputs_report_the_first_error)
 		big_fails(t, len, QUBO_ERR_PARSE, BIG_LINES + 2, "fewer lines than declared");
 		free(t);
 	}
+}
+
+/* The coupler line on which the second half begins: the first line that
+ * starts after the middle of the text behind the first coupler line. */
+static size_t half_line(const char *t, size_t len)
+{
+	const char *first = strchr(t, '\n') + 1, *pos = strchr(first, '\n') + 1, *mid, *c;
+	size_t line = 0;
+
+	mid = memchr(pos + (size_t)(t + len - pos) / 2, '\n', (size_t)(t + len - pos) / 2 + 1);
+	cr_assert_not_null(mid);
+	for (c = first; c <= mid; c++)
+		line += *c == '\n';
+	return line;
+}
+
+/* Coupler lines in order of (i, j) but for two neighbouring pairs of the
+ * log swapped where the reader joins what it read in pieces: its first
+ * pairs, the end of its first chunk of staged pairs (65536 with nonzero
+ * weights) and where the second half begins (a zero weight adds no pair,
+ * so the pairs of lines a < b are neighbours when the lines between hold
+ * zeros). A reader that took such a log for one in order would hand the
+ * compile rows that are not sorted. */
+Test(qbsolv, long_inputs_out_of_order_where_pieces_join)
+{
+	const size_t chunk = 65536;
+	uint32_t *o = big_order(1);
+	size_t *nz = malloc(BIG_LINES * sizeof *nz), len, place, q, a, b, mid, half = 0, k;
+	char *t = big_text_of(o, BIG_LINES, 0, NULL, &len);
+
+	/* the lines of the pairs (nonzero weights; a swap of two keeps them),
+	 * and the pair that the second half begins with */
+	cr_assert_not_null(nz);
+	for (k = 0, q = 0; k < BIG_LINES; k++) {
+		uint32_t i, j;
+		double w;
+
+		big_coupler(o[k], &i, &j, &w);
+		if (w != 0.0)
+			nz[q++] = k;
+	}
+	mid = half_line(t, len);
+	free(t);
+	while (nz[half] < mid)
+		half++;
+	for (place = 0; place < 3; place++) {
+		for (q = place == 0 ? 1 : place == 1 ? chunk : half;; q++) {
+			uint32_t ia, ja, ib, jb, tmp;
+			double wa, wb;
+			qubo_model *ref, *m;
+			char what[80];
+
+			a = nz[q - 1];
+			b = nz[q];
+			big_coupler(o[a], &ia, &ja, &wa);
+			big_coupler(o[b], &ib, &jb, &wb);
+			if (ia == ib && ja == jb)
+				continue; /* a repeat: swapped, still in order */
+			tmp = o[a];
+			o[a] = o[b];
+			o[b] = tmp;
+			t = big_text_of(o, BIG_LINES, 0, NULL, &len);
+			if (place == 2 && !(a < half_line(t, len) && half_line(t, len) <= b)) {
+				/* the lengths of the swapped lines moved the middle */
+				o[b] = o[a];
+				o[a] = tmp;
+				free(t);
+				cr_assert_lt(q, half + 100, "no pair found across the middle");
+				continue;
+			}
+			snprintf(what, sizeof what, "lines %zu and %zu swapped (pairs %zu, %zu)", a,
+				 b, q - 1, q);
+			ref = big_reference_of(o, 0.0);
+			cr_assert_eq(qubo_qbsolv_read(&m, t, len, NULL), QUBO_OK, "%s: %s", what,
+				     qubo_error_message());
+			expect_same(m, ref, what);
+			qubo_model_free(m);
+			qubo_model_free(ref);
+			free(t);
+			o[b] = o[a];
+			o[a] = tmp;
+			break;
+		}
+	}
+	free(nz);
+	free(o);
 }
 
 Test(qbsolv, out_of_memory_while_reading_a_long_input)
