@@ -346,3 +346,73 @@ Test(pt_kernel, default_ladder)
 	cr_assert_eq(qubo__pt_default_replicas(100000, 1e-6, 1e6), 64);
 	cr_assert_eq(qubo__pt_default_replicas(1, 1, 1), 8);
 }
+
+/* The ladder's rungs: from beta_hot to beta_cold, never decreasing and
+ * finite, the ordinary geometric rungs where the ratio of the ends is a
+ * double, and in logarithms where it is not (1e-200 to 1e200, or the
+ * smallest subnormal to 2), where a power of the ratio would be infinite. */
+Test(pt_kernel, ladder_rungs_stay_within_their_ends)
+{
+	static const double ends[][2] = { { 0.05, 2.0 }, { 0.447, 3.45 }, { 1.0, 1.0 },
+					  { 1e-200, 1e200 }, { 0x1p-1074, 2.0 },
+					  { 1e-300, 0x1.fffffffffffffp+1023 } };
+	static const size_t rungs[] = { 1, 2, 3, 24, 64 };
+	size_t a, b, t;
+
+	for (a = 0; a < sizeof ends / sizeof ends[0]; a++)
+		for (b = 0; b < sizeof rungs / sizeof rungs[0]; b++) {
+			double bh = ends[a][0], bc = ends[a][1], prev = bh, ratio = bc / bh;
+			size_t R = rungs[b];
+
+			for (t = 0; t < R; t++) {
+				double r = qubo__pt_rung(bh, bc, t, R);
+
+				cr_assert(isfinite(r) && r >= prev && r <= bc,
+					  "[%g, %g], %zu rungs: rung %zu is %g after %g", bh, bc, R,
+					  t, r, prev);
+				if (t == 0 && R > 1)
+					cr_assert_eq(r, bh);
+				if (t + 1 < R && isfinite(ratio))
+					cr_assert_eq(r, fmax(bh, fmin(bh * pow(ratio, (double)t /
+									  (double)(R - 1)), bc)));
+				prev = r;
+			}
+			cr_assert_eq(prev, bc);
+		}
+}
+
+/* A large offset changes no decision: the exchanges compare the replicas'
+ * energies without it, so the samples are those of the model without it,
+ * on both engines (with the offset in the difference, 1e17 rounds away the
+ * units of a difference and with them the rule's choices). */
+Test(pt_kernel, an_offset_changes_no_decision)
+{
+	static const unsigned flags[] = { 0, QUBO__PT_REAL };
+	size_t v, reads = 6, n = 40;
+	int kind;
+
+	for (kind = W_INT; kind <= W_REAL; kind++)
+		for (v = 0; v < 2; v++) {
+			qubo_model *m = model_of(77 + (size_t)kind, n, 0.3, kind);
+			qubo_model *big = model_of(77 + (size_t)kind, n, 0.3, kind);
+			qubo__pt_params p = params(200, 8, 0.05, 3.0, 1, flags[v]);
+			pt_out a, b;
+
+			if (kind == W_REAL && !flags[v]) {
+				qubo_model_free(m);
+				qubo_model_free(big);
+				continue; /* reals take the real engine either way */
+			}
+			cr_assert_eq(qubo_model_add_offset(big, 1e17), QUBO_OK);
+			cr_assert_eq(qubo_model_compile(big), QUBO_OK);
+			a = sample(m, reads, 5, 1, &p);
+			b = sample(big, reads, 5, 1, &p);
+			cr_assert_eq(memcmp(a.samples, b.samples, reads * n), 0,
+				     "kind %d, flags %u: the offset changed the samples", kind,
+				     flags[v]);
+			out_free(&a);
+			out_free(&b);
+			qubo_model_free(m);
+			qubo_model_free(big);
+		}
+}

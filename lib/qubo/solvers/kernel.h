@@ -129,6 +129,12 @@ int qubo__pt_integer(const qubo_model *m);
  * variables of Σ_j J_ij², within [the "sa" rule's hot end, β_cold / 2]. */
 int qubo__pt_default_betas(const qubo_model *m, double *beta_hot, double *beta_cold);
 
+/* Rung t of a ladder of R: beta_hot · (beta_cold / beta_hot)^(t / (R − 1))
+ * within [beta_hot, beta_cold], exactly beta_hot for the first and
+ * beta_cold for the last (and the only one of R = 1); in logarithms when
+ * that ratio is beyond the range of double. */
+double qubo__pt_rung(double beta_hot, double beta_cold, size_t t, size_t R);
+
 /* Replicas per read when unset: rungs a factor 1 + 5.8 / sqrt(n) apart at
  * most from beta_hot to beta_cold, within 4..64, rounded up to a multiple
  * of 8 (the lanes of a group). */

@@ -80,12 +80,12 @@ static uint32_t threshold(double t)
 	return p >= 4294967295.0 ? UINT32_MAX : (uint32_t)p;
 }
 
-/* Fields of lane l of group (x, f) from its state, and its energy (in units
- * on the integer engine, with the offset on the real one). */
+/* Fields of lane l of group (x, f) from its state, and its energy without
+ * the offset (in units on the integer engine). */
 static double lane_init(const pt_job *job, const int32_t *x, void *f, size_t l)
 {
 	const qubo_model *m = job->m;
-	double e = job->ih ? 0.0 : m->offset;
+	double e = 0.0;
 	size_t i, k;
 
 	for (i = 0; i < m->n; i++) {
@@ -235,16 +235,17 @@ static void real_sweep(const pt_job *job, int32_t *x, double *f, qubo__lane_rng 
 /* Energy in real units of a tracked energy. */
 static double real_energy(const pt_job *job, double e)
 {
-	return job->ih ? job->m->offset + ldexp(e, -job->shift) : e;
+	return job->m->offset + (job->ih ? ldexp(e, -job->shift) : e);
 }
 
 /* Swaps the replicas at rungs t and t + 1 when the Metropolis rule for the
- * exchange says so. */
+ * exchange says so. The difference of their energies leaves the offset out,
+ * which would round it away (exact on the integer engine). */
 static void exchange(const pt_job *job, size_t *at, size_t *rung, const double *e, size_t t,
 		     qubo__rng *g)
 {
-	double d = (job->beta[t] - job->beta[t + 1]) *
-		   (real_energy(job, e[at[t]]) - real_energy(job, e[at[t + 1]]));
+	double de = e[at[t]] - e[at[t + 1]];
+	double d = (job->beta[t] - job->beta[t + 1]) * (job->ih ? ldexp(de, -job->shift) : de);
 	size_t tmp;
 
 	if (d < 0 && (double)(qubo__rng_next(g) >> 11) * 0x1p-53 >= exp(d))
@@ -406,6 +407,20 @@ int qubo__pt_integer(const qubo_model *m)
 	return qubo__ls_units(m, PT_MAX_DE, &shift, &big);
 }
 
+double qubo__pt_rung(double beta_hot, double beta_cold, size_t t, size_t R)
+{
+	double s = (double)t / (double)(R > 1 ? R - 1 : 1), ratio = beta_cold / beta_hot, b;
+
+	if (t + 1 >= R)
+		return beta_cold;
+	if (t == 0)
+		return beta_hot;
+	/* past the range of double, the ratio's power is taken in logarithms */
+	b = qubo__is_finite(ratio) ? beta_hot * pow(ratio, s)
+			    : exp(log(beta_hot) + s * (log(beta_cold) - log(beta_hot)));
+	return b < beta_hot ? beta_hot : b < beta_cold ? b : beta_cold;
+}
+
 size_t qubo__pt_default_replicas(size_t n, double beta_hot, double beta_cold)
 {
 	/* Neighbouring rungs a factor 1 + 5.8 / sqrt(n) apart at most: the
@@ -455,8 +470,7 @@ int qubo__pt_sample(const qubo_model *m, const qubo__pt_params *p, const qubo__r
 		goto out;
 	}
 	for (t = 0; t < R; t++)
-		job.beta[t] = R == 1 ? bc : bh * pow(bc / bh, (double)t / (double)(R - 1));
-	job.beta[R - 1] = bc;
+		job.beta[t] = qubo__pt_rung(bh, bc, t, R);
 	rc = (p->flags & QUBO__PT_REAL) ? QUBO_OK : prepare_units(a, &job);
 	if (rc)
 		goto out;
