@@ -68,19 +68,25 @@ static size_t nqueens_count(const char *text, ph_set *mins)
 
 Test(queens, nqueens_ground_state_counts)
 {
+	/* vg 0: left out under valgrind, where enumerating its 2^25 states
+	 * takes 10 s of test code; nqueens 4 has the plain board's path and
+	 * the 5 x 5 torus the size */
 	static const struct {
 		const char *text;
 		size_t count;
+		int vg;
 	} cases[] = {
-		{ "nqueens 1\n", 1 },	       { "nqueens 4\n", 2 },
-		{ "nqueens 5\n", 10 },	       { "nqueens 5 torus\n", 10 },
-		{ "nqueens 4 cylinder\n", 0 }, { "nqueens 4 torus\n", 0 },
+		{ "nqueens 1\n", 1, 1 },	  { "nqueens 4\n", 2, 1 },
+		{ "nqueens 5\n", 10, 0 },	  { "nqueens 5 torus\n", 10, 1 },
+		{ "nqueens 4 cylinder\n", 0, 1 }, { "nqueens 4 torus\n", 0, 1 },
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		ph_set mins = { 0 };
 
+		if (valgrind_run() && !cases[i].vg)
+			continue;
 		cr_expect_eq(nqueens_count(cases[i].text, &mins), cases[i].count,
 			     "%s: %zu ground states, expected %zu", cases[i].text, mins.n,
 			     cases[i].count);
