@@ -3,6 +3,7 @@
  * models against their closed form, reads against the probabilities with the
  * seed contract, and the optimiser's results against fresh evolutions.
  * Limits, allocation, options and bad arguments are in qaoa_api.c. */
+#include "qaoa/qaoa_impl.h"
 #include "qaoa_helpers.h"
 
 /* ------------------------------------------------------------------------
@@ -924,12 +925,17 @@ static qubo_sampleset *solve(qubo_solver *s, const qubo_model *m, qubo_sample_in
 	return set;
 }
 
-/* 14 qubits: large enough for the simulator to use its worker threads.
- * Under valgrind 12, still past a run's 2^10 amplitudes: 14 take 4 s there. */
+/* 14 qubits (12 under valgrind, where 14 take 4 s), past a run's 2^10
+ * amplitudes, with the simulator's worker threads from 10 qubits on (18 by
+ * default), so that threads 2 takes the threaded passes. */
 Test(qaoa_solver, same_sets_at_threads_1_and_2_and_the_simulator_figures)
 {
 	size_t n = th_trials(14, 12);
-	qubo_model *m = qh_random_model(321, n, 0.3, 2.0, 0);
+	qubo_model *m;
+
+	qubo__qaoa_set_mt_min_bits(10);
+	cr_assert_eq(qubo__qaoa_workers_for(n, 2), 2, "the passes stay on one thread");
+	m = qh_random_model(321, n, 0.3, 2.0, 0);
 	double g[2] = { 0.42, -0.9 }, b[2] = { 0.61, 0.27 }, ex, lo, scale;
 	char angles[256];
 	qubo_sample_info i1 = QUBO_SAMPLE_INFO_INIT, i2 = QUBO_SAMPLE_INFO_INIT;
@@ -1154,13 +1160,18 @@ Test(qaoa_optimize, results_are_consistent_and_improve_with_depth)
 	}
 }
 
-/* 14 qubits: large enough for the simulator to use its worker threads.
- * Under valgrind 12, still past a run's 2^10 amplitudes: 14 take 11 s there. */
+/* 14 qubits (12 under valgrind, where 14 take 11 s), with the simulator's
+ * worker threads from 10 qubits on, as above. */
 Test(qaoa_optimize, deterministic_at_any_thread_count)
 {
-	qubo_model *m = qh_random_model(808, th_trials(14, 12), 0.3, 2.0, 0);
+	qubo_model *m;
 	double g[3][2], b[3][2], ex[3];
 	int k;
+
+	qubo__qaoa_set_mt_min_bits(10);
+	cr_assert_eq(qubo__qaoa_workers_for(th_trials(14, 12), 2), 2,
+		     "the passes stay on one thread");
+	m = qh_random_model(808, th_trials(14, 12), 0.3, 2.0, 0);
 
 	for (k = 0; k < 3; k++) {
 		qubo_qaoa *q = qh_new(m);

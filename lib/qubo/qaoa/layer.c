@@ -19,6 +19,7 @@
  * each output costs one multiply-add; the scalar goes into z.
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "kernels.h"
@@ -193,9 +194,18 @@ static int run_pass(struct qubo__qaoa_layer *ly, size_t units, qubo__pool_fn fn,
 	return qubo__pool_exec(&pl);
 }
 
+/* Qubits from which the passes use worker threads: QUBO__QAOA_MT_MIN_BITS,
+ * or what a test set (qubo__qaoa_set_mt_min_bits). */
+static atomic_uint mt_min_bits = QUBO__QAOA_MT_MIN_BITS;
+
+void qubo__qaoa_set_mt_min_bits(unsigned bits)
+{
+	atomic_store(&mt_min_bits, bits ? bits : QUBO__QAOA_MT_MIN_BITS);
+}
+
 unsigned qubo__qaoa_workers_for(size_t n, int threads)
 {
-	return n < QUBO__QAOA_MT_MIN_BITS ? 1 : qubo__pool_workers_for(threads);
+	return n < atomic_load(&mt_min_bits) ? 1 : qubo__pool_workers_for(threads);
 }
 
 unsigned qubo__qaoa_workers(const qubo_qaoa *q)

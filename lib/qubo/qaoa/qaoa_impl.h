@@ -99,6 +99,12 @@ int qubo__qaoa_figures(qubo_qaoa *q, double *expectation, double *lowest);
 unsigned qubo__qaoa_workers(const qubo_qaoa *q);
 unsigned qubo__qaoa_workers_for(size_t n, int threads);
 
+/* Sets the qubits from which the passes use worker threads, for the whole
+ * process (0: QUBO__QAOA_MT_MIN_BITS again). For tests, which check the
+ * threaded passes on states small enough for valgrind: the results are the
+ * same at any setting. */
+void qubo__qaoa_set_mt_min_bits(unsigned bits);
+
 /* A stop test for the optimiser: nonzero stops it (it then returns the
  * best point so far with QUBO_CANCELLED). */
 typedef int (*qubo__qaoa_stop_fn)(void *user_data, double best);
