@@ -7,7 +7,8 @@
 #
 # The command is the fenced block that follows the line
 # `<!-- ci: quickstart -->` (or `<!-- ci: test -->`) in README.md. It runs with bash in a copy of the
-# source tree (the files git tracks, plus untracked ones not ignored), so it
+# source tree (the files git tracks, plus untracked ones not ignored, when
+# SOURCE_ROOT is the top of a git work tree; else all of it), so it
 # starts without a build directory and leaves the caller's tree alone. On a
 # machine that has the packages the command installs, it needs no root; on
 # one without them it calls apt-get (through sudo unless root).
@@ -40,7 +41,10 @@ fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/qubo-readme.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+# git's list of files where root is the top of a work tree; else every file
+# (an unpacked tarball, even one inside another checkout's build directory)
+top=$(git -C "$root" rev-parse --show-toplevel 2>/dev/null || true)
+if [ -n "$top" ] && [ "$top" = "$(cd "$root" && pwd -P)" ]; then
 	(cd "$root" && git ls-files -z --cached --others --exclude-standard |
 		while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
 		tar --null -T - -cf -) | tar -C "$work" -xf -
