@@ -295,7 +295,7 @@ static void log_pair(qubo_model *m, uint32_t i, uint32_t j, double w)
 {
 	qubo__pair *p = &m->pairs[m->num_pairs];
 
-	if (i == j || (m->num_pairs && (p[-1].i > i || (p[-1].i == i && p[-1].j > j))))
+	if (i == j || (m->num_pairs && qubo__pair_before(&p[-1], i, j)))
 		m->pairs_unsorted = 1;
 	p->i = i;
 	p->j = j;
@@ -321,8 +321,7 @@ void qubo__model_push_log(qubo_model *m, const qubo__pair *src, size_t count, in
 
 	if (!count)
 		return;
-	if (!in_order || (m->num_pairs && (end[-1].i > src[0].i ||
-					   (end[-1].i == src[0].i && end[-1].j > src[0].j))))
+	if (!in_order || (m->num_pairs && qubo__pair_before(&end[-1], src[0].i, src[0].j)))
 		m->pairs_unsorted = 1;
 	memcpy(end, src, count * sizeof *src);
 	m->num_pairs += count;

@@ -22,6 +22,13 @@ typedef struct qubo__pair {
 	double w;
 } qubo__pair;
 
+/* Nonzero when (i, j) comes before the pair prev in order of (i, j): a log
+ * that appends it leaves that order. */
+static inline int qubo__pair_before(const qubo__pair *prev, uint32_t i, uint32_t j)
+{
+	return prev->i > i || (prev->i == i && prev->j > j);
+}
+
 /* A group of auxiliary variables (qubo_model_add_group). */
 typedef struct qubo__group {
 	uint32_t first, count;

@@ -99,27 +99,26 @@ static int is_digit(char c)
 }
 
 /* The run of decimal digits that starts the 8 bytes at p (8 readable
- * bytes): its length, 0 to 8, and in *val its value (0 for none). Bytes
- * are taken as digits by (b - '0') <= 9 in 8 lanes at once; only the
- * lanes up to the first other byte count, so the borrow that this byte may
- * pass to later lanes does not matter. */
+ * bytes): its length, 0 to 8, and in *val its value when that is 1 to 7
+ * (a run of 8 may go on, and its caller reads it byte by byte). Bytes are
+ * taken as digits by (b - '0') <= 9 in 8 lanes at once; only the lanes up
+ * to the first other byte count, so the borrow that this byte may pass to
+ * later lanes does not matter. */
 static inline unsigned swar_digits(const char *p, uint64_t *val)
 {
 	uint64_t x, t, other;
-	unsigned len = 8;
+	unsigned len;
 
 	memcpy(&x, p, 8);
 	t = x - UINT64_C(0x3030303030303030);
 	other = (t | (t + UINT64_C(0x7676767676767676))) & UINT64_C(0x8080808080808080);
-	if (other) {
-		/* the first byte is the lowest lane (little-endian) */
-		len = (unsigned)qbs_ctz64(other) >> 3;
-		if (!len) {
-			*val = 0;
-			return 0;
-		}
-		t <<= 8 * (8 - len); /* the run as the last len digits of 8 */
-	}
+	if (!other)
+		return 8;
+	/* the first byte is the lowest lane (little-endian) */
+	len = (unsigned)qbs_ctz64(other) >> 3;
+	if (!len)
+		return 0;
+	t <<= 8 * (8 - len); /* the run as the last len digits of 8 */
 	t = (t * 10 + (t >> 8)) & UINT64_C(0x00ff00ff00ff00ff);	 /* pairs */
 	t = (t * 100 + (t >> 16)) & UINT64_C(0x0000ffff0000ffff); /* quads */
 	*val = (t * 10000 + (t >> 32)) & UINT64_C(0xffffffff);
@@ -444,24 +443,17 @@ static int tok_is(const tok *t, const char *word)
 static const char *fast_index(const char *p, const char *end, uint32_t *out)
 {
 	const char *s = p, *lim = end - p > 9 ? p + 9 : end;
+	uint64_t run = 0;
+	unsigned len = QBS_SWAR && end - p > 8 ? swar_digits(p, &run) : 8, d;
 	uint32_t v = 0;
-	unsigned d;
 
-	if (QBS_SWAR && end - p > 8) {
-		uint64_t run;
-		unsigned len = swar_digits(p, &run);
-
-		if (!len)
-			return NULL;
-		if (len < 8) {
-			v = (uint32_t)run;
-			p += len;
-			goto blank;
-		}
+	if (len < 8) { /* the whole run: 0 to 7 digits */
+		v = (uint32_t)run;
+		p += len;
+	} else {
+		for (; p < lim && (d = (unsigned)(unsigned char)*p - '0') <= 9; p++)
+			v = v * 10 + d;
 	}
-	for (; p < lim && (d = (unsigned)(unsigned char)*p - '0') <= 9; p++)
-		v = v * 10 + d;
-blank:
 	if (p == s || p == end || (*p != ' ' && *p != '\t'))
 		return NULL; /* no digit, a tenth digit, or no blank after */
 	*out = v;
@@ -604,7 +596,7 @@ static inline void stage_pair(qubo__pair *buf, size_t *n, int *unordered, uint32
 
 	if (w == 0.0)
 		return;
-	if (*n && (q[-1].i > i || (q[-1].i == i && q[-1].j > j)))
+	if (*n && qubo__pair_before(&q[-1], i, j))
 		*unordered = 1;
 	q->i = i;
 	q->j = j;

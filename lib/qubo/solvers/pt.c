@@ -409,12 +409,13 @@ int qubo__pt_integer(const qubo_model *m)
 
 double qubo__pt_rung(double beta_hot, double beta_cold, size_t t, size_t R)
 {
-	double s = (double)t / (double)(R > 1 ? R - 1 : 1), ratio = beta_cold / beta_hot, b;
+	double s, ratio = beta_cold / beta_hot, b;
 
 	if (t + 1 >= R)
 		return beta_cold;
 	if (t == 0)
 		return beta_hot;
+	s = (double)t / (double)(R - 1);
 	/* past the range of double, the ratio's power is taken in logarithms */
 	b = qubo__is_finite(ratio) ? beta_hot * pow(ratio, s)
 			    : exp(log(beta_hot) + s * (log(beta_cold) - log(beta_hot)));
