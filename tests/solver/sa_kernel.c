@@ -784,6 +784,33 @@ Test(sa_kernel, default_betas_of_a_penalty_model)
 	qubo_model_free(m);
 }
 
+Test(sa_kernel, a_hub_does_not_hide_the_unit_weights_from_the_cold_end)
+{
+	/* Max-Cut of a wheel, E = −cut: a hub joined to a cycle of 400 leaves.
+	 * The hub's field, 400, is 200 times every coupler (2); the mean Δ_i is
+	 * about 4, so the couplers still set the cold end, on all 401
+	 * variables (the G-set unions of planar graphs have such hubs). */
+	enum { L = 400 };
+	qubo_model *m;
+	uint32_t i;
+	double bh, bc;
+
+	cr_assert_eq(qubo_model_new(&m, L + 1, NULL), QUBO_OK);
+	for (i = 0; i < L; i++) {
+		cr_assert_eq(qubo_model_add_linear(m, i, -3), QUBO_OK);
+		cr_assert_eq(qubo_model_add_quadratic(m, i, (i + 1) % L, 2), QUBO_OK);
+		cr_assert_eq(qubo_model_add_quadratic(m, i, L, 2), QUBO_OK);
+	}
+	cr_assert_eq(qubo_model_add_linear(m, L, -L), QUBO_OK);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	cr_assert_eq(qubo__sa_default_betas(m, &bh, &bc), QUBO_OK);
+	cr_assert_float_eq(bh, log(16.0) / L, 1e-12);
+	cr_assert_float_eq(bc, log(100.0 * (L + 1)) / 2, 1e-12);
+	cr_assert_eq(qubo__pt_default_betas(m, &bh, &bc), QUBO_OK);
+	cr_assert_float_eq(bc, log(1000.0) / 2, 1e-12);
+	qubo_model_free(m);
+}
+
 /* ---------------------------------------------------------------------------
  * Arguments and allocation failures.
  */

@@ -373,11 +373,12 @@ static int prep_build(const qubo_model *m, sa_prep *p, int shift)
 static int beta_rule(const qubo_model *m, double hot, double cold, double *beta_hot,
 		     double *beta_cold, const char *fn)
 {
-	/* Weights below rel_floor · Δ_hot do not set the cold end; the ratio
-	 * β_cold / β_hot stays within [2, max_ratio]. */
-	static const double rel_floor = 1e-2, max_ratio = 1e4;
-	double wmax, dhot = 0, gap = HUGE_VAL, bh, bc, ratio;
-	size_t i, k, ngap = 0;
+	/* Weights below rel_floor · Δ_hot, or below mean_floor · Δ_mean when
+	 * that is lower, do not set the cold end; the ratio β_cold / β_hot
+	 * stays within [2, max_ratio]. */
+	static const double rel_floor = 1e-2, mean_floor = 0.1, max_ratio = 1e4;
+	double wmax, dhot = 0, dsum = 0, wfloor, gap = HUGE_VAL, bh, bc, ratio;
+	size_t i, k, ngap = 0, nd = 0;
 	int rc = qubo__model_require_compiled(m, fn);
 
 	if (rc)
@@ -403,19 +404,30 @@ static int beta_rule(const qubo_model *m, double hot, double cold, double *beta_
 			else if (v > pmax)
 				pmax = v;
 		}
-		dhot = fmax(dhot, fmax(fabs(hh + pmax), fabs(hh) + sqrt(neg2)));
+		const double d = fmax(fabs(hh + pmax), fabs(hh) + sqrt(neg2));
+		dhot = fmax(dhot, d);
+		if (d > 0) {
+			dsum += d;
+			nd++;
+		}
 	}
 	if (dhot == 0)
 		dhot = 1; /* every ΔE_i cancels exactly; any scale will do */
-	/* Cold end: the smallest weight not below rel_floor · Δ_hot, and how
-	 * many variables have it as their smallest such weight. */
+	/* Cold end: the smallest weight not below that floor, and how many
+	 * variables have it as their smallest such weight. The floor's second
+	 * bound, from the mean of the nonzero Δ_i, binds only where a few hubs
+	 * raise Δ_hot above 10 Δ_mean: a hub of degree 200 among variables of
+	 * degree 10 must not hide the unit weights all of them share. */
+	wfloor = rel_floor * dhot;
+	if (nd && mean_floor * dsum / (double)nd < wfloor)
+		wfloor = mean_floor * dsum / (double)nd;
 	for (i = 0; i < m->n; i++) {
 		double mine = HUGE_VAL, a = fabs(m->h[i]) / wmax;
-		if (a >= rel_floor * dhot)
+		if (a >= wfloor)
 			mine = a;
 		for (k = m->row[i]; k < m->row[i + 1]; k++) {
 			a = fabs(m->val[k]) / wmax;
-			if (a >= rel_floor * dhot && a < mine)
+			if (a >= wfloor && a < mine)
 				mine = a;
 		}
 		if (mine < gap) {
@@ -426,7 +438,7 @@ static int beta_rule(const qubo_model *m, double hot, double cold, double *beta_
 			ngap++;
 	}
 	if (!(gap < HUGE_VAL)) { /* only tiny weights: take the floor itself */
-		gap = rel_floor * dhot;
+		gap = wfloor;
 		ngap = 1;
 	}
 	bh = hot / dhot;
