@@ -396,7 +396,7 @@ static int beta_rule(const qubo_model *m, double hot, double cold, double *beta_
 	 * set in a low-energy state, and attracting (J < 0) ones add up like a
 	 * random subset of them, in quadrature. */
 	for (i = 0; i < m->n; i++) {
-		double hh = m->h[i] / wmax, neg2 = 0, pmax = 0;
+		double hh = m->h[i] / wmax, neg2 = 0, pmax = 0, d;
 		for (k = m->row[i]; k < m->row[i + 1]; k++) {
 			double v = m->val[k] / wmax;
 			if (v < 0)
@@ -404,7 +404,7 @@ static int beta_rule(const qubo_model *m, double hot, double cold, double *beta_
 			else if (v > pmax)
 				pmax = v;
 		}
-		const double d = fmax(fabs(hh + pmax), fabs(hh) + sqrt(neg2));
+		d = fmax(fabs(hh + pmax), fabs(hh) + sqrt(neg2));
 		dhot = fmax(dhot, d);
 		if (d > 0) {
 			dsum += d;
