@@ -788,8 +788,9 @@ Test(sa_kernel, a_hub_does_not_hide_the_unit_weights_from_the_cold_end)
 {
 	/* Max-Cut of a wheel, E = −cut: a hub joined to a cycle of 400 leaves.
 	 * The hub's field, 400, is 200 times every coupler (2); the mean Δ_i is
-	 * about 4, so the couplers still set the cold end, on all 401
-	 * variables (the G-set unions of planar graphs have such hubs). */
+	 * about 4 (in the model's units), so the couplers still set the cold
+	 * end, on all 401 variables (the G-set unions of planar graphs have
+	 * such hubs). */
 	enum { L = 400 };
 	qubo_model *m;
 	uint32_t i;
