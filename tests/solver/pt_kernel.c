@@ -222,6 +222,46 @@ Test(pt_kernel, lowest_states_are_kept)
 	qubo_model_free(m);
 }
 
+/* Every 8 rounds a copy of the coldest replica descends to a local minimum,
+ * which a read keeps when it is lower. On 64 independent variables that
+ * all want to be 1, a ladder so hot that a sweep leaves about half of them
+ * at 0 has reached the minimum after round 8 (the descent sets them all),
+ * and not after round 7, nor with keep_lowest 0; on both engines. */
+Test(pt_kernel, a_descent_from_the_coldest_replica_joins_the_lowest_states)
+{
+	static const double h[] = { -1, -0.3 }; /* the integer and the real engine */
+	size_t v, r, n = 64, reads = 4;
+
+	for (v = 0; v < 2; v++) {
+		qubo_model *m;
+		size_t i;
+		cr_assert_eq(qubo_model_new(&m, n, NULL), QUBO_OK);
+		for (i = 0; i < n; i++)
+			cr_assert_eq(qubo_model_add_linear(m, (uint32_t)i, h[v]), QUBO_OK);
+		cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+		{
+			qubo__pt_params p8 = params(8, 4, 1e-3, 2e-3, 1, 0),
+					p7 = params(7, 4, 1e-3, 2e-3, 1, 0),
+					fin = params(8, 4, 1e-3, 2e-3, 0, 0);
+			pt_out a = sample(m, reads, 9, 1, &p8), b = sample(m, reads, 9, 1, &p7),
+			       c = sample(m, reads, 9, 1, &fin);
+			for (r = 0; r < reads; r++) {
+				const double lowest = h[v] * (double)n;
+				cr_assert(fabs(a.energies[r] - lowest) <= 1e-9, "read %zu: %.17g", r,
+					  a.energies[r]);
+				for (i = 0; i < n; i++)
+					cr_assert_eq(a.samples[r * n + i], 1);
+				cr_assert_gt(b.energies[r], 0.75 * lowest, "read %zu", r);
+				cr_assert_gt(c.energies[r], 0.75 * lowest, "read %zu", r);
+			}
+			out_free(&a);
+			out_free(&b);
+			out_free(&c);
+		}
+		qubo_model_free(m);
+	}
+}
+
 /* With keep_lowest 0 a read returns the coldest rung's final state: after
  * enough rounds, a sample of exp(−β_cold E) / Z. Sweeps keep every rung's
  * distribution and exchanges keep the product of them, so any error in

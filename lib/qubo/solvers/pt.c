@@ -9,7 +9,11 @@
  * settle in a poor basin at the cold end are carried up to the hot end,
  * melted and brought down again, which single anneals cannot do. A read
  * returns the lowest state any of its replicas was in at the end of a sweep
- * (the starts count).
+ * (the starts count), or that a greedy descent from the coldest replica
+ * reached: every PT_QUENCH rounds a copy of it is taken down to a local
+ * minimum of single flips, which removes the few excitations a cold rung
+ * keeps in equilibrium (on sparse graphs with unit weights they hid the
+ * best state from the end-of-sweep check).
  *
  * Replicas sweep in groups of 8, one per lane: states as masks (0 or −1)
  * and fields interleaved by variable, x[8 i + l] and f[8 i + l] for lane l,
@@ -36,6 +40,7 @@
 #define PT_LANES QUBO__LANES
 #define PT_MAX_DE 4096   /* integer engine: largest |ΔE| in units (a table row) */
 #define PT_RESYNC 64     /* real engine: rounds between recomputed fields */
+#define PT_QUENCH 8      /* rounds between descents from the coldest replica */
 #define PT_MIN_RUNGS 4   /* default ladders: fewest and most rungs */
 #define PT_MAX_RUNGS 64
 #define PT_MAX_BYTES ((size_t)4 << 30) /* replicas' states and fields, all workers */
@@ -60,6 +65,8 @@ typedef struct pt_job {
 	int32_t *x;          /* L × n state masks, in groups of 8 lanes */
 	void *f;             /* L × n fields alike: int32_t or double */
 	uint8_t *bx;         /* n: the read's lowest state */
+	uint8_t *qx;         /* n: a descent's state */
+	double *qf;          /* n: its fields */
 	double *e;           /* L: tracked energies (units on the integer engine) */
 	size_t *at, *rung;   /* R: the replica at each rung; L: the rung of each
 				(0 for the idle lanes) */
@@ -310,6 +317,44 @@ static void sweep_groups(const pt_job *job, int32_t *x, void *f, qubo__lane_rng 
 	}
 }
 
+/* Takes a copy of replica q (tracked energy e) down to a local minimum of
+ * single flips, each variable in index order flipped while that lowers
+ * the energy, from the replica's own fields: O(n) a pass, and a flip costs
+ * its row. Returns the copy's tracked energy (exact in units on the
+ * integer engine). */
+static double quench(const pt_job *job, const int32_t *x, void *f, size_t q, double e,
+		     uint8_t *qx, double *qf)
+{
+	const qubo_model *m = job->m;
+	const size_t n = m->n, l = q % PT_LANES;
+	const int32_t *xg = x + (q / PT_LANES) * PT_LANES * n;
+	const void *fg = group_fields(job, f, q / PT_LANES);
+	const double eps = job->ih ? 0 : qubo__ls_eps(m);
+	size_t i, k, moved = 1;
+
+	for (i = 0; i < n; i++) {
+		qx[i] = (uint8_t)(xg[PT_LANES * i + l] & 1);
+		qf[i] = job->ih ? (double)((const int32_t *)fg)[PT_LANES * i + l]
+				: ((const double *)fg)[PT_LANES * i + l];
+	}
+	while (moved) {
+		moved = 0;
+		for (i = 0; i < n; i++) {
+			const double d = qx[i] ? -qf[i] : qf[i];
+			if (!(d < -eps))
+				continue;
+			qx[i] ^= 1;
+			e += d;
+			moved = 1;
+			for (k = m->row[i]; k < m->row[i + 1]; k++) {
+				const double w = job->ih ? (double)job->ival[k] : m->val[k];
+				qf[m->col[k]] += qx[i] ? w : -w;
+			}
+		}
+	}
+	return e;
+}
+
 static int pt_unit(qubo__runner *rn, unsigned w, size_t r)
 {
 	pt_job *job = rn->arg;
@@ -317,7 +362,8 @@ static int pt_unit(qubo__runner *rn, unsigned w, size_t r)
 	const size_t n = m->n, R = job->replicas, L = job->lanes, nn = n ? n : 1;
 	int32_t *x = job->x + (size_t)w * L * nn;
 	void *f = group_fields(job, job->f, (size_t)w * (L / PT_LANES));
-	uint8_t *bx = job->bx + (size_t)w * nn;
+	uint8_t *bx = job->bx + (size_t)w * nn, *qx = job->qx + (size_t)w * nn;
+	double *qf = job->qf + (size_t)w * nn;
 	double *e = job->e + (size_t)w * L, best = HUGE_VAL;
 	size_t *at = job->at + (size_t)w * R, *rung = job->rung + (size_t)w * L, q, k, i;
 	qubo__lane_rng *gs = job->gs + (size_t)w * (L / PT_LANES);
@@ -354,6 +400,14 @@ static int pt_unit(qubo__runner *rn, unsigned w, size_t r)
 				lane_state(x, n, q, bx);
 				qubo__runner_found(rn, real_energy(job, best));
 			}
+		if (job->keep_lowest && (k + 1) % PT_QUENCH == 0) {
+			const double eq = quench(job, x, f, at[R - 1], e[at[R - 1]], qx, qf);
+			if (eq < best) {
+				best = eq;
+				memcpy(bx, qx, n);
+				qubo__runner_found(rn, real_energy(job, best));
+			}
+		}
 		for (q = k & 1; q + 1 < R; q += 2)
 			exchange(job, at, rung, e, q, &g);
 	}
@@ -489,13 +543,15 @@ int qubo__pt_sample(const qubo_model *m, const qubo__pt_params *p, const qubo__r
 	job.f = qubo__malloc_array(a, (size_t)rn.num_workers * L,
 				   n * (job.ih ? sizeof(int32_t) : sizeof(double)));
 	job.bx = qubo__malloc_array(a, rn.num_workers, n);
+	job.qx = qubo__malloc_array(a, rn.num_workers, n);
+	job.qf = qubo__malloc_array(a, rn.num_workers, n * sizeof *job.qf);
 	job.e = qubo__malloc_array(a, (size_t)rn.num_workers * L, sizeof *job.e);
 	job.at = qubo__malloc_array(a, (size_t)rn.num_workers * R, sizeof *job.at);
 	job.rung = qubo__malloc_array(a, (size_t)rn.num_workers * L, sizeof *job.rung);
 	job.gs = qubo__malloc_array(a, (size_t)rn.num_workers * (L / PT_LANES), sizeof *job.gs);
 	job.flips = qubo__calloc_array(a, rn.num_workers, sizeof *job.flips);
-	if (!job.x || !job.f || !job.bx || !job.e || !job.at || !job.rung || !job.gs ||
-	    !job.flips) {
+	if (!job.x || !job.f || !job.bx || !job.qx || !job.qf || !job.e || !job.at || !job.rung ||
+	    !job.gs || !job.flips) {
 		rc = qubo__nomem("parallel tempering's replicas");
 		goto out;
 	}
@@ -510,6 +566,8 @@ out:
 	qubo__free(a, job.x);
 	qubo__free(a, job.f);
 	qubo__free(a, job.bx);
+	qubo__free(a, job.qx);
+	qubo__free(a, job.qf);
 	qubo__free(a, job.e);
 	qubo__free(a, job.at);
 	qubo__free(a, job.rung);
