@@ -262,6 +262,36 @@ Test(pt_kernel, a_descent_from_the_coldest_replica_joins_the_lowest_states)
 	}
 }
 
+/* On coupled models, with a ladder so hot that the sweeps' states are far
+ * from any minimum, what a read returns after 8 rounds is a descent's
+ * state: no single flip lowers it, and its energy is the one reported. */
+Test(pt_kernel, a_descent_returns_a_local_minimum_with_its_energy)
+{
+	int kind;
+
+	for (kind = W_INT; kind <= W_REAL; kind++) {
+		size_t n = 40, r, i, reads = 6;
+		qubo_model *m = model_of(70 + (uint64_t)kind, n, 0.3, kind);
+		qubo__pt_params p = params(8, 4, 1e-3, 2e-3, 1, 0);
+		pt_out o = sample(m, reads, 4, 2, &p);
+		for (r = 0; r < reads; r++) {
+			uint8_t *x = o.samples + r * n;
+			double e, e1;
+			cr_assert_eq(qubo_model_energy(m, x, n, &e), QUBO_OK);
+			cr_assert(fabs(e - o.energies[r]) <= (kind == W_REAL ? 1e-9 : 0),
+				  "read %zu: %.17g vs %.17g", r, e, o.energies[r]);
+			for (i = 0; i < n; i++) {
+				x[i] ^= 1;
+				cr_assert_eq(qubo_model_energy(m, x, n, &e1), QUBO_OK);
+				x[i] ^= 1;
+				cr_assert_geq(e1, e - 1e-9, "read %zu: flipping %zu lowers it", r, i);
+			}
+		}
+		out_free(&o);
+		qubo_model_free(m);
+	}
+}
+
 /* With keep_lowest 0 a read returns the coldest rung's final state: after
  * enough rounds, a sample of exp(−β_cold E) / Z. Sweeps keep every rung's
  * distribution and exchanges keep the product of them, so any error in

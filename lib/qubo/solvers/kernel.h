@@ -110,8 +110,9 @@ typedef struct qubo__pt_params {
 	double beta_cold;
 	unsigned flags;      /* 0, or QUBO__PT_* below (tests and benchmarks) */
 	int keep_lowest;     /* 1: a read returns the lowest state of its replicas
-				seen at the end of a sweep (the starts count); 0:
-				the coldest rung's final state */
+				seen at the end of a sweep (the starts count) or
+				of a descent from the coldest one; 0: the
+				coldest rung's final state */
 } qubo__pt_params;
 
 /* Never the integer engine, or never its AVX2 sweeps: the samples are the

@@ -67,6 +67,7 @@ typedef struct pt_job {
 	uint8_t *bx;         /* n: the read's lowest state */
 	uint8_t *qx;         /* n: a descent's state */
 	double *qf;          /* n: its fields */
+	double eps;          /* real engine: smallest change a descent takes */
 	double *e;           /* L: tracked energies (units on the integer engine) */
 	size_t *at, *rung;   /* R: the replica at each rung; L: the rung of each
 				(0 for the idle lanes) */
@@ -319,8 +320,8 @@ static void sweep_groups(const pt_job *job, int32_t *x, void *f, qubo__lane_rng 
 
 /* Takes a copy of replica q (tracked energy e) down to a local minimum of
  * single flips, each variable in index order flipped while that lowers
- * the energy, from the replica's own fields: O(n) a pass, and a flip costs
- * its row. Returns the copy's tracked energy (exact in units on the
+ * the energy, from the replica's own fields: the copy costs O(n), a pass n
+ * tests and the row of each variable it flips. Returns the copy's tracked energy (exact in units on the
  * integer engine). */
 static double quench(const pt_job *job, const int32_t *x, void *f, size_t q, double e,
 		     uint8_t *qx, double *qf)
@@ -329,7 +330,7 @@ static double quench(const pt_job *job, const int32_t *x, void *f, size_t q, dou
 	const size_t n = m->n, l = q % PT_LANES;
 	const int32_t *xg = x + (q / PT_LANES) * PT_LANES * n;
 	const void *fg = group_fields(job, f, q / PT_LANES);
-	const double eps = job->ih ? 0 : qubo__ls_eps(m);
+	const double eps = job->eps;
 	size_t i, k, moved = 1;
 
 	for (i = 0; i < n; i++) {
@@ -542,6 +543,7 @@ int qubo__pt_sample(const qubo_model *m, const qubo__pt_params *p, const qubo__r
 	job.x = qubo__malloc_array(a, (size_t)rn.num_workers * L, n * sizeof(int32_t));
 	job.f = qubo__malloc_array(a, (size_t)rn.num_workers * L,
 				   n * (job.ih ? sizeof(int32_t) : sizeof(double)));
+	job.eps = job.ih ? 0 : qubo__ls_eps(m);
 	job.bx = qubo__malloc_array(a, rn.num_workers, n);
 	job.qx = qubo__malloc_array(a, rn.num_workers, n);
 	job.qf = qubo__malloc_array(a, rn.num_workers, n * sizeof *job.qf);
@@ -596,8 +598,8 @@ static const qubo__param pt_params[] = {
 	{ QUBO_PARAM_BETA_COLD, QUBO_TYPE_DOUBLE, 0, DBL_MAX, 1, "from the model",
 	  "inverse temperature of the coldest rung; set with beta_hot" },
 	{ QUBO_PARAM_KEEP_LOWEST, QUBO_TYPE_INT, 0, 1, 0, "1",
-	  "1: a read returns the lowest state of its replicas; 0: the coldest one's final "
-	  "state" },
+	  "1: a read returns the lowest state of its replicas or of a descent from the "
+	  "coldest one; 0: the coldest one's final state" },
 };
 
 static int pt_kernel(const qubo_model *m, const void *params, const qubo__run *run,
