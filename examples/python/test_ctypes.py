@@ -591,8 +591,14 @@ def test_solve_options():
               and r["rounds"] <= r["reads"] <= 3 * r["rounds"],
               "sample with a caller's sa (num_reads 3): %s, %d reads, %d rounds"
               % (q.VERDICT_NAMES[r["verdict"]], r["reads"], r["rounds"]))
-        again = p.solve(strategy=q.QUBO_PUZZLE_STRATEGY_SAMPLE, seed=5, solver=s, threads=2)
-        check(again["board"] == r["board"], "the same seed gives the same board on 2 threads")
+        again = p.solve(strategy=q.QUBO_PUZZLE_STRATEGY_SAMPLE, seed=5, solver=s, threads=1)
+        check(again["board"] == r["board"], "the same seed gives the same board on 1 thread")
+        # on 2 threads the first read to reach the target ends the round, and
+        # which read that is depends on timing (doc/solvers.md, LIMITATIONS)
+        two = p.solve(strategy=q.QUBO_PUZZLE_STRATEGY_SAMPLE, seed=5, solver=s, threads=2)
+        check(two["verdict"] == q.QUBO_PUZZLE_SOLVED and p.check(two["board"])[0] == 0,
+              "the same seed on 2 threads: %s, a board the checker accepts"
+              % q.VERDICT_NAMES[two["verdict"]])
         r = p.solve(strategy=q.QUBO_PUZZLE_STRATEGY_SEARCH)
         check(r["verdict"] == q.QUBO_PUZZLE_SOLVED and r["method"] == "branch and reduce"
               and r["nodes"] > 0 and r["rounds"] == 0 and p.check(r["board"])[0] == 0,
