@@ -321,23 +321,21 @@ static void sweep_groups(const pt_job *job, int32_t *x, void *f, qubo__lane_rng 
 /* Takes a copy of replica q (tracked energy e) down to a local minimum of
  * single flips, each variable in index order flipped while that lowers
  * the energy, from the replica's own fields: the copy costs O(n), a pass n
- * tests and the row of each variable it flips. Returns the copy's tracked energy (exact in units on the
- * integer engine). */
+ * tests and the row of each variable it flips. Returns the copy's tracked
+ * energy (exact in units on the integer engine). */
 static double quench(const pt_job *job, const int32_t *x, void *f, size_t q, double e,
 		     uint8_t *qx, double *qf)
 {
 	const qubo_model *m = job->m;
 	const size_t n = m->n, l = q % PT_LANES;
-	const int32_t *xg = x + (q / PT_LANES) * PT_LANES * n;
 	const void *fg = group_fields(job, f, q / PT_LANES);
 	const double eps = job->eps;
 	size_t i, k, moved = 1;
 
-	for (i = 0; i < n; i++) {
-		qx[i] = (uint8_t)(xg[PT_LANES * i + l] & 1);
+	lane_state(x, n, q, qx);
+	for (i = 0; i < n; i++)
 		qf[i] = job->ih ? (double)((const int32_t *)fg)[PT_LANES * i + l]
 				: ((const double *)fg)[PT_LANES * i + l];
-	}
 	while (moved) {
 		moved = 0;
 		for (i = 0; i < n; i++) {

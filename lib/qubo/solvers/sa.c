@@ -418,9 +418,7 @@ static int beta_rule(const qubo_model *m, double hot, double cold, double *beta_
 	 * bound, from the mean of the nonzero Δ_i, binds only where a few hubs
 	 * raise Δ_hot above 10 Δ_mean: a hub of degree 200 among variables of
 	 * degree 10 must not hide the unit weights all of them share. */
-	wfloor = rel_floor * dhot;
-	if (nd && mean_floor * dsum / (double)nd < wfloor)
-		wfloor = mean_floor * dsum / (double)nd;
+	wfloor = nd ? fmin(rel_floor * dhot, mean_floor * dsum / (double)nd) : rel_floor * dhot;
 	for (i = 0; i < m->n; i++) {
 		double mine = HUGE_VAL, a = fabs(m->h[i]) / wmax;
 		if (a >= wfloor)
