@@ -40,6 +40,7 @@
 #include "common.h"
 #include "model.h"
 #include "solver.h"
+#include "status.h"
 
 QUBO_BEGIN_DECLS
 

@@ -29,6 +29,7 @@
 #include "literal.h"
 #include "model.h"
 #include "solver.h"
+#include "status.h"
 
 QUBO_BEGIN_DECLS
 
@@ -185,14 +186,14 @@ typedef struct qubo_puzzle_options {
 } qubo_puzzle_options;
 
 /** Default of qubo_puzzle_options.max_input_bytes: 256 MiB. @since 0.1 */
-#define QUBO_PUZZLE_DEFAULT_MAX_INPUT_BYTES ((size_t)256 << 20)
+#define QUBO_PUZZLE_DEFAULT_MAX_INPUT_BYTES (QUBO_CAST(size_t, 256) << 20)
 /** Default of qubo_puzzle_options.max_cells: 4194304 cells (a 2048 x 2048
  *  board); the builders never accept more than 16777216. @since 0.1 */
-#define QUBO_PUZZLE_DEFAULT_MAX_CELLS ((size_t)1 << 22)
+#define QUBO_PUZZLE_DEFAULT_MAX_CELLS (QUBO_CAST(size_t, 1) << 22)
 /** Default of qubo_puzzle_options.max_couplers: 67108864 couplers, about
  *  2 GiB of model while it is built (nqueens 300 needs 40 million).
  *  @since 0.1 */
-#define QUBO_PUZZLE_DEFAULT_MAX_COUPLERS ((size_t)1 << 26)
+#define QUBO_PUZZLE_DEFAULT_MAX_COUPLERS (QUBO_CAST(size_t, 1) << 26)
 
 /** Size of the first layout of qubo_puzzle_options (through @c allocator),
  *  frozen: the smallest @c struct_size accepted. @since 0.1 */

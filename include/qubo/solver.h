@@ -39,6 +39,8 @@
 #include "alloc.h"
 #include "common.h"
 #include "model.h"
+#include "qaoa.h"
+#include "status.h"
 
 QUBO_BEGIN_DECLS
 
@@ -77,7 +79,7 @@ typedef struct qubo_options qubo_options;
  *  (about 14 million reads of a 10-variable model, 266 thousand of a
  *  1000-variable one); the host's copy of the distinct samples comes on
  *  top. @since 0.1 */
-#define QUBO_MAX_SAMPLE_BYTES ((size_t)256 << 20)
+#define QUBO_MAX_SAMPLE_BYTES (QUBO_CAST(size_t, 256) << 20)
 /** int, any value (used as 64 unsigned bits): the random seed. When unset, a
  *  seed is drawn from the clock; qubo_sample_info::seed tells which. */
 #define QUBO_PARAM_SEED "seed"
