@@ -568,14 +568,17 @@ typedef struct qubo_puzzle_solve_options {
 	uint64_t seed;
 	/** Seconds the solve may take; 0 means no limit. */
 	double time_limit;
-	/** The solver to sample with, borrowed; NULL for a built-in "sa".
-	 *  Each round sets its seed (@c seed + round) and, with a time limit,
-	 *  its time limit; the target energy (a solution's energy), the threads
-	 *  and for "sa" the reads and sweeps are set only where the caller did
-	 *  not set them. Every option the call set is put back as the caller
-	 *  had it (or unset) before it returns, and its progress callback is
-	 *  cleared. A target energy set by the caller makes the run sample
-	 *  only, stopping at that energy. */
+	/** The solver to sample with, borrowed and never changed; NULL for a
+	 *  built-in "sa". The run samples with a clone of it
+	 *  (qubo_solver_clone()): the caller's options, its progress callback
+	 *  (called while the run samples, unless @c progress is set) and its
+	 *  backend are used, and on the clone each round sets its seed
+	 *  (@c seed + round) and, with a time limit, its time limit; the target
+	 *  energy (a solution's energy), the threads and for "sa" the reads and
+	 *  sweeps are set only where the caller did not set them. When the call
+	 *  returns, whether it succeeded, stopped or failed, the solver is as
+	 *  the caller left it. A target energy set by the caller makes the run
+	 *  sample only, stopping at that energy. */
 	qubo_solver *solver;
 	/** Optional progress callback; it can stop the run. */
 	qubo_puzzle_progress_cb progress;
