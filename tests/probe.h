@@ -49,7 +49,7 @@ static inline int tp_probe_sample(qubo_backend_ctx *ctx, const qubo_model *m,
 	qubo_options_get_int(o, QUBO_PARAM_SEED, 0, &p->last_seed);
 	if (p->fail)
 		return qubo_backend_set_error(ctx, QUBO_ERR_INVALID_ARG, "told to fail");
-	rc = qubo_backend_progress(ctx, 0, 1, NAN);
+	rc = qubo_backend_progress(ctx, 0, 1, (double)NAN);
 	if (rc)
 		return rc > 0 ? rc : qubo_backend_set_error(ctx, rc, qubo_error_message());
 	rc = qubo_solver_sample(&set, p->inner, m);

@@ -268,6 +268,39 @@ Test(solver_clone, out_of_memory)
 	}
 }
 
+/* The count a backend's user data is shared by is allocated with the first
+ * solver: allocation k of qubo_solver_new_backend() fails, for every k,
+ * without calling destroy or leaking. */
+Test(solver_clone, a_backend_solver_when_each_allocation_fails)
+{
+	qubo_backend_vtable table = tp_probe_table();
+	tp_probe p;
+	size_t k;
+
+	tp_probe_init(&p);
+	for (k = 1;; k++) {
+		tu_failalloc fa;
+		qubo_solver *s = (qubo_solver *)1;
+		int rc;
+
+		tu_failalloc_init(&fa, k);
+		rc = qubo_solver_new_backend(&s, &table, &p, tp_probe_destroy, &fa.a);
+		if (!fa.failed) {
+			cr_assert_eq(rc, QUBO_OK);
+			qubo_solver_free(s);
+			cr_assert_eq(p.destroy_calls, 1);
+			cr_assert_eq(fa.live, 0);
+			break;
+		}
+		cr_assert_eq(rc, QUBO_ERR_NOMEM);
+		cr_assert_null(s);
+		cr_assert_eq(fa.live, 0, "allocation %zu leaked", k);
+		cr_assert_eq(p.destroy_calls, 0);
+	}
+	cr_assert_eq(k, 4, "the solver, its name and the shared count");
+	tp_probe_dispose(&p);
+}
+
 Test(solver_clone, bad_arguments)
 {
 	qubo_solver *s = th_solver("sa"), *c = (qubo_solver *)1;
