@@ -235,6 +235,16 @@ def compile_all(lang, inc, command):
     return 0
 
 
+def report(problems, passed):
+    for p in problems:
+        print(f'check-headers: {p}')
+    if problems:
+        print(f'check-headers: FAILED ({len(problems)} problem(s))')
+        return 1
+    print(f'check-headers: {passed}')
+    return 0
+
+
 def check_umbrella(inc):
     headers = load(inc)
     modules = {n for n in headers if re.fullmatch(r'qubo/[^/]+\.h', n) and n != 'qubo/puzzle.h'}
@@ -242,12 +252,7 @@ def check_umbrella(inc):
     problems = [f'qubo.h does not include {n}' for n in sorted(modules - umbrella)]
     problems += [f'qubo.h includes {n}, which is not a module of libqubo'
                  for n in sorted(umbrella - modules)]
-    for p in problems:
-        print(f'check-headers: {p}')
-    if problems:
-        return 1
-    print(f'check-headers: qubo.h includes all {len(modules)} module headers')
-    return 0
+    return report(problems, f'qubo.h includes all {len(modules)} module headers')
 
 
 def main(argv):
@@ -256,13 +261,7 @@ def main(argv):
         problems = [f'{h}: public header not installed' for h in sorted(src - staged)]
         problems += [f'{h}: installed but not a public header of {argv[2]}'
                      for h in sorted(staged - src)]
-        for p in problems:
-            print(f'check-headers: {p}')
-        if problems:
-            print(f'check-headers: FAILED ({len(problems)} problem(s))')
-            return 1
-        print(f'check-headers: all {len(src)} public headers are installed')
-        return 0
+        return report(problems, f'all {len(src)} public headers are installed')
     if len(argv) >= 5 and argv[1] == 'compile' and argv[2] in ('c', 'c++'):
         return compile_all(argv[2], argv[3], argv[4:])
     if len(argv) == 3 and argv[1] == 'umbrella':
