@@ -13,6 +13,7 @@
 #define QUBO_ALLOC_H
 
 #include "common.h"
+#include "status.h"
 
 QUBO_BEGIN_DECLS
 

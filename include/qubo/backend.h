@@ -18,7 +18,8 @@
  *
  * Every slot returns an int status and takes its @c user_data last. Slots
  * are called on the thread that called the qubo_solver function, never
- * concurrently for one solver. A slot reports a failure with
+ * concurrently for one solver; the clones of a solver share its user data
+ * (qubo_solver_clone() says when their slots may run at once). A slot reports a failure with
  * qubo_backend_set_error() and a nonzero return; a nonzero return without a
  * reported error becomes #QUBO_ERR_CALLBACK. A sample slot may return
  * #QUBO_CANCELLED or #QUBO_TIME_LIMIT after an early stop: the samples it
@@ -40,6 +41,7 @@
 #include "common.h"
 #include "model.h"
 #include "solver.h"
+#include "status.h"
 
 QUBO_BEGIN_DECLS
 
@@ -118,7 +120,8 @@ typedef struct qubo_backend_vtable {
 	(offsetof(qubo_backend_vtable, sample) +            \
 	 sizeof(int (*)(qubo_backend_ctx *, const qubo_model *, const qubo_options *, void *)))
 
-/** Called once with the backend's user data when its solver is freed. */
+/** Called once with the backend's user data when its solver, or the last of
+ *  the solver and its clones (qubo_solver_clone()), is freed. */
 typedef void (*qubo_destroy_cb)(void *user_data);
 
 /**
@@ -126,8 +129,9 @@ typedef void (*qubo_destroy_cb)(void *user_data);
  *
  * The first @c struct_size bytes of @p vtable are copied into zeroed storage
  * and checked at once. On success @p destroy (if any) is called exactly once,
- * by qubo_solver_free(); on failure it is not called and @p user_data stays
- * the caller's.
+ * by the qubo_solver_free() that frees the last of the solver and its clones
+ * (qubo_solver_clone(), which share @p user_data); on failure it is not
+ * called and @p user_data stays the caller's.
  * @param[out] out receives the solver; NULL on failure.
  * @param[in] vtable the table; may be temporary.
  * @param[in] user_data passed last to every slot; owned by the backend.

@@ -42,4 +42,14 @@
 #define QUBO_END_DECLS
 #endif
 
+#ifdef __cplusplus
+/** Converts @p expr to @p type: a static_cast in C++, so that the macros of
+ *  these headers raise no -Wold-style-cast warning in C++ code. */
+#define QUBO_CAST(type, expr) (static_cast<type>(expr))
+#else
+/** Converts @p expr to @p type: a cast in C (a static_cast in C++, so that
+ *  the macros of these headers raise no -Wold-style-cast warning there). */
+#define QUBO_CAST(type, expr) ((type)(expr))
+#endif
+
 #endif /* QUBO_COMMON_H */

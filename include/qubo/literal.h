@@ -20,21 +20,21 @@ QUBO_BEGIN_DECLS
 typedef uint32_t qubo_lit;
 
 /** The constant 0. */
-#define QUBO_LIT_FALSE ((qubo_lit)0xFFFFFFFEu)
+#define QUBO_LIT_FALSE QUBO_CAST(qubo_lit, 0xFFFFFFFEu)
 /** The constant 1. */
-#define QUBO_LIT_TRUE ((qubo_lit)0xFFFFFFFFu)
+#define QUBO_LIT_TRUE QUBO_CAST(qubo_lit, 0xFFFFFFFFu)
 /** Variable indices are strictly below this bound. */
 #define QUBO_MAX_VARIABLES 0x7FFFFFFFu
 /** The positive literal of variable @p v. */
-#define QUBO_LIT(v) ((qubo_lit)((uint32_t)(v) << 1))
+#define QUBO_LIT(v) QUBO_CAST(qubo_lit, QUBO_CAST(uint32_t, v) << 1)
 /** The complemented literal of variable @p v (1 − x_v). */
-#define QUBO_LIT_NEG(v) ((qubo_lit)(((uint32_t)(v) << 1) | 1u))
+#define QUBO_LIT_NEG(v) QUBO_CAST(qubo_lit, (QUBO_CAST(uint32_t, v) << 1) | 1u)
 /** The complement of literal @p l (constants swap). */
-#define QUBO_LIT_NOT(l) ((qubo_lit)((l) ^ 1u))
+#define QUBO_LIT_NOT(l) QUBO_CAST(qubo_lit, (l) ^ 1u)
 /** Nonzero when @p l is a constant. */
 #define QUBO_LIT_IS_CONST(l) ((l) >= QUBO_LIT_FALSE)
 /** The variable of a non-constant literal. */
-#define QUBO_LIT_VAR(l) ((uint32_t)(l) >> 1)
+#define QUBO_LIT_VAR(l) (QUBO_CAST(uint32_t, l) >> 1)
 /** Nonzero when a non-constant literal is complemented. */
 #define QUBO_LIT_IS_NEG(l) ((l) & 1u)
 

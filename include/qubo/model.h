@@ -22,6 +22,7 @@
 #include "alloc.h"
 #include "common.h"
 #include "literal.h"
+#include "status.h"
 
 QUBO_BEGIN_DECLS
 
@@ -64,7 +65,7 @@ typedef struct qubo_model_stats {
  *  that a size alone never makes the library touch more. More is
  *  #QUBO_ERR_TOO_LARGE, reported before anything is allocated.
  *  @since 0.1 */
-#define QUBO_MODEL_MAX_VARIABLES ((size_t)1 << 26)
+#define QUBO_MODEL_MAX_VARIABLES (QUBO_CAST(size_t, 1) << 26)
 
 /**
  * Creates an empty model.

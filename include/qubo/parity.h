@@ -19,6 +19,7 @@
 #include "alloc.h"
 #include "common.h"
 #include "literal.h"
+#include "status.h"
 
 QUBO_BEGIN_DECLS
 

@@ -40,6 +40,7 @@
 #include "common.h"
 #include "literal.h"
 #include "model.h"
+#include "status.h"
 
 QUBO_BEGIN_DECLS
 

@@ -29,6 +29,7 @@
 #include "literal.h"
 #include "model.h"
 #include "solver.h"
+#include "status.h"
 
 QUBO_BEGIN_DECLS
 
@@ -185,14 +186,14 @@ typedef struct qubo_puzzle_options {
 } qubo_puzzle_options;
 
 /** Default of qubo_puzzle_options.max_input_bytes: 256 MiB. @since 0.1 */
-#define QUBO_PUZZLE_DEFAULT_MAX_INPUT_BYTES ((size_t)256 << 20)
+#define QUBO_PUZZLE_DEFAULT_MAX_INPUT_BYTES (QUBO_CAST(size_t, 256) << 20)
 /** Default of qubo_puzzle_options.max_cells: 4194304 cells (a 2048 x 2048
  *  board); the builders never accept more than 16777216. @since 0.1 */
-#define QUBO_PUZZLE_DEFAULT_MAX_CELLS ((size_t)1 << 22)
+#define QUBO_PUZZLE_DEFAULT_MAX_CELLS (QUBO_CAST(size_t, 1) << 22)
 /** Default of qubo_puzzle_options.max_couplers: 67108864 couplers, about
  *  2 GiB of model while it is built (nqueens 300 needs 40 million).
  *  @since 0.1 */
-#define QUBO_PUZZLE_DEFAULT_MAX_COUPLERS ((size_t)1 << 26)
+#define QUBO_PUZZLE_DEFAULT_MAX_COUPLERS (QUBO_CAST(size_t, 1) << 26)
 
 /** Size of the first layout of qubo_puzzle_options (through @c allocator),
  *  frozen: the smallest @c struct_size accepted. @since 0.1 */
@@ -567,14 +568,17 @@ typedef struct qubo_puzzle_solve_options {
 	uint64_t seed;
 	/** Seconds the solve may take; 0 means no limit. */
 	double time_limit;
-	/** The solver to sample with, borrowed; NULL for a built-in "sa".
-	 *  Each round sets its seed (@c seed + round) and, with a time limit,
-	 *  its time limit; the target energy (a solution's energy), the threads
-	 *  and for "sa" the reads and sweeps are set only where the caller did
-	 *  not set them. Every option the call set is put back as the caller
-	 *  had it (or unset) before it returns, and its progress callback is
-	 *  cleared. A target energy set by the caller makes the run sample
-	 *  only, stopping at that energy. */
+	/** The solver to sample with, borrowed and never changed; NULL for a
+	 *  built-in "sa". The run samples with a clone of it
+	 *  (qubo_solver_clone()): the caller's options, its progress callback
+	 *  (called while the run samples, unless @c progress is set) and its
+	 *  backend are used, and on the clone each round sets its seed
+	 *  (@c seed + round) and, with a time limit, its time limit; the target
+	 *  energy (a solution's energy), the threads and for "sa" the reads and
+	 *  sweeps are set only where the caller did not set them. When the call
+	 *  returns, whether it succeeded, stopped or failed, the solver is as
+	 *  the caller left it. A target energy set by the caller makes the run
+	 *  sample only, stopping at that energy. */
 	qubo_solver *solver;
 	/** Optional progress callback; it can stop the run. */
 	qubo_puzzle_progress_cb progress;

@@ -33,6 +33,7 @@
 #include "alloc.h"
 #include "common.h"
 #include "model.h"
+#include "status.h"
 
 QUBO_BEGIN_DECLS
 

@@ -31,17 +31,18 @@
 #include "alloc.h"
 #include "common.h"
 #include "model.h"
+#include "status.h"
 
 QUBO_BEGIN_DECLS
 
 /** Default of qubo_qbsolv_options.max_input_bytes: 256 MiB. @since 0.1 */
-#define QUBO_QBSOLV_DEFAULT_MAX_INPUT_BYTES ((size_t)256 << 20)
+#define QUBO_QBSOLV_DEFAULT_MAX_INPUT_BYTES (QUBO_CAST(size_t, 256) << 20)
 /** Default of qubo_qbsolv_options.max_variables: 4194304, about 100 MiB of
  *  per-variable arrays. @since 0.1 */
-#define QUBO_QBSOLV_DEFAULT_MAX_VARIABLES ((size_t)1 << 22)
+#define QUBO_QBSOLV_DEFAULT_MAX_VARIABLES (QUBO_CAST(size_t, 1) << 22)
 /** Default of qubo_qbsolv_options.max_couplers: 67108864, about 2 GiB of
  *  model while it is compiled. @since 0.1 */
-#define QUBO_QBSOLV_DEFAULT_MAX_COUPLERS ((size_t)1 << 26)
+#define QUBO_QBSOLV_DEFAULT_MAX_COUPLERS (QUBO_CAST(size_t, 1) << 26)
 
 /** Options of qubo_qbsolv_read_ex() and qubo_qbsolv_read_file_ex(); zero
  *  fields mean the defaults. @since 0.1 */

@@ -39,6 +39,8 @@
 #include "alloc.h"
 #include "common.h"
 #include "model.h"
+#include "qaoa.h"
+#include "status.h"
 
 QUBO_BEGIN_DECLS
 
@@ -77,7 +79,7 @@ typedef struct qubo_options qubo_options;
  *  (about 14 million reads of a 10-variable model, 266 thousand of a
  *  1000-variable one); the host's copy of the distinct samples comes on
  *  top. @since 0.1 */
-#define QUBO_MAX_SAMPLE_BYTES ((size_t)256 << 20)
+#define QUBO_MAX_SAMPLE_BYTES (QUBO_CAST(size_t, 256) << 20)
 /** int, any value (used as 64 unsigned bits): the random seed. When unset, a
  *  seed is drawn from the clock; qubo_sample_info::seed tells which. */
 #define QUBO_PARAM_SEED "seed"
@@ -289,8 +291,40 @@ QUBO_API int qubo_solver_new(qubo_solver **out, const char *name, const qubo_all
 QUBO_API int qubo_solver_builtin_name(size_t index, const char **name_out);
 
 /**
- * Frees a solver and releases its backend (the backend's destroy callback is
- * called here, once). NULL is a no-op.
+ * Makes a second solver like @p solver: the same backend, a copy of every
+ * option (the same keys, types and values, in the same order) and the same
+ * progress callback and user data. Afterwards the two are independent:
+ * setting or removing an option, or the progress callback, of one leaves
+ * the other as it was, and each is freed with qubo_solver_free(), in either
+ * order. The clone allocates through @p solver's allocator.
+ *
+ * Use it to run a solver you were lent with options of your own:
+ * qubo_puzzle_solve() samples with a clone of the caller's solver, so the
+ * caller's solver is never changed.
+ *
+ * A solver made by qubo_solver_new_backend() shares the backend's user data
+ * with its clones rather than copying it (the library cannot copy what it
+ * does not know): the slots of every clone receive the same pointer, and
+ * the destroy callback runs once, when the last of them is freed. The
+ * built-in solvers keep nothing in theirs, so their clones may be used on
+ * other threads at the same time. A backend of your own may be used that
+ * way only when its slots allow concurrent calls with the same user data;
+ * otherwise use a solver and its clones from one thread at a time. A
+ * backend that keeps what its @c set_param slot was shown in its user data
+ * sees the options set on a clone too; keep options in the options instead
+ * (the slots receive them), as the built-in solvers do.
+ * @param[out] out receives the clone; NULL on failure.
+ * @param[in] solver the solver; not changed.
+ * @return #QUBO_OK, #QUBO_ERR_NOMEM (nothing allocated is kept and
+ *         @p solver is unchanged), #QUBO_ERR_MISUSE.
+ * @since 0.2
+ */
+QUBO_API int qubo_solver_clone(qubo_solver **out, const qubo_solver *solver);
+
+/**
+ * Frees a solver. The backend's destroy callback is called once, by the
+ * call that frees the last of a solver and its clones (qubo_solver_clone()):
+ * here, for a solver that was never cloned. NULL is a no-op.
  * @param[in] solver the solver.
  * @since 0.1
  */

@@ -50,15 +50,6 @@
 #define ONE_THREAD_WORK 4e6
 /* Models up to 2^this states are enumerated on one thread. */
 #define ONE_THREAD_STATES_LOG2 20
-#define MAX_SAVED 8
-
-/* A solver option the run set, and what the caller had there. */
-struct saved {
-	const char *key;
-	int32_t type; /* QUBO_TYPE_NONE: it was unset */
-	int64_t i;
-	double d;
-};
 
 struct run {
 	const qubo_puzzle *p;
@@ -80,68 +71,11 @@ struct run {
 	int search_when_long; /* sampling gives way to the search at MAX_SWEEPS */
 	qubo_puzzle_result res;
 	int64_t sweeps_now;
-	/* the solver options set for the run */
-	struct saved saved[MAX_SAVED];
-	size_t nsaved;
 };
 
 /* ---- options on the sampling solver ---- */
 
-static int save(struct run *r, qubo_solver *s, const char *key)
-{
-	const qubo_options *opts = NULL;
-	struct saved *v;
-	size_t k;
-
-	for (k = 0; k < r->nsaved; k++)
-		if (!strcmp(r->saved[k].key, key))
-			return QUBO_OK;
-	if (r->nsaved == MAX_SAVED)
-		return qubo__pz_error(QUBO_ERR_INTERNAL, "qubo_puzzle_solve: too many options");
-	qubo_solver_options(s, &opts);
-	v = &r->saved[r->nsaved++];
-	v->key = key;
-	v->type = qubo_options_type(opts, key);
-	v->i = 0;
-	v->d = 0;
-	if (v->type == QUBO_TYPE_INT)
-		qubo_options_get_int(opts, key, 0, &v->i);
-	else if (v->type == QUBO_TYPE_DOUBLE)
-		qubo_options_get_double(opts, key, 0, &v->d);
-	return QUBO_OK;
-}
-
-static int set_int(struct run *r, qubo_solver *s, const char *key, int64_t value)
-{
-	int rc = save(r, s, key);
-
-	return rc ? rc : qubo_solver_set_int(s, key, value);
-}
-
-static int set_double(struct run *r, qubo_solver *s, const char *key, double value)
-{
-	int rc = save(r, s, key);
-
-	return rc ? rc : qubo_solver_set_double(s, key, value);
-}
-
-/* Puts back what the caller had, newest first. */
-static void restore(struct run *r, qubo_solver *s)
-{
-	while (r->nsaved) {
-		const struct saved *v = &r->saved[--r->nsaved];
-
-		if (v->type == QUBO_TYPE_INT)
-			qubo_solver_set_int(s, v->key, v->i);
-		else if (v->type == QUBO_TYPE_DOUBLE)
-			qubo_solver_set_double(s, v->key, v->d);
-		else
-			qubo_solver_unset(s, v->key);
-	}
-	qubo_solver_set_progress(s, NULL, NULL);
-}
-
-static int is_set(qubo_solver *s, const char *key)
+static int is_set(const qubo_solver *s, const char *key)
 {
 	const qubo_options *opts = NULL;
 
@@ -190,7 +124,7 @@ static int reached(const struct run *r)
 	return r->have_best && r->has_target && r->best_e <= r->target;
 }
 
-/* One sampling run. */
+/* One sampling run on the run's own solver s. */
 static int one_run(struct run *r, qubo_solver *s)
 {
 	qubo_sample_info info;
@@ -204,7 +138,7 @@ static int one_run(struct run *r, qubo_solver *s)
 			r->ctl.stopped = QUBO_TIME_LIMIT;
 			return QUBO_OK;
 		}
-		rc = set_double(r, s, QUBO_PARAM_TIME_LIMIT, left);
+		rc = qubo_solver_set_double(s, QUBO_PARAM_TIME_LIMIT, left);
 		if (rc)
 			return rc;
 	}
@@ -236,9 +170,9 @@ static int64_t threads_for(const struct run *r, int is_sa, int exhaustive, int64
 	return 1;
 }
 
-/* Rounds of solver s until a read reaches the target (one run for an
- * optimisation puzzle or an exact solver). first_only: stop after the
- * first round, which the caller follows with an exact method. */
+/* Rounds of solver s, the run's own, until a read reaches the target (one
+ * run for an optimisation puzzle or an exact solver). first_only: stop
+ * after the first round, which the caller follows with an exact method. */
 static int sample_rounds(struct run *r, qubo_solver *s, int first_only)
 {
 	const char *name = qubo_solver_name(s);
@@ -251,10 +185,10 @@ static int sample_rounds(struct run *r, qubo_solver *s, int first_only)
 	int rc = QUBO_OK;
 
 	if (r->has_target && !r->target_given)
-		rc = set_double(r, s, QUBO_PARAM_TARGET_ENERGY, r->target);
+		rc = qubo_solver_set_double(s, QUBO_PARAM_TARGET_ENERGY, r->target);
 	if (!rc && is_sa && !user_reads)
-		rc = set_int(r, s, QUBO_PARAM_NUM_READS,
-			     r->optimisation ? OPT_READS : DEFAULT_READS);
+		rc = qubo_solver_set_int(s, QUBO_PARAM_NUM_READS,
+					 r->optimisation ? OPT_READS : DEFAULT_READS);
 	if (!rc && r->ctl.progress)
 		qubo_solver_set_progress(s, sample_progress, r);
 	if (is_sa && user_sweeps) {
@@ -268,17 +202,17 @@ static int sample_rounds(struct run *r, qubo_solver *s, int first_only)
 		r->res.sweeps_last = sweeps;
 	}
 	for (round = 0; !rc && !r->ctl.stopped; round++) {
-		rc = set_int(r, s, QUBO_PARAM_SEED, (int64_t)(r->o.seed + round));
+		rc = qubo_solver_set_int(s, QUBO_PARAM_SEED, (int64_t)(r->o.seed + round));
 		if (!rc && is_sa && !user_sweeps) {
-			rc = set_int(r, s, QUBO_PARAM_NUM_SWEEPS, sweeps);
+			rc = qubo_solver_set_int(s, QUBO_PARAM_NUM_SWEEPS, sweeps);
 			r->sweeps_now = sweeps;
 			if (!r->res.sweeps_first)
 				r->res.sweeps_first = sweeps;
 			r->res.sweeps_last = sweeps;
 		}
 		if (!rc && !user_threads)
-			rc = set_int(r, s, QUBO_PARAM_THREADS,
-				     threads_for(r, is_sa, exhaustive, sweeps));
+			rc = qubo_solver_set_int(s, QUBO_PARAM_THREADS,
+						 threads_for(r, is_sa, exhaustive, sweeps));
 		if (!rc)
 			rc = one_run(r, s);
 		if (rc || reached(r))
@@ -302,16 +236,17 @@ static int sample_rounds(struct run *r, qubo_solver *s, int first_only)
 		if (is_sa && !user_sweeps && sweeps < MAX_SWEEPS)
 			sweeps *= SWEEP_GROWTH;
 	}
-	restore(r, s);
 	return rc;
 }
 
-/* Rounds of a solver by name (the built-in annealer, or the exhaustive
- * fallback), with the puzzle's allocator. */
-static int sample_with(struct run *r, const char *name, int first_only)
+/* Rounds of a solver of the run's own: a clone of the caller's solver
+ * (lent), whose options and progress callback the run never touches, or
+ * else a built-in by name (the annealer, or the exhaustive fallback) with
+ * the puzzle's allocator. */
+static int sample_with(struct run *r, const qubo_solver *lent, const char *name, int first_only)
 {
 	qubo_solver *s = NULL;
-	int rc = qubo_solver_new(&s, name, &r->p->alloc);
+	int rc = lent ? qubo_solver_clone(&s, lent) : qubo_solver_new(&s, name, &r->p->alloc);
 
 	if (!rc)
 		rc = sample_rounds(r, s, first_only);
@@ -332,9 +267,7 @@ static int sample(struct run *r, int first_only)
 	for (k = 0; k < sizeof builtin / sizeof builtin[0]; k++)
 		if (!strcmp(name, builtin[k]))
 			r->res.method = builtin[k];
-	if (r->o.solver)
-		return sample_rounds(r, r->o.solver, first_only);
-	return sample_with(r, "sa", first_only);
+	return sample_with(r, r->o.solver, "sa", first_only);
 }
 
 /* ---- exact searches ---- */
@@ -466,7 +399,7 @@ static int solve_feasibility(struct run *r)
 	if (r->n <= EXACT_FALLBACK_VARS) {
 		r->res.method = !strcmp(r->res.method, "sa") ? "sa, then exhaustive"
 							      : "sampling, then exhaustive";
-		rc = sample_with(r, "exhaustive", 0);
+		rc = sample_with(r, NULL, "exhaustive", 0);
 	}
 	return rc;
 }
@@ -493,7 +426,7 @@ static int solve_optimisation(struct run *r)
 			return rc;
 		}
 		r->res.method = "exhaustive";
-		return sample_with(r, "exhaustive", 0);
+		return sample_with(r, NULL, "exhaustive", 0);
 	}
 	r->res.method = "branch and bound";
 	rc = optimum(r, OPT_FIRST_TRY);

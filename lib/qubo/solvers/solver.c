@@ -1,6 +1,7 @@
 /* The solver object and the backend host: table registration, option
  * setting with checks, sampling through the table, and the functions a
  * backend calls back. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -20,6 +21,13 @@ static qubo__builtin *const builtins[] = {
 };
 #define NUM_BUILTINS (sizeof builtins / sizeof builtins[0])
 
+/* The destroy callback of a backend's user data runs once, when the last
+ * solver sharing it (the first one and its clones) is freed. */
+struct qubo__backend_data {
+	atomic_size_t solvers;
+	qubo_destroy_cb destroy;
+};
+
 /* ---- creation ---- */
 
 static int new_solver(qubo_solver **out, const qubo_backend_vtable *vt, size_t copy_size,
@@ -35,11 +43,21 @@ static int new_solver(qubo_solver **out, const qubo_backend_vtable *vt, size_t c
 		return rc;
 	s = qubo__malloc(&a, sizeof *s);
 	len = strlen(vt->name);
-	if (s)
+	if (s) {
 		s->name = qubo__malloc(&a, len + 1);
-	if (!s || !s->name) {
+		s->data = destroy ? qubo__malloc(&a, sizeof *s->data) : NULL;
+	}
+	if (!s || !s->name || (destroy && !s->data)) {
+		if (s) {
+			qubo__free(&a, s->name);
+			qubo__free(&a, s->data);
+		}
 		qubo__free(&a, s);
 		return qubo__nomem("a solver");
+	}
+	if (destroy) {
+		atomic_init(&s->data->solvers, 1);
+		s->data->destroy = destroy;
 	}
 	memcpy(s->name, vt->name, len + 1);
 	s->alloc = a;
@@ -48,7 +66,6 @@ static int new_solver(qubo_solver **out, const qubo_backend_vtable *vt, size_t c
 	s->vt.struct_size = sizeof s->vt;
 	s->vt.name = s->name;
 	s->user_data = user_data;
-	s->destroy = destroy;
 	qubo__options_init(&s->options, &s->alloc);
 	s->progress = NULL;
 	s->progress_data = NULL;
@@ -119,15 +136,45 @@ int qubo_solver_builtin_name(size_t index, const char **name_out)
 	return QUBO_OK;
 }
 
+int qubo_solver_clone(qubo_solver **out, const qubo_solver *solver)
+{
+	static const char fn[] = "qubo_solver_clone";
+	qubo_solver *s = NULL;
+	int rc;
+
+	if (!out)
+		return qubo__error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
+	*out = NULL;
+	if (!solver)
+		return qubo__error(QUBO_ERR_MISUSE, "%s: solver is NULL", fn);
+	rc = new_solver(&s, &solver->vt, sizeof solver->vt, solver->user_data, NULL,
+			&solver->alloc, fn);
+	if (!rc)
+		rc = qubo__options_copy(&s->options, &solver->options);
+	if (rc) {
+		qubo_solver_free(s);
+		return rc;
+	}
+	s->progress = solver->progress;
+	s->progress_data = solver->progress_data;
+	s->data = solver->data;
+	if (s->data)
+		atomic_fetch_add(&s->data->solvers, 1);
+	*out = s;
+	return QUBO_OK;
+}
+
 void qubo_solver_free(qubo_solver *s)
 {
 	qubo_allocator a;
 
 	if (!s)
 		return;
-	if (s->destroy)
-		s->destroy(s->user_data);
 	a = s->alloc;
+	if (s->data && atomic_fetch_sub(&s->data->solvers, 1) == 1) {
+		s->data->destroy(s->user_data);
+		qubo__free(&a, s->data);
+	}
 	qubo__options_dispose(&s->options);
 	qubo__free(&a, s->name);
 	qubo__free(&a, s);

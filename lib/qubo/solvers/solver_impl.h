@@ -119,12 +119,16 @@ int qubo__sampleset_build(qubo_sampleset **out, const qubo_allocator *a, const q
 
 /* ---- solvers and the backend context (solver.c) ---- */
 
+/* A backend's user data with a destroy callback, shared by a solver and its
+ * clones (solver.c). */
+typedef struct qubo__backend_data qubo__backend_data;
+
 struct qubo_solver {
 	qubo_allocator alloc;
 	qubo_backend_vtable vt; /* zero-extended copy */
 	char *name;
 	void *user_data;
-	qubo_destroy_cb destroy;
+	qubo__backend_data *data; /* NULL: no destroy callback */
 	qubo_options options;
 	qubo_progress_cb progress;
 	void *progress_data;
