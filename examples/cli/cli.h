@@ -83,6 +83,12 @@ int cli_operand(const char *arg, const char *verb, const char **slots, size_t co
 
 /* Strict number parsing: the whole string, in range. Return 0 or -1. */
 int cli_parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out);
+/* 0 to 2^64 - 1, decimal digits after an optional '+'. */
+int cli_parse_u64(const char *s, uint64_t *out);
+/* A seed, 64 bits: 0 to 2^64 - 1, or -2^63 to -1 for the same bits
+ * (2^64 + value); *out holds the bits. */
+int cli_parse_seed(const char *s, int64_t *out);
+/* A finite number. */
 int cli_parse_double(const char *s, double *out);
 
 /* An input file read whole ("-" is standard input). */

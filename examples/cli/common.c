@@ -36,6 +36,34 @@ int cli_parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
 	return 0;
 }
 
+int cli_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	/* digits, after at most a '+': strtoull would wrap "-1" around */
+	if (!(s[s[0] == '+'] >= '0' && s[s[0] == '+'] <= '9'))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end || errno)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cli_parse_seed(const char *s, int64_t *out)
+{
+	uint64_t u;
+
+	if (s[0] == '-')
+		return cli_parse_int(s, INT64_MIN, -1, out);
+	if (cli_parse_u64(s, &u))
+		return -1;
+	*out = (int64_t)u; /* the same 64 bits */
+	return 0;
+}
+
 int cli_parse_double(const char *s, double *out)
 {
 	char *end;

@@ -164,8 +164,10 @@ typedef struct qubo_puzzle_options {
 	 *  #QUBO_PUZZLE_DEFAULT_MAX_COUPLERS. @since 0.1 */
 	size_t max_couplers;
 	/** Seconds that parsing and building (the reduction and the model's
-	 *  compilation included) may take; 0 means no limit, and a value must be
-	 *  finite and not negative (#QUBO_ERR_INVALID_ARG). Past it the call
+	 *  compilation included) may take. As every time limit of both
+	 *  libraries: any finite number of seconds ≥ 0; 0 means no limit, and so
+	 *  does a limit above 10^18 s, too long for the clock; NaN, a negative
+	 *  or an infinite value is #QUBO_ERR_INVALID_ARG. Past it the call
 	 *  (qubo_puzzle_parse(), qubo_puzzle_parse_file(),
 	 *  qubo_puzzle_parse_cells() or a family's build function) stops within
 	 *  a fraction of a second, frees what it made and returns
@@ -565,7 +567,8 @@ typedef struct qubo_puzzle_solve_options {
 	 *  gives the same result; on several, a round stops when any read
 	 *  reaches a solution, so which solution is returned may vary. */
 	uint64_t seed;
-	/** Seconds the solve may take; 0 means no limit. */
+	/** Seconds the solve may take: any finite number ≥ 0, 0 (or above
+	 *  10^18) for no limit, as qubo_puzzle_options::time_limit. */
 	double time_limit;
 	/** The solver to sample with, borrowed; NULL for a built-in "sa".
 	 *  Each round sets its seed (@c seed + round) and, with a time limit,
@@ -707,7 +710,8 @@ typedef struct qubo_puzzle_count_options {
 	int32_t threads;
 	/** Stop after this many solutions; 0 means no limit. */
 	uint64_t limit;
-	/** Seconds the count may take; 0 means no limit. */
+	/** Seconds the count may take: any finite number ≥ 0, 0 (or above
+	 *  10^18) for no limit, as qubo_puzzle_options::time_limit. */
 	double time_limit;
 	/** Enumeration refuses models with more variables
 	 *  (#QUBO_ERR_TOO_LARGE); 0 means 36, at most
