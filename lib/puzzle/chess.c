@@ -275,8 +275,12 @@ static int build_graph(struct cz *z, const qubo_allocator *a, const char *fn)
 		return qubo__pz_nomem("the attack graph");
 	for (i = 0; i < z->n; i++)
 		can[i] = z->code[i] != QUBO_CHESS_NONE;
-	rc = qubo__pz_cz_reach_lists(a, z->w, z->h, z->code, &z->sets, can, &z->out_start, &z->out,
-				     fn);
+	/* the conflict graph holds each attack twice, once each way */
+	rc = qubo__pz_cz_reach_check(a, z->w, z->h, z->code, &z->sets, can,
+				     QUBO__CZ_MAX_ENTRIES / 2, NULL, fn);
+	if (!rc)
+		rc = qubo__pz_cz_reach_lists(a, z->w, z->h, z->code, &z->sets, can, &z->out_start,
+					     &z->out, fn);
 	qubo__pz_free(a, can);
 	if (rc)
 		return rc;
