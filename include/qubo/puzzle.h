@@ -394,6 +394,11 @@ QUBO_API int qubo_puzzle_check(const qubo_puzzle *puzzle, const uint8_t *board, 
  * grid (the grid alone for a puzzle built from a spec, which has no header).
  * Call with @p capacity 0 (@p buffer may be NULL) to learn the size: that
  * call writes nothing and returns #QUBO_OK with the length in @p length_out.
+ *
+ * qubo_puzzle_parse_solution() reads the text back as the same board, rules
+ * it breaks included (a queen on a cell off the board, a tent on a tree), or
+ * the board is refused here: a chess piece on a cell where no piece may
+ * stand has no letter in the layout, and would read back as an empty cell.
  * @param[in] puzzle the puzzle.
  * @param[in] board width × height bytes.
  * @param[in] length must equal width × height.
@@ -401,8 +406,9 @@ QUBO_API int qubo_puzzle_check(const qubo_puzzle *puzzle, const uint8_t *board, 
  * @param[in] capacity its size.
  * @param[out] length_out receives the text length without the NUL.
  * @return #QUBO_OK (also for the size query), #QUBO_ERR_BUFFER_TOO_SMALL (a
- *         nonzero @p capacity below the length), #QUBO_ERR_INVALID_ARG,
- *         #QUBO_ERR_MISUSE.
+ *         nonzero @p capacity below the length), #QUBO_ERR_INVALID_ARG (a
+ *         value other than 0 or 1, a board the layout cannot show: the
+ *         message names the cell), #QUBO_ERR_MISUSE.
  * @since 0.1
  */
 QUBO_API int qubo_puzzle_format_solution(const qubo_puzzle *puzzle, const uint8_t *board,

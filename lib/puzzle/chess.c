@@ -626,13 +626,16 @@ static void cz_check(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz
 
 /* ---- solution grids ---- */
 
+/* A piece where no piece may stand has no letter: '.' would read back as
+ * an empty cell. */
 static char cz_solution_char(const qubo_puzzle *p, size_t cell, uint8_t value)
 {
 	const struct cz *z = p->data;
 
-	if (!value || z->code[cell] == QUBO_CHESS_NONE)
+	if (!value)
 		return '.';
-	return qubo__pz_cz_piece_letter(&z->sets, z->code[cell]);
+	return z->code[cell] == QUBO_CHESS_NONE ? '\0'
+						: qubo__pz_cz_piece_letter(&z->sets, z->code[cell]);
 }
 
 static int cz_solution_value(const qubo_puzzle *p, size_t cell, unsigned char ch)

@@ -663,6 +663,13 @@ int qubo_puzzle_format_solution(const qubo_puzzle *puzzle, const uint8_t *board,
 	rc = check_board(puzzle, board, length, fn);
 	if (rc)
 		return rc;
+	/* a board the layout cannot show is refused, not written as another */
+	for (r = 0; r < length && !puzzle->fam->solution_grid; r++)
+		if (!puzzle->fam->solution_char(puzzle, r, board[r]))
+			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+					      "%s: board[%zu] (row %zu, column %zu) is a piece where "
+					      "none may stand, which a solution cannot show",
+					      fn, r, r / puzzle->width + 1, r % puzzle->width + 1);
 	o.buf = buffer;
 	o.cap = capacity;
 	o.len = 0;

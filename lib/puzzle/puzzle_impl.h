@@ -314,7 +314,8 @@ struct qubo__pz_family {
 	/* The header line of a solution file (with its '\n'); nothing for
 	 * spec-built puzzles. */
 	void (*solution_header)(const qubo_puzzle *p, struct qubo__pz_out *o);
-	/* The character of a cell in a solution grid. */
+	/* The character of a cell in a solution grid; '\0' for a value the
+	 * layout cannot show (the board is refused). */
 	char (*solution_char)(const qubo_puzzle *p, size_t cell, uint8_t value);
 	/* Parses a solution grid character: the cell value, or -1. */
 	int (*solution_value)(const qubo_puzzle *p, size_t cell, unsigned char ch);
