@@ -27,7 +27,8 @@ enum {
 			     * or (verify) the solution breaks a rule */
 	CLI_USAGE = 2,      /* bad command line or option value, wrong kind of input */
 	CLI_PARSE = 3,      /* the input is malformed (position on stderr) */
-	CLI_IO = 4,         /* a file could not be read or written */
+	CLI_IO = 4,         /* a file could not be read or written, or standard
+			     * output could not be written */
 	CLI_INFEASIBLE = 5, /* proven: the puzzle has no solution */
 	CLI_TOO_LARGE = 6   /* an input, its model or a run beyond a size limit
 			     * (the library's QUBO_ERR_TOO_LARGE) */
@@ -176,9 +177,18 @@ void cli_format_energy(char *buf, size_t size, double e);
 /* Prints samples one per line as "<energy> <count> <bits>", lowest first. */
 int cli_print_samples(const qubo_sampleset *set);
 
-/* Writes all of @p text to @p f and flushes; on failure prints why and
- * returns CLI_IO. */
-int cli_write_all(FILE *f, const char *text, size_t length, const char *what);
+/* Standard output carries the results. Every write to it is checked:
+ * cli_flush_stdout() flushes it and returns CLI_IO when a write failed,
+ * then or before (a closed descriptor, a full disk, a pipe whose reader has
+ * gone), reporting the failure once ("qubo: cannot write to standard
+ * output: REASON"), however often it is called; CLI_OK otherwise.
+ * cli_write_stdout() writes all of @p text first. main() ends with
+ * cli_finish(), so that no verb's output goes unchecked (--help included). */
+int cli_flush_stdout(void);
+int cli_write_stdout(const char *text, size_t length);
+/* The exit status of a run that ended with @p code: CLI_IO if standard
+ * output could not be written, else @p code. */
+int cli_finish(int code);
 
 /* Progress on stderr for runs longer than a second, and Ctrl-C to stop a run
  * early (the results so far are printed). */

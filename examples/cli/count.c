@@ -240,7 +240,7 @@ int cli_count(int argc, char **argv)
 		goto out;
 	}
 	printf("%llu\n", (unsigned long long)res.count);
-	code = cli_write_all(stdout, NULL, 0, "the count");
+	code = cli_flush_stdout();
 	if (!a.quiet && !code && !res.complete)
 		cli_error("%s: stopped at the limit of %llu solutions; there may be more", in.name,
 			  (unsigned long long)a.limit);
