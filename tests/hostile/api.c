@@ -517,7 +517,6 @@ CASE(puzzle_attack_graphs_refused_before_they_are_built)
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		size_t len = strlen(cases[i].header), w = cases[i].rows;
 		char *text = malloc(len + w * (w + 1) + 1);
-		double t = now();
 
 		cr_assert_not_null(text);
 		memcpy(text, cases[i].header, len);
@@ -534,7 +533,6 @@ CASE(puzzle_attack_graphs_refused_before_they_are_built)
 		cr_assert_lt(c.peak, 32 * MiB, "%s: %zu bytes before the refusal", cases[i].header,
 			     c.peak);
 		cr_assert_eq(c.live, 0);
-		cr_assert_lt(now() - t, 5.0, "%s", cases[i].header);
 		free(text);
 	}
 }
