@@ -115,6 +115,13 @@ static void bad_value(const char *flag, const char *wants, const char *text)
 		cli_error("%s takes %s, got '%s'", flag, wants, text);
 }
 
+/* An integer option's value: the seed's 64 bits, or any int64. */
+static int int_value(const char *key, const char *text, int64_t *out)
+{
+	return strcmp(key, QUBO_PARAM_SEED) ? cli_parse_int(text, INT64_MIN, INT64_MAX, out)
+					    : cli_parse_seed(text, out);
+}
+
 /* A value of a typed flag: parsed now, so that typos are usage errors. */
 static int typed_value(solve_args *a, const char *flag, const char *key, int32_t type,
 		       const char *text, const char *wants)
@@ -124,9 +131,7 @@ static int typed_value(solve_args *a, const char *flag, const char *key, int32_t
 	if (add_option(a, flag, key, type))
 		return -1;
 	o = &a->opts[a->num_opts - 1];
-	if (type == QUBO_TYPE_INT && (strcmp(key, QUBO_PARAM_SEED)
-					      ? cli_parse_int(text, INT64_MIN, INT64_MAX, &o->i)
-					      : cli_parse_seed(text, &o->i))) {
+	if (type == QUBO_TYPE_INT && int_value(key, text, &o->i)) {
 		bad_value(flag, wants, text);
 		return -1;
 	}
@@ -204,8 +209,7 @@ static int set_value(solve_args *a, const char *text)
 	key[len] = '\0';
 	o->key = key;
 	o->s = eq + 1;
-	if (!(strcmp(key, QUBO_PARAM_SEED) ? cli_parse_int(eq + 1, INT64_MIN, INT64_MAX, &o->i)
-					   : cli_parse_seed(eq + 1, &o->i)))
+	if (!int_value(key, eq + 1, &o->i))
 		o->type = QUBO_TYPE_INT;
 	else if (!cli_parse_double(eq + 1, &o->d))
 		o->type = QUBO_TYPE_DOUBLE;
