@@ -27,7 +27,8 @@ enum {
 			     * or (verify) the solution breaks a rule */
 	CLI_USAGE = 2,      /* bad command line or option value, wrong kind of input */
 	CLI_PARSE = 3,      /* the input is malformed (position on stderr) */
-	CLI_IO = 4,         /* a file could not be read or written */
+	CLI_IO = 4,         /* a file could not be read or written, or standard
+			     * output could not be written */
 	CLI_INFEASIBLE = 5, /* proven: the puzzle has no solution */
 	CLI_TOO_LARGE = 6   /* an input, its model or a run beyond a size limit
 			     * (the library's QUBO_ERR_TOO_LARGE) */
@@ -83,6 +84,12 @@ int cli_operand(const char *arg, const char *verb, const char **slots, size_t co
 
 /* Strict number parsing: the whole string, in range. Return 0 or -1. */
 int cli_parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out);
+/* 0 to 2^64 - 1, decimal digits after an optional '+'. */
+int cli_parse_u64(const char *s, uint64_t *out);
+/* A seed, 64 bits: 0 to 2^64 - 1, or -2^63 to -1 for the same bits
+ * (2^64 + value); *out holds the bits. */
+int cli_parse_seed(const char *s, int64_t *out);
+/* A finite number. */
 int cli_parse_double(const char *s, double *out);
 
 /* An input file read whole ("-" is standard input). */
@@ -170,9 +177,18 @@ void cli_format_energy(char *buf, size_t size, double e);
 /* Prints samples one per line as "<energy> <count> <bits>", lowest first. */
 int cli_print_samples(const qubo_sampleset *set);
 
-/* Writes all of @p text to @p f and flushes; on failure prints why and
- * returns CLI_IO. */
-int cli_write_all(FILE *f, const char *text, size_t length, const char *what);
+/* Standard output carries the results. Every write to it is checked:
+ * cli_flush_stdout() flushes it and returns CLI_IO when a write failed,
+ * then or before (a closed descriptor, a full disk, a pipe whose reader has
+ * gone), reporting the failure once ("qubo: cannot write to standard
+ * output: REASON"), however often it is called; CLI_OK otherwise.
+ * cli_write_stdout() writes all of @p text first. main() ends with
+ * cli_finish(), so that no verb's output goes unchecked (--help included). */
+int cli_flush_stdout(void);
+int cli_write_stdout(const char *text, size_t length);
+/* The exit status of a run that ended with @p code: CLI_IO if standard
+ * output could not be written, else @p code. */
+int cli_finish(int code);
 
 /* Progress on stderr for runs longer than a second, and Ctrl-C to stop a run
  * early (the results so far are printed). */

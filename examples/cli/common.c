@@ -36,6 +36,34 @@ int cli_parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
 	return 0;
 }
 
+int cli_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	/* digits, after at most a '+': strtoull would wrap "-1" around */
+	if (!(s[s[0] == '+'] >= '0' && s[s[0] == '+'] <= '9'))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end || errno)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cli_parse_seed(const char *s, int64_t *out)
+{
+	uint64_t u;
+
+	if (s[0] == '-')
+		return cli_parse_int(s, INT64_MIN, -1, out);
+	if (cli_parse_u64(s, &u))
+		return -1;
+	*out = (int64_t)u; /* the same 64 bits */
+	return 0;
+}
+
 int cli_parse_double(const char *s, double *out)
 {
 	char *end;
@@ -621,13 +649,36 @@ const char *cli_family_name(int family)
 	}
 }
 
-int cli_write_all(FILE *f, const char *text, size_t length, const char *what)
+/* ---- standard output ---- */
+
+static int stdout_failed; /* a failed write was reported */
+
+int cli_flush_stdout(void)
 {
-	if ((length && fwrite(text, 1, length, f) != length) || fflush(f) || ferror(f)) {
-		cli_error("cannot write %s: %s", what, strerror(errno));
+	int err;
+
+	if (stdout_failed)
 		return CLI_IO;
-	}
-	return CLI_OK;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return CLI_OK;
+	/* the write that failed set errno: in this flush, or in the printf
+	 * that found the buffer full (stdio drops what it could not write) */
+	err = errno ? errno : EIO;
+	stdout_failed = 1;
+	cli_error("cannot write to standard output: %s", strerror(err));
+	return CLI_IO;
+}
+
+int cli_write_stdout(const char *text, size_t length)
+{
+	if (length)
+		fwrite(text, 1, length, stdout);
+	return cli_flush_stdout();
+}
+
+int cli_finish(int code)
+{
+	return cli_flush_stdout() ? CLI_IO : code;
 }
 
 int cli_is_help(const char *arg)
@@ -704,11 +755,7 @@ int cli_print_samples(const qubo_sampleset *set)
 		printf("%s %llu %s\n", energy, (unsigned long long)count, bits);
 	}
 	free(bits);
-	if (fflush(stdout) || ferror(stdout)) {
-		cli_error("cannot write the samples: %s", strerror(errno));
-		return CLI_IO;
-	}
-	return CLI_OK;
+	return cli_flush_stdout();
 }
 
 /* ---- progress and Ctrl-C ---- */

@@ -43,7 +43,8 @@ static void count_usage(FILE *f)
 		"  --threads N            worker threads; 0 (the default) chooses: one for\n"
 		"                         small models, else one per CPU\n"
 		"  --time-limit SECONDS   give up after this long, reading and building\n"
-		"                         included (exit status 1)\n"
+		"                         included (exit status 1); any finite number >= 0,\n"
+		"                         0 (the default) or more than 1e18 for no limit\n"
 		"  --quiet                no progress messages or notes\n"
 		"  -h, --help             this help\n"
 		"\n"
@@ -56,7 +57,8 @@ typedef struct count_args {
 	const char *path;
 	int32_t method;
 	int32_t reduce;
-	int64_t max_vars, threads, limit;
+	int64_t max_vars, threads;
+	uint64_t limit;
 	double time_limit;
 	int quiet;
 } count_args;
@@ -110,8 +112,10 @@ static int parse_args(int argc, char **argv, count_args *a)
 		} else if ((rc = cli_flag(argc, argv, &k, "--limit", &val)) != 0) {
 			if (rc < 0)
 				return -1;
-			if (cli_parse_int(val, 0, INT64_MAX, &a->limit)) {
-				cli_error("--limit: '%s' is not a count of solutions", val);
+			if (cli_parse_u64(val, &a->limit)) {
+				cli_error("--limit: '%s' is not a count of solutions (0 to "
+					  "18446744073709551615)",
+					  val);
 				return -1;
 			}
 		} else if ((rc = cli_flag(argc, argv, &k, "--threads", &val)) != 0) {
@@ -125,7 +129,9 @@ static int parse_args(int argc, char **argv, count_args *a)
 			if (rc < 0)
 				return -1;
 			if (cli_parse_double(val, &a->time_limit) || a->time_limit < 0) {
-				cli_error("--time-limit: '%s' is not a number of seconds", val);
+				cli_error("--time-limit: '%s' is not a number of seconds (finite, "
+					  "at least 0)",
+					  val);
 				return -1;
 			}
 		} else if (cli_operand(argv[k], "count", &a->path, 1)) {
@@ -199,7 +205,7 @@ int cli_count(int argc, char **argv)
 	n = qubo_model_num_variables(m);
 	o.method = a.method;
 	o.threads = (int32_t)a.threads;
-	o.limit = (uint64_t)a.limit;
+	o.limit = a.limit;
 	o.time_limit = a.time_limit > 0 ? a.time_limit - cli_now() : 0;
 	if (a.time_limit > 0 && o.time_limit < 1e-3)
 		o.time_limit = 1e-3; /* the build took it all: a last look */
@@ -234,10 +240,10 @@ int cli_count(int argc, char **argv)
 		goto out;
 	}
 	printf("%llu\n", (unsigned long long)res.count);
-	code = cli_write_all(stdout, NULL, 0, "the count");
+	code = cli_flush_stdout();
 	if (!a.quiet && !code && !res.complete)
-		cli_error("%s: stopped at the limit of %lld solutions; there may be more", in.name,
-			  (long long)a.limit);
+		cli_error("%s: stopped at the limit of %llu solutions; there may be more", in.name,
+			  (unsigned long long)a.limit);
 	if (!a.quiet && !code && res.optimal_only && res.count) {
 		char e[40];
 

@@ -69,9 +69,32 @@ static int write_model(const qubo_model *m, const char *out)
 		free(text);
 		return cli_report("the model", rc);
 	}
-	rc = cli_write_all(stdout, text, len, "the model");
+	rc = cli_write_stdout(text, len);
 	free(text);
 	return rc;
+}
+
+/* Writes text to the file at path; a failure is reported once, naming the
+ * file. */
+static int write_file(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "w");
+	int ok, err;
+
+	if (!f) {
+		cli_error("cannot open %s for writing: %s", path, strerror(errno));
+		return CLI_IO;
+	}
+	ok = fwrite(text, 1, len, f) == len && fflush(f) == 0;
+	err = errno;
+	if (fclose(f) && ok) {
+		ok = 0;
+		err = errno;
+	}
+	if (ok)
+		return CLI_OK;
+	cli_error("cannot write to %s: %s", path, strerror(err));
+	return CLI_IO;
 }
 
 /* The options of a circuit export. */
@@ -207,22 +230,7 @@ static int write_qasm(const qubo_model *m, const qasm_args *qa, const char *out)
 		free(text);
 		return cli_report("the circuit", rc);
 	}
-	if (strcmp(out, "-")) {
-		FILE *f = fopen(out, "w");
-
-		if (!f) {
-			cli_error("cannot open %s for writing: %s", out, strerror(errno));
-			free(text);
-			return CLI_IO;
-		}
-		rc = cli_write_all(f, text, len, out);
-		if (fclose(f) && rc == CLI_OK) {
-			cli_error("cannot write %s: %s", out, strerror(errno));
-			rc = CLI_IO;
-		}
-	} else {
-		rc = cli_write_all(stdout, text, len, "the circuit");
-	}
+	rc = strcmp(out, "-") ? write_file(out, text, len) : cli_write_stdout(text, len);
 	free(text);
 	return rc;
 }

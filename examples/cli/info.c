@@ -52,7 +52,7 @@ static int puzzle_info(const cli_input *in, int32_t reduce)
 		printf("solution energy: unknown (an optimisation puzzle)\n");
 	}
 	qubo_puzzle_free(p);
-	return fflush(stdout) || ferror(stdout) ? CLI_IO : CLI_OK;
+	return cli_flush_stdout();
 }
 
 static void print_range(const char *what, const double *w, size_t count)
@@ -161,7 +161,7 @@ int cli_info(int argc, char **argv)
 	print_range("linear weights", h, n);
 	print_range("coupler weights", w, count);
 	printf("offset: %s\n", offset);
-	rc = CLI_OK;
+	rc = cli_flush_stdout();
 out:
 	free(h);
 	free(w);

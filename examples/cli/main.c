@@ -37,7 +37,8 @@ const char cli_exit_help[] =
 	"     solution breaks a rule\n"
 	"  2  usage error: bad command line or option value, wrong kind of input\n"
 	"  3  parse error: the input is malformed (FILE:LINE:COLUMN on stderr)\n"
-	"  4  I/O error: a file could not be read or written\n"
+	"  4  I/O error: a file could not be read or written, or standard output\n"
+	"     could not be written\n"
 	"  5  the puzzle has no solution (proven infeasible)\n"
 	"  6  too large: the input (see --max-input and friends), its model or the\n"
 	"     run is beyond a size limit\n";
@@ -60,11 +61,10 @@ static void usage(FILE *f)
 		"\n%s", cli_exit_help);
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	size_t i;
 
-	cli_now(); /* the program's clock starts here */
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_USAGE;
@@ -92,4 +92,11 @@ int main(int argc, char **argv)
 			return verbs[i].run(argc - 1, argv + 1);
 	cli_error("unknown command '%s' (try 'qubo --help')", argv[1]);
 	return CLI_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	cli_now(); /* the program's clock starts here */
+	/* every verb's results, --help's too, are checked once written */
+	return cli_finish(run(argc, argv));
 }

@@ -78,7 +78,7 @@ static int render_queens(const qubo_puzzle *p, const char *text, const uint8_t *
 		}
 		putchar('\n');
 	}
-	return cli_write_all(stdout, NULL, 0, "the board");
+	return cli_flush_stdout();
 }
 
 /* Other families: their solution layout, or the puzzle's own text. */
@@ -90,7 +90,7 @@ static int render_text(const qubo_puzzle *p, const char *text, const uint8_t *bo
 	int rc;
 
 	if (!board)
-		return cli_write_all(stdout, text, strlen(text), "the board");
+		return cli_write_stdout(text, strlen(text));
 	qubo_puzzle_format_solution(p, board, cells, NULL, 0, &len);
 	buf = malloc(len + 1);
 	if (!buf) {
@@ -98,7 +98,7 @@ static int render_text(const qubo_puzzle *p, const char *text, const uint8_t *bo
 		return CLI_FAILURE;
 	}
 	rc = qubo_puzzle_format_solution(p, board, cells, buf, len + 1, &len);
-	rc = rc ? cli_report("the solution", rc) : cli_write_all(stdout, buf, len, "the board");
+	rc = rc ? cli_report("the solution", rc) : cli_write_stdout(buf, len);
 	free(buf);
 	return rc;
 }

@@ -55,13 +55,15 @@ static void solve_usage(FILE *f)
 		"                        (default 4 with sa)\n"
 		"  --sweeps N            sweeps per read, sa and pt (num_sweeps); puzzles: fixed\n"
 		"                        instead of 128 growing 4-fold each round\n"
-		"  --seed N              random seed; runs with the same seed are identical\n"
-		"                        (puzzles: default 1, so the output is reproducible)\n"
+		"  --seed N              random seed, 0 to 2^64 - 1 (a negative N is 2^64 + N);\n"
+		"                        runs with the same seed are identical (puzzles:\n"
+		"                        default 1, so the output is reproducible)\n"
 		"  --threads N           worker threads; 0 means one per CPU (the default\n"
 		"                        for models; puzzles use one thread for small models)\n"
-		"  --time-limit SECONDS  stop after this long; what was found is printed and\n"
-		"                        the exit status is 1. Puzzles: default 60, 0 means\n"
-		"                        no limit; reading and building count in it\n"
+		"  --time-limit SECONDS  stop after this long (any finite number >= 0; 0 or\n"
+		"                        more than 1e18 means no limit); what was found is\n"
+		"                        printed and the exit status is 1. Puzzles: default\n"
+		"                        60; reading and building count in it\n"
 		"  --reduce LEVEL        puzzles: none, clues or full (default): how far the\n"
 		"                        puzzle is reduced before its model is built\n"
 		"  --target ENERGY       stop once a sample reaches this energy (puzzles:\n"
@@ -113,6 +115,13 @@ static void bad_value(const char *flag, const char *wants, const char *text)
 		cli_error("%s takes %s, got '%s'", flag, wants, text);
 }
 
+/* An integer option's value: the seed's 64 bits, or any int64. */
+static int int_value(const char *key, const char *text, int64_t *out)
+{
+	return strcmp(key, QUBO_PARAM_SEED) ? cli_parse_int(text, INT64_MIN, INT64_MAX, out)
+					    : cli_parse_seed(text, out);
+}
+
 /* A value of a typed flag: parsed now, so that typos are usage errors. */
 static int typed_value(solve_args *a, const char *flag, const char *key, int32_t type,
 		       const char *text, const char *wants)
@@ -122,7 +131,7 @@ static int typed_value(solve_args *a, const char *flag, const char *key, int32_t
 	if (add_option(a, flag, key, type))
 		return -1;
 	o = &a->opts[a->num_opts - 1];
-	if (type == QUBO_TYPE_INT && cli_parse_int(text, INT64_MIN, INT64_MAX, &o->i)) {
+	if (type == QUBO_TYPE_INT && int_value(key, text, &o->i)) {
 		bad_value(flag, wants, text);
 		return -1;
 	}
@@ -161,6 +170,24 @@ static int beta_range(solve_args *a, const char *text)
 	return 0;
 }
 
+/* Keeps the values that the puzzle solver's rounds build on, given by a
+ * flag or by --set: the seed and the time limit are the run's (round k
+ * samples with seed + k), the others the solver's. */
+static void remember(solve_args *a, const solve_option *o)
+{
+	if (o->type == QUBO_TYPE_INT && !strcmp(o->key, QUBO_PARAM_NUM_READS))
+		a->reads = o->i;
+	else if (o->type == QUBO_TYPE_INT && !strcmp(o->key, QUBO_PARAM_NUM_SWEEPS))
+		a->sweeps = o->i;
+	else if (o->type == QUBO_TYPE_INT && !strcmp(o->key, QUBO_PARAM_THREADS))
+		a->threads = o->i;
+	else if (o->type == QUBO_TYPE_INT && !strcmp(o->key, QUBO_PARAM_SEED)) {
+		a->seed = o->i;
+		a->seed_given = 1;
+	} else if (o->type != QUBO_TYPE_STRING && !strcmp(o->key, QUBO_PARAM_TIME_LIMIT))
+		a->time_limit = o->type == QUBO_TYPE_INT ? (double)o->i : o->d;
+}
+
 /* --set KEY=VALUE: an integer if VALUE reads as one, else a number, else a
  * string. */
 static int set_value(solve_args *a, const char *text)
@@ -182,28 +209,12 @@ static int set_value(solve_args *a, const char *text)
 	key[len] = '\0';
 	o->key = key;
 	o->s = eq + 1;
-	if (!cli_parse_int(eq + 1, INT64_MIN, INT64_MAX, &o->i))
+	if (!int_value(key, eq + 1, &o->i))
 		o->type = QUBO_TYPE_INT;
 	else if (!cli_parse_double(eq + 1, &o->d))
 		o->type = QUBO_TYPE_DOUBLE;
+	remember(a, o);
 	return 0;
-}
-
-/* Keeps the values that the puzzle solver's rounds build on. */
-static void remember(solve_args *a, const char *key, const solve_option *o)
-{
-	if (!strcmp(key, QUBO_PARAM_NUM_READS))
-		a->reads = o->i;
-	else if (!strcmp(key, QUBO_PARAM_NUM_SWEEPS))
-		a->sweeps = o->i;
-	else if (!strcmp(key, QUBO_PARAM_THREADS))
-		a->threads = o->i;
-	else if (!strcmp(key, QUBO_PARAM_TIME_LIMIT))
-		a->time_limit = o->d;
-	else if (!strcmp(key, QUBO_PARAM_SEED)) {
-		a->seed = o->i;
-		a->seed_given = 1;
-	}
 }
 
 /* Parses argv; returns -1 on a usage error, 1 for --help, 0 otherwise. */
@@ -217,7 +228,9 @@ static int parse_args(int argc, char **argv, solve_args *a)
 		{ "--reads", QUBO_PARAM_NUM_READS, QUBO_TYPE_INT, "a number of reads, an integer" },
 		{ "--sweeps", QUBO_PARAM_NUM_SWEEPS, QUBO_TYPE_INT,
 		  "a number of sweeps, an integer" },
-		{ "--seed", QUBO_PARAM_SEED, QUBO_TYPE_INT, "a seed, an integer" },
+		{ "--seed", QUBO_PARAM_SEED, QUBO_TYPE_INT,
+		  "a seed, an integer from 0 to 18446744073709551615 (or from "
+		  "-9223372036854775808 to -1 for the same 64 bits)" },
 		{ "--threads", QUBO_PARAM_THREADS, QUBO_TYPE_INT,
 		  "a number of threads, an integer" },
 		{ "--time-limit", QUBO_PARAM_TIME_LIMIT, QUBO_TYPE_DOUBLE,
@@ -310,7 +323,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
 			if (typed_value(a, typed[k].flag, typed[k].key, typed[k].type, val,
 					typed[k].wants))
 				return -1;
-			remember(a, typed[k].key, &a->opts[a->num_opts - 1]);
+			remember(a, &a->opts[a->num_opts - 1]);
 		}
 	}
 	if (!a->path) {

@@ -88,7 +88,7 @@ static int print_solution(const qubo_puzzle *p, const uint8_t *board, size_t cel
 		free(text);
 		return CLI_FAILURE;
 	}
-	code = cli_write_all(stdout, text, len, "the solution");
+	code = cli_write_stdout(text, len);
 	free(text);
 	return code;
 }

@@ -226,6 +226,44 @@ check(rc == 2 and "not a solution" in err, f"2 a model as the solution: {rc} {er
 rc, out, err = run("count", small)
 check(rc == 2, f"2 count a model: {rc} {err!r}")
 
+# option values (doc/cli.md, "Option values"): a time limit is any finite
+# number of seconds >= 0, one longer than any run is no limit; anything
+# else is a usage error naming the option, never a parse error
+for path in (nqueens, small):
+    for limit in ("1e12", "1e13", "1e300"):
+        rc, out, err = run("solve", "--quiet", "--time-limit", limit, path)
+        check(rc == 0 and out, f"0 --time-limit {limit} {path}: {rc} {err!r}")
+    for limit in ("-1", "-0.5", "nan", "inf", "1e999", "soon"):
+        rc, out, err = run("solve", "--time-limit", limit, path)
+        check(rc == 2 and err.startswith("qubo: --time-limit") and out == "",
+              f"2 --time-limit {limit} {path}: {rc} {err!r}")
+rc, out, err = run("count", "--time-limit", "1e300", nqueens)
+check(rc == 0 and out == "4\n", f"0 count --time-limit 1e300: {rc} {out!r} {err!r}")
+for limit in ("-1", "nan", "inf"):
+    rc, out, err = run("count", "--time-limit", limit, nqueens)
+    check(rc == 2 and err.startswith("qubo: --time-limit"), f"2 count --time-limit {limit}: {rc} {err!r}")
+# a seed is 64 bits: 0 to 2^64 - 1, or a negative number for the same bits
+# (-1 is 2^64 - 1); --set seed= takes the same
+for path in (nqueens, small):
+    runs = [run("solve", "--quiet", "--threads", "1", *seed, path)
+            for seed in (["--seed", "18446744073709551615"], ["--seed", "-1"],
+                         ["--set", "seed=18446744073709551615"], ["--set", "seed=-1"])]
+    check(all(r[0] == 0 and r[1] and r[1] == runs[0][1] for r in runs),
+          f"0 --seed 2^64 - 1 and -1 {path}: {[r[:1] + r[2:] for r in runs]!r}")
+    for seed in ("18446744073709551616", "-9223372036854775809", "0x10", "1.5", ""):
+        rc, out, err = run("solve", "--seed", seed, path)
+        check(rc == 2 and err.startswith("qubo: --seed") and out == "",
+              f"2 --seed {seed!r} {path}: {rc} {err!r}")
+rc, out, err = run("solve", "--stats", "--seed", "18446744073709551615", small)
+check(rc == 0 and "seed: 18446744073709551615\n" in err, f"--stats seed: {rc} {err!r}")
+rc, out, err = run("solve", "--seed", "18446744073709551615", nqueens)
+check(rc == 0 and "seed 18446744073709551615\n" in err, f"puzzle seed: {rc} {err!r}")
+# a count's --limit is 64 bits too
+rc, out, err = run("count", "--limit", "18446744073709551615", nqueens)
+check(rc == 0 and out == "4\n", f"0 count --limit 2^64 - 1: {rc} {out!r} {err!r}")
+rc, out, err = run("count", "--limit", "18446744073709551616", nqueens)
+check(rc == 2 and err.startswith("qubo: --limit"), f"2 count --limit 2^64: {rc} {err!r}")
+
 # ---- 3: parse ----
 rc, out, err = run("solve", "-", stdin="nqueens 6 sideways\n")
 check(rc == 3 and "(standard input):1:11:" in err, f"3 parse error: {rc} {err!r}")

@@ -100,7 +100,7 @@ int cli_verify(int argc, char **argv)
 		if (report[0] && report[strlen(report) - 1] != '\n')
 			printf("...\n");
 	}
-	code = cli_write_all(stdout, NULL, 0, "the verdict");
+	code = cli_flush_stdout();
 	if (!code && violations)
 		code = CLI_FAILURE;
 out:

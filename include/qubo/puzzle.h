@@ -165,8 +165,10 @@ typedef struct qubo_puzzle_options {
 	 *  #QUBO_PUZZLE_DEFAULT_MAX_COUPLERS. @since 0.1 */
 	size_t max_couplers;
 	/** Seconds that parsing and building (the reduction and the model's
-	 *  compilation included) may take; 0 means no limit, and a value must be
-	 *  finite and not negative (#QUBO_ERR_INVALID_ARG). Past it the call
+	 *  compilation included) may take. As every time limit of both
+	 *  libraries: any finite number of seconds ≥ 0; 0 means no limit, and so
+	 *  does a limit above 10^18 s, too long for the clock; NaN, a negative
+	 *  or an infinite value is #QUBO_ERR_INVALID_ARG. Past it the call
 	 *  (qubo_puzzle_parse(), qubo_puzzle_parse_file(),
 	 *  qubo_puzzle_parse_cells() or a family's build function) stops within
 	 *  a fraction of a second, frees what it made and returns
@@ -393,6 +395,11 @@ QUBO_API int qubo_puzzle_check(const qubo_puzzle *puzzle, const uint8_t *board, 
  * grid (the grid alone for a puzzle built from a spec, which has no header).
  * Call with @p capacity 0 (@p buffer may be NULL) to learn the size: that
  * call writes nothing and returns #QUBO_OK with the length in @p length_out.
+ *
+ * qubo_puzzle_parse_solution() reads the text back as the same board, rules
+ * it breaks included (a queen on a cell off the board, a tent on a tree), or
+ * the board is refused here: a chess piece on a cell where no piece may
+ * stand has no letter in the layout, and would read back as an empty cell.
  * @param[in] puzzle the puzzle.
  * @param[in] board width × height bytes.
  * @param[in] length must equal width × height.
@@ -400,8 +407,9 @@ QUBO_API int qubo_puzzle_check(const qubo_puzzle *puzzle, const uint8_t *board, 
  * @param[in] capacity its size.
  * @param[out] length_out receives the text length without the NUL.
  * @return #QUBO_OK (also for the size query), #QUBO_ERR_BUFFER_TOO_SMALL (a
- *         nonzero @p capacity below the length), #QUBO_ERR_INVALID_ARG,
- *         #QUBO_ERR_MISUSE.
+ *         nonzero @p capacity below the length), #QUBO_ERR_INVALID_ARG (a
+ *         value other than 0 or 1, a board the layout cannot show: the
+ *         message names the cell), #QUBO_ERR_MISUSE.
  * @since 0.1
  */
 QUBO_API int qubo_puzzle_format_solution(const qubo_puzzle *puzzle, const uint8_t *board,
@@ -566,7 +574,8 @@ typedef struct qubo_puzzle_solve_options {
 	 *  gives the same result; on several, a round stops when any read
 	 *  reaches a solution, so which solution is returned may vary. */
 	uint64_t seed;
-	/** Seconds the solve may take; 0 means no limit. */
+	/** Seconds the solve may take: any finite number ≥ 0, 0 (or above
+	 *  10^18) for no limit, as qubo_puzzle_options::time_limit. */
 	double time_limit;
 	/** The solver to sample with, borrowed and never changed; NULL for a
 	 *  built-in "sa". The run samples with a clone of it
@@ -711,7 +720,8 @@ typedef struct qubo_puzzle_count_options {
 	int32_t threads;
 	/** Stop after this many solutions; 0 means no limit. */
 	uint64_t limit;
-	/** Seconds the count may take; 0 means no limit. */
+	/** Seconds the count may take: any finite number ≥ 0, 0 (or above
+	 *  10^18) for no limit, as qubo_puzzle_options::time_limit. */
 	double time_limit;
 	/** Enumeration refuses models with more variables
 	 *  (#QUBO_ERR_TOO_LARGE); 0 means 36, at most

@@ -86,7 +86,10 @@ typedef struct qubo_options qubo_options;
 /** int, 0 to 1024: worker threads; 0 (the default) means one per online CPU. */
 #define QUBO_PARAM_THREADS "threads"
 /** double (an int is accepted), seconds ≥ 0: stop after this long and keep
- *  what was found (#QUBO_TIME_LIMIT); 0 (the default) means no limit. */
+ *  what was found (#QUBO_TIME_LIMIT); 0 (the default) means no limit, and so
+ *  does a limit above 10^18 s, too long for the clock. Any finite value ≥ 0
+ *  is accepted, as by every time limit of the puzzle layer; a negative one
+ *  is #QUBO_ERR_OUT_OF_RANGE, NaN or an infinity #QUBO_ERR_INVALID_ARG. */
 #define QUBO_PARAM_TIME_LIMIT "time_limit"
 /** double (an int is accepted): stop as soon as a sample reaches this energy
  *  or lower. Unset by default. */

@@ -138,4 +138,12 @@ int qubo__read_file(const qubo_allocator *a, const char *path, const char *fn, s
 /* Monotonic clock in seconds. */
 double qubo__now(void);
 
+/* Time limits, in seconds, are finite and >= 0; 0 means none, and so does a
+ * limit longer than this (3e10 years): its deadline would be beyond what a
+ * timespec's seconds can hold. */
+#define QUBO__TIME_LIMIT_NONE_ABOVE 1e18
+/* The deadline on qubo__now()'s clock of a limit that starts at t0, or 0 for
+ * none (a limit of 0, or above QUBO__TIME_LIMIT_NONE_ABOVE). */
+double qubo__deadline(double t0, double limit);
+
 #endif /* QUBO_COMMON_IMPL_H */

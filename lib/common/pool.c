@@ -110,7 +110,7 @@ static void timed_wait(qubo__pool *pl, double until)
 /* The calling thread's loop while workers run. Called with the lock held. */
 static void watch(qubo__pool *pl)
 {
-	double deadline = pl->time_limit > 0 ? pl->t0 + pl->time_limit : 0;
+	double deadline = qubo__deadline(pl->t0, pl->time_limit);
 	double next_report = pl->t0 + PROGRESS_PERIOD;
 
 	while (pl->active > 0) {

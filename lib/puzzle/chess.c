@@ -275,8 +275,12 @@ static int build_graph(struct cz *z, const qubo_allocator *a, const char *fn)
 		return qubo__pz_nomem("the attack graph");
 	for (i = 0; i < z->n; i++)
 		can[i] = z->code[i] != QUBO_CHESS_NONE;
-	rc = qubo__pz_cz_reach_lists(a, z->w, z->h, z->code, &z->sets, can, &z->out_start, &z->out,
-				     fn);
+	/* the conflict graph holds each attack twice, once each way */
+	rc = qubo__pz_cz_reach_check(a, z->w, z->h, z->code, &z->sets, can,
+				     QUBO__CZ_MAX_ENTRIES / 2, NULL, fn);
+	if (!rc)
+		rc = qubo__pz_cz_reach_lists(a, z->w, z->h, z->code, &z->sets, can, &z->out_start,
+					     &z->out, fn);
 	qubo__pz_free(a, can);
 	if (rc)
 		return rc;
@@ -622,13 +626,16 @@ static void cz_check(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz
 
 /* ---- solution grids ---- */
 
+/* A piece where no piece may stand has no letter: '.' would read back as
+ * an empty cell. */
 static char cz_solution_char(const qubo_puzzle *p, size_t cell, uint8_t value)
 {
 	const struct cz *z = p->data;
 
-	if (!value || z->code[cell] == QUBO_CHESS_NONE)
+	if (!value)
 		return '.';
-	return qubo__pz_cz_piece_letter(&z->sets, z->code[cell]);
+	return z->code[cell] == QUBO_CHESS_NONE ? '\0'
+						: qubo__pz_cz_piece_letter(&z->sets, z->code[cell]);
 }
 
 static int cz_solution_value(const qubo_puzzle *p, size_t cell, unsigned char ch)

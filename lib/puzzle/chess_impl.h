@@ -43,6 +43,19 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 			    const struct cz_sets *sets, const uint8_t *target, size_t **start_out,
 			    uint32_t **list_out, const char *fn);
 
+/* Checks, before anything proportional to them is allocated, that the
+ * lists qubo__pz_cz_reach_lists would make stay within the limits: the walk
+ * within QUBO__CZ_MAX_WORK steps (worked out from the board) and the lists
+ * within max_entries entries (QUBO__CZ_MAX_ENTRIES, or half of it for lists
+ * whose symmetric closure is made too). Where the board alone does not
+ * settle it, the targets are counted, with a stamp per cell; with in_count
+ * (n zeroed counters) always, and every target's distinct attackers are
+ * added to in_count. QUBO_OK, QUBO_ERR_TOO_LARGE (the message of
+ * qubo__pz_cz_reach_lists) or QUBO_ERR_NOMEM. */
+int qubo__pz_cz_reach_check(const qubo_allocator *a, uint32_t w, uint32_t h, const int32_t *codes,
+			    const struct cz_sets *sets, const uint8_t *target, size_t max_entries,
+			    uint32_t *in_count, const char *fn);
+
 /* The transpose (or, with `sym`, the symmetric closure) of CSR lists over n
  * cells whose rows are sorted and distinct (as the reach lists are):
  * sorted, distinct, in time linear in n and the entries. */

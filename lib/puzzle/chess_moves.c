@@ -164,6 +164,18 @@ static int64_t steps_inside(int64_t pos, int64_t d, int64_t size)
 	return INT64_MAX;
 }
 
+/* How many steps of the move from column c0 stay on a board w wide, kr
+ * being the number its row step allows (steps_inside of the row): at most 1
+ * for a leap. */
+static int64_t move_steps(const qubo_chess_move *mv, int64_t kr, int64_t c0, uint32_t w)
+{
+	int64_t kc = steps_inside(c0, mv->dcol, w), k = kc < kr ? kc : kr;
+
+	if (!mv->slide && k > 1)
+		k = 1;
+	return k < 0 ? 0 : k;
+}
+
 static int cmp_move(const void *pa, const void *pb)
 {
 	const qubo_chess_move *x = pa, *y = pb;
@@ -218,6 +230,81 @@ static int order_moves(struct cz_order *o, const qubo_allocator *a, const struct
 		o->at[k + 1] = o->at[k] + nmv;
 	}
 	return QUBO_OK;
+}
+
+/* A bound on the walk's steps from any one cell: the most of any piece's
+ * moves, each one step, and each slide across the board's longer side. */
+static uint64_t cell_bound(const struct cz_sets *sets, uint32_t w, uint32_t h)
+{
+	uint64_t side = w > h ? w : h, most = 0;
+	size_t k, m, nmv;
+
+	for (k = 0; k < QUBO__CZ_BUILTINS + (sets ? sets->n : 0); k++) {
+		const qubo_chess_move *mv;
+		uint64_t steps = 0;
+
+		qubo__pz_cz_moves(sets, order_code(k), &mv, &nmv);
+		for (m = 0; m < nmv; m++)
+			steps += 1 + (mv[m].slide ? side : 1);
+		if (steps > most)
+			most = steps;
+	}
+	return most;
+}
+
+int qubo__pz_cz_reach_check(const qubo_allocator *a, uint32_t w, uint32_t h, const int32_t *codes,
+			    const struct cz_sets *sets, const uint8_t *target, size_t max_entries,
+			    uint32_t *in_count, const char *fn)
+{
+	size_t n = (size_t)w * h, i, m, nmv;
+	uint64_t work = 0, steps = 0, entries = 0;
+	const qubo_chess_move *mv;
+	uint32_t *stamp;
+
+	/* most boards are settled by their size */
+	if (!in_count && cell_bound(sets, w, h) <= max_entries / n)
+		return QUBO_OK;
+	/* the walk's steps (a step per move and per cell it crosses), from the
+	 * board alone: every cell the lists could hold is one of them */
+	for (i = 0; i < n; i++) {
+		qubo__pz_cz_moves(sets, codes[i], &mv, &nmv);
+		work += nmv;
+		for (m = 0; m < nmv; m++)
+			steps += (uint64_t)move_steps(&mv[m],
+						      steps_inside((int64_t)(i / w), mv[m].drow, h),
+						      (int64_t)(i % w), w);
+		if (work + steps > QUBO__CZ_MAX_WORK)
+			return too_large(fn);
+	}
+	if (steps <= max_entries && !in_count)
+		return QUBO_OK;
+	/* the distinct targets each piece reaches, counted without listing
+	 * them: a stamp per cell keeps each once */
+	stamp = qubo__pz_zalloc(a, n, sizeof *stamp);
+	if (!stamp)
+		return qubo__pz_nomem("the attack graph");
+	for (i = 0; i < n; i++) {
+		qubo__pz_cz_moves(sets, codes[i], &mv, &nmv);
+		for (m = 0; m < nmv; m++) {
+			int64_t k, kmax = move_steps(&mv[m],
+						     steps_inside((int64_t)(i / w), mv[m].drow, h),
+						     (int64_t)(i % w), w);
+			int64_t delta = (int64_t)mv[m].drow * (int64_t)w + mv[m].dcol;
+
+			for (k = 1; k <= kmax; k++) {
+				size_t b = (size_t)((int64_t)i + k * delta);
+
+				if (!target[b] || stamp[b] == i + 1)
+					continue;
+				stamp[b] = (uint32_t)(i + 1);
+				entries++;
+				if (in_count)
+					in_count[b]++;
+			}
+		}
+	}
+	qubo__pz_free(a, stamp);
+	return entries > max_entries ? too_large(fn) : QUBO_OK;
 }
 
 /* Rays of one row step followed in step: a group of moves with the same
@@ -289,14 +376,8 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 			cnt = g - m;
 			kr = steps_inside(r0, dr, h);
 			for (j = 0; j < cnt; j++) {
-				int64_t dc = mv[m + j].dcol, kc = steps_inside(c0, dc, w);
-
-				kmax[j] = kc < kr ? kc : kr;
-				if (!mv[m + j].slide && kmax[j] > 1)
-					kmax[j] = 1;
-				if (kmax[j] < 0)
-					kmax[j] = 0;
-				delta[j] = dr * (int64_t)w + dc;
+				kmax[j] = move_steps(&mv[m + j], kr, c0, w);
+				delta[j] = dr * (int64_t)w + mv[m + j].dcol;
 				work += (uint64_t)kmax[j];
 				if (kmax[j] > ktop)
 					ktop = kmax[j];

@@ -185,37 +185,62 @@ static int greedy(struct dz *d, const qubo_allocator *a)
 	return QUBO_OK;
 }
 
-static int build_model(const struct dz *d, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
-		       double P, size_t bound, qubo_model **model_out, qubo_lit *lits,
+/* The pairwise terms the cover term of a cell that `in` cells attack
+ * expands to: its |N[c]| = in + 1 pieces and at most log2 of that in
+ * slack. */
+static uint64_t cover_pairs(uint64_t in)
+{
+	uint64_t len = in + 1, bits = 0;
+
+	while (((uint64_t)1 << bits) < len)
+		bits++;
+	len += bits;
+	return len * (len - 1) / 2;
+}
+
+/* Refuses, before the attack graph is listed, a board whose graph or cover
+ * terms pass the limits: the attackers of every cell are counted from the
+ * board (qubo__pz_cz_reach_check). */
+static int check_sizes(const struct dz *d, const qubo_allocator *a, const int32_t *codes,
 		       const char *fn)
+{
+	uint32_t *in = qubo__pz_zalloc(a, d->n, sizeof *in);
+	uint64_t pairs = 0;
+	size_t i;
+	int rc;
+
+	if (!in)
+		return qubo__pz_nomem("the attack graph");
+	rc = qubo__pz_cz_reach_check(a, d->w, d->h, codes, &d->sets, d->on, QUBO__CZ_MAX_ENTRIES,
+				     in, fn);
+	for (i = 0; !rc && i < d->n; i++)
+		if (d->on[i])
+			pairs += cover_pairs(in[i]);
+	qubo__pz_free(a, in);
+	if (!rc && pairs > MAX_PAIRS)
+		rc = qubo__pz_error(QUBO_ERR_TOO_LARGE,
+				    "%s: the cover terms of this board expand to about %llu "
+				    "pairwise terms, more than the %llu supported",
+				    fn, (unsigned long long)pairs, (unsigned long long)MAX_PAIRS);
+	return rc;
+}
+
+static int build_model(const struct dz *d, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       double P, size_t bound, qubo_model **model_out, qubo_lit *lits)
 {
 	qubo_model *m = NULL;
 	qubo_lit *buf = NULL;
 	int64_t *ones = NULL;
 	double *cost = NULL;
 	size_t nv = 0, i, k, maxin = 0;
-	uint64_t pairs = 0;
 	int rc;
 
 	*model_out = NULL;
 	for (i = 0; i < d->n; i++) {
-		uint64_t len = d->in_start[i + 1] - d->in_start[i] + 1, bits = 0;
-
 		lits[i] = d->on[i] ? QUBO_LIT(nv++) : QUBO_LIT_FALSE;
-		if (len - 1 > maxin)
-			maxin = (size_t)(len - 1);
-		if (!d->on[i])
-			continue;
-		while (((uint64_t)1 << bits) < len)
-			bits++; /* at most this much slack */
-		len += bits;
-		pairs += len * (len - 1) / 2;
+		if (d->in_start[i + 1] - d->in_start[i] > maxin)
+			maxin = d->in_start[i + 1] - d->in_start[i];
 	}
-	if (pairs > MAX_PAIRS)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "%s: the cover terms of this board expand to about %llu "
-				      "pairwise terms, more than the %llu supported",
-				      fn, (unsigned long long)pairs, (unsigned long long)MAX_PAIRS);
 	rc = qubo_model_new(&m, nv, a);
 	qubo__pz_build_watch(m, ctl);
 	if (rc)
@@ -518,8 +543,10 @@ static int create(qubo_puzzle **out, const qubo_puzzle_domination_spec *spec, in
 		d->on[i] = !(spec->off_board && spec->off_board[i]);
 		codes[i] = d->on[i] ? d->piece : QUBO_CHESS_NONE;
 	}
-	rc = qubo__pz_cz_reach_lists(a, d->w, d->h, codes, &d->sets, d->on, &d->out_start, &d->out,
-				     fn);
+	rc = check_sizes(d, a, codes, fn);
+	if (!rc)
+		rc = qubo__pz_cz_reach_lists(a, d->w, d->h, codes, &d->sets, d->on, &d->out_start,
+					     &d->out, fn);
 	if (!rc)
 		rc = qubo__pz_cz_transpose(a, d->n, d->out_start, d->out, 0, &d->in_start, &d->in,
 					   fn);
@@ -529,7 +556,7 @@ static int create(qubo_puzzle **out, const qubo_puzzle_domination_spec *spec, in
 		goto fail;
 	gamma = known_gamma(d, &known);
 	bound = known && gamma < d->greedy ? gamma : d->greedy;
-	rc = build_model(d, a, opts->ctl, opts->penalty, bound, &p->model, p->cell_lits, fn);
+	rc = build_model(d, a, opts->ctl, opts->penalty, bound, &p->model, p->cell_lits);
 	if (rc)
 		goto fail;
 	p->has_ground_energy = known;

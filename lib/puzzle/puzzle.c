@@ -65,12 +65,9 @@ int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src
 		dst->max_cells = o.max_cells;
 	if (o.max_couplers)
 		dst->max_couplers = o.max_couplers;
-	/* written so that NaN fails too */
-	if (!(o.time_limit >= 0 && o.time_limit < 1e12))
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: options.time_limit is %g, expected seconds >= 0 (0: no "
-				      "limit)",
-				      fn, o.time_limit);
+	rc = qubo__pz_check_time_limit(o.time_limit, fn);
+	if (rc)
+		return rc;
 	if (o.time_limit > 0 || o.progress) {
 		qubo__pz_ctl_init(&dst->ctl_state, o.time_limit, o.progress, o.progress_data);
 		dst->ctl_state.pr.phase = QUBO_PUZZLE_PHASE_BUILD;
@@ -666,6 +663,13 @@ int qubo_puzzle_format_solution(const qubo_puzzle *puzzle, const uint8_t *board,
 	rc = check_board(puzzle, board, length, fn);
 	if (rc)
 		return rc;
+	/* a board the layout cannot show is refused, not written as another */
+	for (r = 0; r < length && !puzzle->fam->solution_grid; r++)
+		if (!puzzle->fam->solution_char(puzzle, r, board[r]))
+			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+					      "%s: board[%zu] (row %zu, column %zu) is a piece where "
+					      "none may stand, which a solution cannot show",
+					      fn, r, r / puzzle->width + 1, r % puzzle->width + 1);
 	o.buf = buffer;
 	o.cap = capacity;
 	o.len = 0;

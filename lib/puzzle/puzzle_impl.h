@@ -250,8 +250,12 @@ struct qubo__pz_ctl {
 };
 
 /* Checks the options every run has: threads (0 automatic, at most 4096)
- * and a time limit in seconds (0 none; finite, not negative). */
+ * and a time limit (qubo__pz_check_time_limit). */
 int qubo__pz_check_run(int32_t threads, double time_limit, const char *fn);
+/* A time limit in seconds, of a build or a run: finite and not negative
+ * (QUBO_ERR_INVALID_ARG, naming options.time_limit); 0 is none, and so is a
+ * limit too long for the clock (qubo__deadline()). */
+int qubo__pz_check_time_limit(double time_limit, const char *fn);
 
 /* Starts a run: the clock, the time limit (seconds; 0 none), progress. */
 void qubo__pz_ctl_init(struct qubo__pz_ctl *c, double time_limit, qubo_puzzle_progress_cb progress,
@@ -310,7 +314,8 @@ struct qubo__pz_family {
 	/* The header line of a solution file (with its '\n'); nothing for
 	 * spec-built puzzles. */
 	void (*solution_header)(const qubo_puzzle *p, struct qubo__pz_out *o);
-	/* The character of a cell in a solution grid. */
+	/* The character of a cell in a solution grid; '\0' for a value the
+	 * layout cannot show (the board is refused). */
 	char (*solution_char)(const qubo_puzzle *p, size_t cell, uint8_t value);
 	/* Parses a solution grid character: the cell value, or -1. */
 	int (*solution_value)(const qubo_puzzle *p, size_t cell, unsigned char ch);

@@ -13,6 +13,7 @@
  * solution when there is one, and visits each solution exactly once (the
  * two children of a node differ at the branching cell).
  */
+#include <float.h>
 #include <string.h>
 
 #include "puzzle_impl.h"
@@ -25,11 +26,16 @@ int qubo__pz_check_run(int32_t threads, double time_limit, const char *fn)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: options.threads is %d, expected 0 (automatic) to 4096",
 				      fn, (int)threads);
+	return qubo__pz_check_time_limit(time_limit, fn);
+}
+
+int qubo__pz_check_time_limit(double time_limit, const char *fn)
+{
 	/* written so that NaN fails too */
-	if (!(time_limit >= 0 && time_limit < 1e12))
+	if (!(time_limit >= 0 && time_limit <= DBL_MAX))
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: options.time_limit is %g, expected seconds >= 0 (0: no "
-				      "limit)",
+				      "%s: options.time_limit is %g, expected a finite number of "
+				      "seconds >= 0 (0: no limit)",
 				      fn, time_limit);
 	return QUBO_OK;
 }
@@ -39,7 +45,7 @@ void qubo__pz_ctl_init(struct qubo__pz_ctl *c, double time_limit, qubo_puzzle_pr
 {
 	memset(c, 0, sizeof *c);
 	c->t0 = qubo__now();
-	c->t_end = time_limit > 0 ? c->t0 + time_limit : 0;
+	c->t_end = qubo__deadline(c->t0, time_limit);
 	c->progress = progress;
 	c->user_data = user_data;
 	c->last = c->t0;

@@ -14,6 +14,7 @@
 
 #include <qubo.h>
 #include <qubo/puzzle.h>
+#include <qubo/puzzle/chess.h>
 
 /* Live bytes are tracked in a header before each block. */
 typedef struct capped {
@@ -487,6 +488,96 @@ CASE(puzzle_gameid_huge_board)
 	cr_assert_null(p);
 	cr_assert_lt(c.peak, 64 * MiB);
 	cr_assert_eq(c.live, 0);
+}
+
+/* Boards whose attack graph or cover terms pass the documented limits are
+ * refused from the board, before anything proportional to the graph is
+ * allocated: under a cap of 64 MiB, a refusal that came after the graph
+ * (hundreds of MiB at these sizes) would be QUBO_ERR_NOMEM instead. */
+CASE(puzzle_attack_graphs_refused_before_they_are_built)
+{
+	static const struct {
+		const char *header, *row; /* a grid of `row` repeated, or none */
+		size_t rows;
+		const char *msg;
+	} cases[] = {
+		/* 2.7e9 steps to list the attacks */
+		{ "domination 1000\n", NULL, 0, "attack graph" },
+		/* 2.6e7 attacks, cover terms of 4e9 pairs */
+		{ "domination 250\n", NULL, 0, "cover terms" },
+		{ "domination 300 rook\n", NULL, 0, "cover terms" },
+		/* 4.5e7 attacks, a conflict graph of twice as many entries */
+		{ "chess 300x300 max\n", "Q", 300, "attack graph" },
+		{ "chess 600x600 max\n", "R", 600, "attack graph" },
+	};
+	capped c;
+	qubo_puzzle *p;
+	size_t i, r;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t len = strlen(cases[i].header), w = cases[i].rows;
+		char *text = malloc(len + w * (w + 1) + 1);
+
+		cr_assert_not_null(text);
+		memcpy(text, cases[i].header, len);
+		for (r = 0; r < w; r++) {
+			memset(text + len, cases[i].row ? cases[i].row[0] : '.', w);
+			text[len + w] = '\n';
+			len += w + 1;
+		}
+		capped_init(&c, 64 * MiB);
+		cr_assert_eq(pz(text, len, 0, 0, 0, &c, &p), QUBO_ERR_TOO_LARGE, "%s: %s",
+			     cases[i].header, qubo_error_message());
+		cr_assert_null(p);
+		expect_msg(cases[i].msg);
+		cr_assert_lt(c.peak, 32 * MiB, "%s: %zu bytes before the refusal", cases[i].header,
+			     c.peak);
+		cr_assert_eq(c.live, 0);
+		free(text);
+	}
+}
+
+/* The same through the spec builders, with a custom piece. */
+CASE(puzzle_spec_attack_graphs_refused_before_they_are_built)
+{
+	static const qubo_chess_move slides[] = { { 1, 0, 1 }, { -1, 0, 1 }, { 0, 1, 1 },
+						  { 0, -1, 1 }, { 1, 1, 1 }, { -1, -1, 1 } };
+	static const size_t start[] = { 0, 6 };
+	qubo_puzzle_domination_spec d = QUBO_PUZZLE_DOMINATION_SPEC_INIT;
+	qubo_puzzle_chess_spec s = QUBO_PUZZLE_CHESS_SPEC_INIT;
+	qubo_puzzle_options o = QUBO_PUZZLE_OPTIONS_INIT;
+	int32_t *pieces = malloc(1000 * 1000 * sizeof *pieces);
+	capped c;
+	qubo_puzzle *p;
+	size_t i;
+
+	cr_assert_not_null(pieces);
+	for (i = 0; i < 1000 * 1000; i++)
+		pieces[i] = QUBO_CHESS_CUSTOM;
+	capped_init(&c, 64 * MiB);
+	o.allocator = &c.a;
+	d.width = d.height = 1000;
+	d.piece = QUBO_CHESS_CUSTOM;
+	d.moves = slides;
+	d.num_moves = 6;
+	cr_assert_eq(qubo_puzzle_domination_new(&p, &d, &o), QUBO_ERR_TOO_LARGE, "%s",
+		     qubo_error_message());
+	cr_assert_lt(c.peak, 48 * MiB, "%zu bytes before the refusal", c.peak);
+	s.width = s.height = 300;
+	s.mode = QUBO_CHESS_MAX;
+	cr_assert_eq(qubo_puzzle_chess_new(&p, &s, &o), QUBO_ERR_TOO_LARGE, "%s",
+		     qubo_error_message());
+	cr_assert_lt(c.peak, 48 * MiB, "%zu bytes before the refusal", c.peak);
+	s.width = s.height = 1000;
+	s.pieces = pieces;
+	s.num_move_sets = 1;
+	s.move_set_start = start;
+	s.moves = slides;
+	cr_assert_eq(qubo_puzzle_chess_new(&p, &s, &o), QUBO_ERR_TOO_LARGE, "%s",
+		     qubo_error_message());
+	cr_assert_lt(c.peak, 48 * MiB, "%zu bytes before the refusal", c.peak);
+	cr_assert_eq(c.live, 0);
+	free(pieces);
 }
 
 /* ---- solvers ---- */

@@ -37,14 +37,15 @@ def tmpfile(name, data):
     return path
 
 
-def limit_as():
+def limit_as(limit=AS_LIMIT):
     if not ASAN:
-        resource.setrlimit(resource.RLIMIT_AS, (AS_LIMIT, AS_LIMIT))
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def run(args, stdin=None, feed=None, seconds=10.0):
+def run(args, stdin=None, feed=None, seconds=10.0, as_limit=AS_LIMIT):
     """Runs qubo ARGS; stdin is bytes or None, feed a command whose output
-    is piped in. Returns (status, stdout, stderr, wall seconds, peak MiB)."""
+    is piped in, as_limit the address-space cap. Returns (status, stdout,
+    stderr, wall seconds, peak MiB)."""
     feeder = None
     if feed is not None:
         feeder = subprocess.Popen(feed, stdout=subprocess.PIPE,
@@ -58,7 +59,7 @@ def run(args, stdin=None, feed=None, seconds=10.0):
     err = tempfile.TemporaryFile(dir=TMP)
     t0 = time.monotonic()
     p = subprocess.Popen([QUBO, *args], stdin=src, stdout=out, stderr=err,
-                         preexec_fn=limit_as)
+                         preexec_fn=lambda: limit_as(as_limit))
     if feeder is not None:
         feeder.stdout.close()  # qubo holds the pipe's read end now
     elif stdin is not None:
@@ -80,15 +81,16 @@ def run(args, stdin=None, feed=None, seconds=10.0):
 
 
 def case(name, args, code, err=None, out=None, stdin=None, feed=None, seconds=2.0,
-         mib=64):
+         mib=64, as_limit=AS_LIMIT):
     """One case: expected status (an int, or a tuple of accepted ones), a
-    pattern the message must match, bounds on time and peak memory."""
+    pattern the message must match, bounds on time and peak memory, and the
+    address-space cap it runs under."""
     global ran
     ran += 1
     if ASAN:
         seconds *= 4
         mib = mib * 3 + 64
-    status, o, e, wall, peak = run(args, stdin, feed, seconds)
+    status, o, e, wall, peak = run(args, stdin, feed, seconds, as_limit)
     codes = code if isinstance(code, tuple) else (code,)
     problems = []
     if status not in codes:
@@ -216,6 +218,16 @@ for fam, text, pat in [
 ]:
     case(f"{fam}: huge header", ["info", "-"], 6, r"1:\d+: .*" + pat, stdin=text, seconds=1,
          mib=32)
+# boards whose attack graph or cover terms pass the library's limits are
+# refused from the board, before the graph is built: under a 200 MiB cap
+# too (the graph alone would take 500 MiB), status 6 and never "out of
+# memory"
+for text, pat in [(b"domination 1000\n", r"attack graph of this board is too large"),
+                  (b"domination 250\n", r"cover terms"),
+                  (b"chess 300x300 max\n" + (b"Q" * 300 + b"\n") * 300,
+                   r"attack graph of this board is too large")]:
+    case(f"{text.splitlines()[0].decode()}: too large, under 200 MiB", ["info", "-"], 6,
+         pat, stdin=text, seconds=2, mib=64, as_limit=200 * MiB)
 case("tents side 5000", ["info", "-"], 6, r"1:7: the board width 5000 is above the largest", stdin=b"tents 5000x2\n")
 case("queens 99999999: too large, not malformed", ["info", "-"], 6, r"1:8: the board size 99999999 is above", stdin=b"queens 99999999\n")
 case("queens 27 regions", ["info", "-"], 3, r"at most 26", stdin=b"queens 27\n")

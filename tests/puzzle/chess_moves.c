@@ -343,6 +343,41 @@ static void expect_same(size_t n, const size_t *start, const uint32_t *list, con
 
 /* ---- the lists against the references ---- */
 
+/* The size check counts what the lists hold, exactly: it passes them at
+ * their own size and refuses them one entry short, with or without the
+ * counts of attackers, which are the rows of the transpose. */
+static void check_sizes(const board *B, const qubo_allocator *al, const csr *arith, uint64_t seed)
+{
+	size_t entries = arith->start[B->n], i;
+	uint32_t *in = calloc(B->n, sizeof *in);
+	csr tr = ref_transpose(arith, 0);
+
+	cr_assert_not_null(in);
+	cr_assert_eq(qubo__pz_cz_reach_check(al, B->w, B->h, B->code, &B->sets, B->target, entries,
+					     in, "test"),
+		     QUBO_OK, "seed %llu: %s", (unsigned long long)seed, qubo_error_message());
+	for (i = 0; i < B->n; i++)
+		cr_assert_eq(in[i], tr.start[i + 1] - tr.start[i],
+			     "seed %llu: cell %zu has %u attackers, want %zu",
+			     (unsigned long long)seed, i, in[i], tr.start[i + 1] - tr.start[i]);
+	cr_assert_eq(qubo__pz_cz_reach_check(al, B->w, B->h, B->code, &B->sets, B->target, entries,
+					     NULL, "test"),
+		     QUBO_OK);
+	if (entries) {
+		cr_assert_eq(qubo__pz_cz_reach_check(al, B->w, B->h, B->code, &B->sets, B->target,
+						     entries - 1, NULL, "test"),
+			     QUBO_ERR_TOO_LARGE, "seed %llu", (unsigned long long)seed);
+		cr_assert(strstr(qubo_error_message(), "test: the attack graph"), "%s",
+			  qubo_error_message());
+		memset(in, 0, B->n * sizeof *in);
+		cr_assert_eq(qubo__pz_cz_reach_check(al, B->w, B->h, B->code, &B->sets, B->target,
+						     entries - 1, in, "test"),
+			     QUBO_ERR_TOO_LARGE, "seed %llu", (unsigned long long)seed);
+	}
+	free(in);
+	csr_free(&tr);
+}
+
 static void check_board(const board *B, const qubo_allocator *al, uint64_t seed)
 {
 	csr arith = ref_arith(B), walk = ref_walk(B), tr, sy;
@@ -352,6 +387,7 @@ static void check_board(const board *B, const qubo_allocator *al, uint64_t seed)
 
 	/* the two references agree, which checks them both */
 	expect_same(B->n, walk.start, walk.list, &arith, "walk vs arithmetic", seed);
+	check_sizes(B, al, &arith, seed);
 	cr_assert_eq(qubo__pz_cz_reach_lists(al, B->w, B->h, B->code, &B->sets, B->target, &s, &l,
 					     "test"),
 		     QUBO_OK, "%s", qubo_error_message());
@@ -667,6 +703,17 @@ Test(chess_moves, out_of_memory)
 		}
 	}
 	cr_assert_gt(nomem, 6);
+	/* the size check's one allocation, its stamps */
+	for (k = 0; k <= 1; k++) {
+		uint32_t in[MAXN] = { 0 };
+
+		tu_failalloc_init(&fa, k);
+		cr_assert_eq(qubo__pz_cz_reach_check(&fa.a, B->w, B->h, B->code, &B->sets,
+						     B->target, ref.start[B->n], in, "test"),
+			     k ? QUBO_ERR_NOMEM : QUBO_OK);
+		cr_assert_eq(fa.count, 1);
+		cr_assert_eq(fa.live, 0);
+	}
 	csr_free(&ref);
 	csr_free(&tr[0]);
 	csr_free(&tr[1]);

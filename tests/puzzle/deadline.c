@@ -1,6 +1,7 @@
 /* The build's own time limit and progress (qubo_puzzle_options.time_limit,
  * .progress): a long build stops soon after the limit or when the callback
  * asks, frees everything, and leaves *out NULL. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
@@ -181,7 +182,8 @@ Test(puzzle_deadline, builders_honour_the_options)
 
 Test(puzzle_deadline, bad_time_limits_are_refused)
 {
-	static const double bad[] = { -1.0, (double)NAN, (double)INFINITY, 1e13 };
+	static const double bad[] = { -1.0, -1e-300, (double)NAN, (double)INFINITY,
+				      -(double)INFINITY };
 	size_t k;
 
 	for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
@@ -193,4 +195,83 @@ Test(puzzle_deadline, bad_time_limits_are_refused)
 		cr_assert_null(p);
 		cr_assert(strstr(qubo_error_message(), "time_limit"), "%s", qubo_error_message());
 	}
+}
+
+/* One rule for every time limit: any finite number of seconds >= 0. A limit
+ * longer than any run (up to DBL_MAX) is accepted and never passes, for
+ * the build, the solve and the count alike, as for the solvers' option. */
+Test(puzzle_deadline, long_time_limits_are_no_limit)
+{
+	static const double longs[] = { 1e12, 1e13, 1e18, 1e19, 1e300, DBL_MAX };
+	size_t k;
+
+	for (k = 0; k < sizeof longs / sizeof longs[0]; k++) {
+		qubo_puzzle_options o = QUBO_PUZZLE_OPTIONS_INIT;
+		qubo_puzzle_solve_options so = QUBO_PUZZLE_SOLVE_OPTIONS_INIT;
+		qubo_puzzle_count_options co = QUBO_PUZZLE_COUNT_OPTIONS_INIT;
+		qubo_puzzle_count_result cr;
+		qubo_puzzle_result r;
+		qubo_puzzle *p = NULL;
+		qubo_solver *s = NULL;
+		uint8_t board[16];
+
+		o.time_limit = longs[k];
+		cr_assert_eq(qubo_puzzle_parse(&p, "nqueens 4\n", 10, &o), QUBO_OK, "%g: %s",
+			     longs[k], qubo_error_message());
+		memset(&r, 0, sizeof r);
+		r.struct_size = sizeof r;
+		so.time_limit = longs[k];
+		cr_assert_eq(qubo_puzzle_solve(p, &so, board, 16, &r), QUBO_OK, "%g: %s",
+			     longs[k], qubo_error_message());
+		cr_assert_eq(r.verdict, QUBO_PUZZLE_SOLVED);
+		/* sampling rounds set the limit left on the solver */
+		cr_assert_eq(qubo_solver_new(&s, "sa", NULL), QUBO_OK);
+		so.solver = s;
+		so.strategy = QUBO_PUZZLE_STRATEGY_SAMPLE;
+		cr_assert_eq(qubo_puzzle_solve(p, &so, board, 16, &r), QUBO_OK, "%g: %s",
+			     longs[k], qubo_error_message());
+		cr_assert_eq(r.verdict, QUBO_PUZZLE_SOLVED);
+		qubo_solver_free(s);
+		memset(&cr, 0, sizeof cr);
+		cr.struct_size = sizeof cr;
+		co.time_limit = longs[k];
+		cr_assert_eq(qubo_puzzle_count(p, &co, &cr), QUBO_OK, "%g: %s", longs[k],
+			     qubo_error_message());
+		cr_assert_eq(cr.count, 2);
+		co.method = QUBO_PUZZLE_COUNT_ENUMERATE;
+		cr_assert_eq(qubo_puzzle_count(p, &co, &cr), QUBO_OK, "%g: %s", longs[k],
+			     qubo_error_message());
+		cr_assert_eq(cr.count, 2);
+		qubo_puzzle_free(p);
+	}
+}
+
+/* The solvers' option takes the same values: a run with a limit of DBL_MAX
+ * seconds, on two threads (whose watcher waits for the deadline), ends
+ * when its reads do. */
+Test(puzzle_deadline, long_solver_time_limits_are_no_limit)
+{
+	static const double longs[] = { 1e19, 1e300, DBL_MAX };
+	static const char text[] = "p qubo 0 3 3 0\n0 0 -1\n1 1 -1\n2 2 1\n";
+	qubo_model *m = NULL;
+	size_t k;
+
+	cr_assert_eq(qubo_qbsolv_read(&m, text, sizeof text - 1, NULL), QUBO_OK, "%s",
+		     qubo_error_message());
+	for (k = 0; k < sizeof longs / sizeof longs[0]; k++) {
+		qubo_solver *s = NULL;
+		qubo_sampleset *set = NULL;
+		double e = 1;
+
+		cr_assert_eq(qubo_solver_new(&s, "sa", NULL), QUBO_OK);
+		cr_assert_eq(qubo_solver_set_double(s, QUBO_PARAM_TIME_LIMIT, longs[k]), QUBO_OK);
+		cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_THREADS, 2), QUBO_OK);
+		cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_NUM_READS, 64), QUBO_OK);
+		cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_OK, "%s", qubo_error_message());
+		cr_assert_eq(qubo_sampleset_lowest(set, NULL, 0, &e), QUBO_OK);
+		cr_assert_eq(e, -2);
+		qubo_sampleset_free(set);
+		qubo_solver_free(s);
+	}
+	qubo_model_free(m);
 }

@@ -200,7 +200,8 @@ typedef struct qubo_puzzle_chess_spec {
  *         names the field and the value); #QUBO_ERR_INFEASIBLE (pre-placed
  *         pieces that attack each other or share a region, a region with
  *         no cell left for its piece); #QUBO_ERR_TOO_LARGE (more than 2^24
- *         cells, or an attack graph beyond 2^26 entries);
+ *         cells, or a conflict graph beyond 2^26 entries, 2^25 attacks each
+ *         way: counted from the board before the graph is listed);
  *         #QUBO_ERR_UNSUPPORTED_VERSION; #QUBO_ERR_NOMEM; #QUBO_ERR_MISUSE
  *         (NULL @p out or @p spec).
  * @since 0.1
@@ -277,7 +278,8 @@ typedef struct qubo_puzzle_domination_spec {
  * @return #QUBO_OK; #QUBO_ERR_INVALID_ARG (a malformed spec);
  *         #QUBO_ERR_TOO_LARGE (more than 2^24 cells, an attack graph
  *         beyond 2^26 entries, or cover terms that would expand to more
- *         than 2^25 pairwise terms, as queens on a 49 × 49 board do);
+ *         than 2^25 pairwise terms, as queens on a 49 × 49 board do; both
+ *         counted from the board before the graph is listed);
  *         #QUBO_ERR_UNSUPPORTED_VERSION; #QUBO_ERR_NOMEM;
  *         #QUBO_ERR_MISUSE (NULL @p out or @p spec).
  * @since 0.1

@@ -401,7 +401,7 @@ static int run(const char *fn, qubo_sampleset **out, qubo_solver *s, const qubo_
 
 	ctx_init(&ctx, s, m, QUBO__PHASE_SAMPLE);
 	ctx.t0 = qubo__now();
-	ctx.deadline = limit > 0 ? ctx.t0 + limit : 0.0;
+	ctx.deadline = qubo__deadline(ctx.t0, limit);
 	if (initial)
 		rc = s->vt.sample_from(&ctx, m, &opts, initial, s->user_data);
 	else
