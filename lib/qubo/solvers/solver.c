@@ -324,7 +324,7 @@ static int run(const char *fn, qubo_sampleset **out, qubo_solver *s, const qubo_
 	*out = NULL;
 	if (!s)
 		return qubo__error(QUBO_ERR_MISUSE, "%s: solver is NULL", fn);
-	rc = qubo__model_require_compiled(m, fn);
+	rc = qubo__model_require_bounded(m, fn);
 	if (rc)
 		return rc;
 	if (initial) {
