@@ -80,9 +80,9 @@ typedef struct qubo_model_stats {
  *  1.07e301. Every energy lies within ± the weight sum and every difference
  *  of two within twice it, so the sums and differences of energies that
  *  solvers and sample sets form (up to 2^22 of them) stay finite. The sum
- *  is computed in a fixed order (the offset, the linear weights by
- *  variable, then the couplers by row and column): the verdict is the same
- *  at any number of threads.
+ *  is computed in an order fixed by the merged terms alone (the offset and
+ *  the linear weights by variable, then the couplers by row and column):
+ *  the verdict is the same at any number of threads.
  *  @since 0.2 */
 #define QUBO_MODEL_MAX_WEIGHT_SUM 1.0715086071862673e+301
 

@@ -35,10 +35,10 @@
  * counts, places and mirrors them.
  *
  * Every path also adds up the magnitudes of each merged row's entries above
- * the diagonal, in order of column, into rsum (one double a variable), as
- * the row is summed by the part that owns it; check_total() then adds the
- * rows in order of row, so the weight sum (qubo/model.h) and the verdict
- * on it are the same at any number of threads.
+ * the diagonal into rsum (one double a variable), in the row's own part, in
+ * the order of abs_sum(); check_total() then adds the rows' sums the same
+ * way, in order of row, so the weight sum (qubo/model.h) and the verdict on
+ * it are the same at any number of threads.
  *
  * Everything is allocated before the model is touched, so a failure leaves
  * the model exactly as it was; so does a stop asked by the interrupt
@@ -214,15 +214,29 @@ static int add_ok(size_t *acc, size_t x)
 	return 1;
 }
 
-/* Σ|v[k]| in order of k (the order of rsum). */
+/* The total of abs_sum()'s four partial sums. */
+static double lanes_sum(const double *s)
+{
+	return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+/* Σ|v[k]| in a fixed order: entry k into partial sum k mod 4, each in
+ * order of k, then lanes_sum(). Four chains of additions, where one would
+ * wait on each addition. */
 static double abs_sum(const double *v, size_t len)
 {
-	double s = 0.0;
+	double s[4] = { 0.0, 0.0, 0.0, 0.0 };
 	size_t k;
 
-	for (k = 0; k < len; k++)
-		s += fabs(v[k]);
-	return s;
+	for (k = 0; k + 4 <= len; k += 4) {
+		s[0] += fabs(v[k]);
+		s[1] += fabs(v[k + 1]);
+		s[2] += fabs(v[k + 2]);
+		s[3] += fabs(v[k + 3]);
+	}
+	for (; k < len; k++)
+		s[k & 3] += fabs(v[k]);
+	return lanes_sum(s);
 }
 
 /* Stable merge sort of (col, val) by col, using scratch of the same size. */
@@ -1485,13 +1499,16 @@ static void split_sorted(const qubo_model *m, work *w)
 }
 
 /* count_sorted for one part; p->bad_row notes the first sum that is not
- * finite (the part's lowest coupler with one). */
+ * finite (the part's lowest coupler with one). A row's runs are next to
+ * each other, all in its part: its count and the partial sums of its
+ * magnitudes (as abs_sum() takes them) are kept here and stored when the
+ * next row begins. */
 static int count_sorted(const qubo_model *m, work *w, part *p)
 {
 	const unsigned char *log = (const unsigned char *)m->pairs;
-	size_t k = p->base, g;
+	size_t k = p->base, g, row = p->r0, count = 0;
 	qubo__pair q;
-	double s;
+	double s, mag[4] = { 0.0, 0.0, 0.0, 0.0 };
 
 	while (k < p->end) {
 		g = sorted_run(log, p->end, k, &q, &s);
@@ -1501,13 +1518,23 @@ static int count_sorted(const qubo_model *m, work *w, part *p)
 				p->bad_col = q.j;
 			}
 		} else if (s != 0.0) {
-			w->pcur[q.i]++;
+			if (q.i != row) {
+				w->pcur[row] = count;
+				w->rsum[row] = lanes_sum(mag);
+				row = q.i;
+				count = 0;
+				mag[0] = mag[1] = mag[2] = mag[3] = 0.0;
+			}
+			mag[count++ & 3] += fabs(s);
 			p->lo[q.j]++;
-			w->rsum[q.i] += fabs(s);
 		}
 		if (part_poll(m, w, p, g - k))
 			return QUBO_CANCELLED;
 		k = g;
+	}
+	if (row < p->r1) {
+		w->pcur[row] = count;
+		w->rsum[row] = lanes_sum(mag);
 	}
 	return QUBO_OK;
 }

@@ -89,8 +89,9 @@ struct qubo_model {
 	 * compile, then grown by the magnitude of every change to h or the
 	 * offset, so that a check costs O(1) until it comes near the limit.
 	 * coupler_sum is Σ|J_ij| of the compiled form: each row's entries
-	 * above the diagonal added in order of column, then the rows' sums
-	 * in order of row, so the same at any number of compile threads. */
+	 * above the diagonal added in a fixed order (abs_sum() in compile.c:
+	 * four interleaved sums in order of column), then the rows' sums the
+	 * same way in order of row, so the same at any number of threads. */
 	double linear_bound;
 	double coupler_sum;
 };
