@@ -18,19 +18,12 @@ static void expect_beyond(int rc, const char *what)
 		  qubo_error_message());
 }
 
-/* A model of n variables with the given linear weights, offset and
- * couplers (i, i + 1) of weight j, not compiled. */
+/* tu_chain(), which must succeed. */
 static qubo_model *chain(size_t n, const double *h, double offset, double j)
 {
-	qubo_model *m = NULL;
-	uint32_t i;
+	qubo_model *m = tu_chain(n, h, offset, j);
 
-	cr_assert_eq(qubo_model_new(&m, n, NULL), QUBO_OK);
-	for (i = 0; h && i < n; i++)
-		cr_assert_eq(qubo_model_add_linear(m, i, h[i]), QUBO_OK);
-	cr_assert_eq(qubo_model_add_offset(m, offset), QUBO_OK);
-	for (i = 0; j != 0 && i + 1 < n; i++)
-		cr_assert_eq(qubo_model_add_quadratic(m, i, i + 1, j), QUBO_OK);
+	cr_assert_not_null(m, "%s", qubo_error_message());
 	return m;
 }
 

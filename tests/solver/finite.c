@@ -10,21 +10,14 @@
 
 /* ---- the models ---- */
 
-/* n variables with linear weights h (NULL: zero), the offset, and
- * couplers (i, i + 1) of weight j, compiled. The compile's status is not
- * looked at: it fails for a model beyond the limit, and one without
- * couplers stays clean all the same. */
+/* tu_chain(), compiled. The compile's status is not looked at: it fails
+ * for a model beyond the limit, and one without couplers stays clean all
+ * the same. */
 static qubo_model *model(size_t n, const double *h, double offset, double j)
 {
-	qubo_model *m = NULL;
-	uint32_t i;
+	qubo_model *m = tu_chain(n, h, offset, j);
 
-	cr_assert_eq(qubo_model_new(&m, n, NULL), QUBO_OK);
-	for (i = 0; h && i < n; i++)
-		cr_assert_eq(qubo_model_add_linear(m, i, h[i]), QUBO_OK);
-	cr_assert_eq(qubo_model_add_offset(m, offset), QUBO_OK);
-	for (i = 0; j != 0 && i + 1 < n; i++)
-		cr_assert_eq(qubo_model_add_quadratic(m, i, i + 1, j), QUBO_OK);
+	cr_assert_not_null(m, "%s", qubo_error_message());
 	(void)qubo_model_compile(m);
 	return m;
 }
@@ -90,19 +83,26 @@ static int counting_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qub
 	return qubo_backend_add_samples(ctx, x, 1, 4, NULL);
 }
 
-static qubo_solver *solver(const char *name, int *calls)
+typedef int (*sample_fn)(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
+			 void *user_data);
+
+/* A solver of a backend with only a sample slot. */
+static qubo_solver *backend(const char *name, sample_fn sample, void *user_data)
 {
 	qubo_backend_vtable vt;
 	qubo_solver *s = NULL;
 
-	if (strcmp(name, "custom"))
-		return th_solver(name);
 	memset(&vt, 0, sizeof vt);
 	vt.struct_size = sizeof vt;
-	vt.name = "counting";
-	vt.sample = counting_sample;
-	cr_assert_eq(qubo_solver_new_backend(&s, &vt, calls, NULL, NULL), QUBO_OK);
+	vt.name = name;
+	vt.sample = sample;
+	cr_assert_eq(qubo_solver_new_backend(&s, &vt, user_data, NULL, NULL), QUBO_OK);
 	return s;
+}
+
+static qubo_solver *solver(const char *name, int *calls)
+{
+	return strcmp(name, "custom") ? th_solver(name) : backend("counting", counting_sample, calls);
 }
 
 /* The solver refuses every model beyond the limit (no samples, the limit
@@ -332,18 +332,12 @@ static int nan_report(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_opt
  * its samples and no figures. */
 Test(finite, backend_report_refuses_nan)
 {
-	qubo_backend_vtable vt;
 	qubo_model *m = small();
 	qubo_sample_info info = QUBO_SAMPLE_INFO_INIT;
 	qubo_sampleset *set;
-	qubo_solver *s = NULL;
 	int mode;
+	qubo_solver *s = backend("nan", nan_report, &mode);
 
-	memset(&vt, 0, sizeof vt);
-	vt.struct_size = sizeof vt;
-	vt.name = "nan";
-	vt.sample = nan_report;
-	cr_assert_eq(qubo_solver_new_backend(&s, &vt, &mode, NULL, NULL), QUBO_OK);
 	for (mode = 0; mode < 2; mode++) {
 		set = (qubo_sampleset *)&set;
 		cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_ERR_INVALID_ARG);
