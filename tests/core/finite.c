@@ -186,7 +186,8 @@ Test(finite, from_ising_obeys_the_limit)
  * refused, and the model unchanged (its energy, its pending terms). */
 Test(finite, every_weight_argument_refuses_nan_and_inf)
 {
-	static const double bad[3] = { NAN, INFINITY, -INFINITY }, ones[3] = { 1, 1, 1 };
+	static const double bad[3] = { (double)NAN, (double)INFINITY, -(double)INFINITY };
+	static const double ones[3] = { 1, 1, 1 };
 	qubo_lit l[3] = { QUBO_LIT(0), QUBO_LIT_NEG(1), QUBO_LIT(2) };
 	uint32_t ri[1] = { 0 }, ci[1] = { 1 };
 	int64_t k64[3] = { 1, 1, 1 };

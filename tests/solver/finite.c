@@ -222,12 +222,12 @@ Test(finite, qaoa_angles_are_checked_alike)
 		const char *needle;
 	} bad[] = {
 		{ 1e308, 0.5, "gammas[0] (layer 1) is 1e+308: its phases overflow" },
-		{ NAN, 0.5, "gammas[0] (layer 1) is NaN" },
-		{ -INFINITY, 0.5, "gammas[0] (layer 1) is -inf" },
+		{ (double)NAN, 0.5, "gammas[0] (layer 1) is NaN" },
+		{ -(double)INFINITY, 0.5, "gammas[0] (layer 1) is -inf" },
 		{ 0x1.0000000000001p50, 0.5, "gammas[0] (layer 1) is 1.1259e+15: its phases "
 					     "reach 4.5036e+15" },
 		{ 0.5, 1e308, "betas[0] (layer 1) is 1e+308: twice it" },
-		{ 0.5, NAN, "betas[0] (layer 1) is NaN" },
+		{ 0.5, (double)NAN, "betas[0] (layer 1) is NaN" },
 	};
 	qubo_model *m = small();
 	qubo_qaoa *q = NULL;

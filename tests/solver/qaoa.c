@@ -197,7 +197,7 @@ Test(qaoa_reference, a_state_that_is_not_finite_gives_no_answer)
 	uint8_t rows[8] = { 9, 9, 9, 9, 9, 9, 9, 9 };
 	size_t k;
 
-	q->re[5] = NAN;
+	q->re[5] = (double)NAN;
 	cr_assert_eq(qubo_qaoa_expectation(q, &e, &l), QUBO_ERR_INTERNAL);
 	cr_assert(strstr(qubo_error_message(), "is not finite"), "%s", qubo_error_message());
 	cr_assert(e == 7.0 && l == 7.0);
