@@ -478,7 +478,7 @@ int qubo_qaoa_evolve(qubo_qaoa *q, size_t p, const double *gammas, const double 
 
 int qubo_qaoa_expectation(qubo_qaoa *q, double *expectation_out, double *lowest_out)
 {
-	double e, l;
+	double e = 0.0, l = 0.0; /* set on success; gcc -O3 cannot tell */
 	int rc;
 
 	if (!q)
