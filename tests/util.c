@@ -219,3 +219,22 @@ double tu_median(double *v, size_t n)
 	qsort(v, n, sizeof *v, tu_cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
+
+qubo_model *tu_chain(size_t n, const double *h, double offset, double j)
+{
+	qubo_model *m = NULL;
+	uint32_t i;
+	int rc = qubo_model_new(&m, n, NULL);
+
+	for (i = 0; !rc && h && i < n; i++)
+		rc = qubo_model_add_linear(m, i, h[i]);
+	if (!rc)
+		rc = qubo_model_add_offset(m, offset);
+	for (i = 0; !rc && j != 0 && i + 1 < n; i++)
+		rc = qubo_model_add_quadratic(m, i, i + 1, j);
+	if (rc) {
+		qubo_model_free(m);
+		return NULL;
+	}
+	return m;
+}

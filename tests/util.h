@@ -54,6 +54,11 @@ int tu_set_comma_locale(void);
 /* Seconds on CLOCK_MONOTONIC (benchmarks). */
 double tu_now(void);
 
+/* A model of n variables with linear weights h (NULL: none), the offset,
+ * and couplers (i, i + 1) of weight j (0: none), not compiled; NULL when
+ * a call fails (its message is set). */
+qubo_model *tu_chain(size_t n, const double *h, double offset, double j);
+
 /* qsort order of doubles, ascending. */
 int tu_cmp_double(const void *a, const void *b);
 

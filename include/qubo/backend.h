@@ -206,10 +206,13 @@ QUBO_API int qubo_backend_should_stop(const qubo_backend_ctx *ctx);
 /**
  * Reports the backend's own figures of the run (sample slots only): the
  * fields qubo_sample_info marks "backend" are taken from @p info, the others
- * are ignored. The last report wins.
+ * are ignored. The last report wins. With @c has_expectation set, the
+ * expectation and the probability must be finite: a report of a NaN or an
+ * infinity is refused, and the run's figures stay as they were.
  * @param[in,out] ctx the host context.
  * @param[in] info the figures, with @c struct_size set.
- * @return #QUBO_OK, #QUBO_ERR_UNSUPPORTED_VERSION, #QUBO_ERR_MISUSE.
+ * @return #QUBO_OK, #QUBO_ERR_INVALID_ARG (an expectation or a probability
+ *         that is not finite), #QUBO_ERR_UNSUPPORTED_VERSION, #QUBO_ERR_MISUSE.
  * @since 0.1
  */
 QUBO_API int qubo_backend_report(qubo_backend_ctx *ctx, const qubo_sample_info *info);

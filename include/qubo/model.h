@@ -15,6 +15,15 @@
  * Linear terms and the offset take effect at once; only pairwise terms wait
  * for compilation. Weights must be finite: a NaN or infinite weight is
  * rejected with #QUBO_ERR_INVALID_ARG and the model is left unchanged.
+ *
+ * Energies are finite too. The weight sum of a model, |offset| + Σ_i |h_i|
+ * + Σ_{i<j} |J_ij| over its merged terms, bounds every energy and every
+ * change of energy; it must not exceed #QUBO_MODEL_MAX_WEIGHT_SUM. A model
+ * above it is refused with #QUBO_ERR_OUT_OF_RANGE by qubo_model_compile(),
+ * which leaves it unchanged, and by everything that computes energies: the
+ * energy functions, qubo_model_to_ising(), the sample sets, the solvers and
+ * the QAOA functions (they find it when linear terms added after the
+ * compilation take the sum above the limit). Exporting it still works.
  */
 #ifndef QUBO_MODEL_H
 #define QUBO_MODEL_H
@@ -66,6 +75,17 @@ typedef struct qubo_model_stats {
  *  #QUBO_ERR_TOO_LARGE, reported before anything is allocated.
  *  @since 0.1 */
 #define QUBO_MODEL_MAX_VARIABLES (QUBO_CAST(size_t, 1) << 26)
+
+/** The largest weight sum |offset| + Σ_i |h_i| + Σ_{i<j} |J_ij| (merged
+ *  terms) of a model that energies are computed for: 2^1000, about
+ *  1.07e301. Every energy lies within ± the weight sum and every difference
+ *  of two within twice it, so the sums and differences of energies that
+ *  solvers and sample sets form (up to 2^22 of them) stay finite. The sum
+ *  is computed in an order fixed by the merged terms alone (the offset and
+ *  the linear weights by variable, then the couplers by row and column):
+ *  the verdict is the same at any number of threads.
+ *  @since 0.2 */
+#define QUBO_MODEL_MAX_WEIGHT_SUM 1.0715086071862673e+301
 
 /**
  * Creates an empty model.
@@ -257,7 +277,8 @@ QUBO_API int qubo_model_add_clique(qubo_model *model, const qubo_lit *lits, size
  * Duplicate pairs are summed in the order they were added, couplers whose sum
  * is exactly zero are dropped, and each adjacency row is sorted by column.
  * On failure the model is unchanged (still dirty, pending terms kept).
- * Compiling a clean model does nothing.
+ * A model whose weight sum is above #QUBO_MODEL_MAX_WEIGHT_SUM is refused.
+ * Compiling a clean model only checks its weight sum again, in O(n).
  *
  * With 65536 or more pending single pairs (qubo_model_add_quadratic() and
  * the like), the compile spreads its work over up to one thread per online
@@ -274,7 +295,8 @@ QUBO_API int qubo_model_add_clique(qubo_model *model, const qubo_lit *lits, size
  * rows, as qubo_qbsolv_write() does.
  * @param[in,out] model the model.
  * @return #QUBO_OK, #QUBO_ERR_NOMEM, #QUBO_ERR_OUT_OF_RANGE (a sum overflowed
- *         to infinity), #QUBO_ERR_MISUSE; #QUBO_CANCELLED when the model's
+ *         to infinity, or the weight sum is above
+ *         #QUBO_MODEL_MAX_WEIGHT_SUM), #QUBO_ERR_MISUSE; #QUBO_CANCELLED when the model's
  *         interrupt function stopped it (qubo_model_set_interrupt()).
  * @since 0.1
  */
@@ -393,7 +415,8 @@ QUBO_API int qubo_model_get_quadratic(const qubo_model *model, uint32_t i, uint3
  * @param[in] length must equal n.
  * @param[out] energy_out receives E(sample).
  * @return #QUBO_OK, #QUBO_ERR_INVALID_ARG (length or a byte not 0/1),
- *         #QUBO_ERR_MISUSE (not compiled).
+ *         #QUBO_ERR_OUT_OF_RANGE (the weight sum is above
+ *         #QUBO_MODEL_MAX_WEIGHT_SUM), #QUBO_ERR_MISUSE (not compiled).
  * @since 0.1
  */
 QUBO_API int qubo_model_energy(const qubo_model *model, const uint8_t *sample, size_t length,
@@ -420,7 +443,8 @@ QUBO_API int qubo_model_energy_batch(const qubo_model *model, const uint8_t *sam
  * @param[in] length must equal n.
  * @param[in] var the variable to flip.
  * @param[out] delta_out receives the change.
- * @return #QUBO_OK, #QUBO_ERR_INVALID_ARG, #QUBO_ERR_OUT_OF_RANGE, #QUBO_ERR_MISUSE.
+ * @return #QUBO_OK, #QUBO_ERR_INVALID_ARG, #QUBO_ERR_OUT_OF_RANGE (@p var,
+ *         or the weight sum is above #QUBO_MODEL_MAX_WEIGHT_SUM), #QUBO_ERR_MISUSE.
  * @since 0.1
  */
 QUBO_API int qubo_model_delta(const qubo_model *model, const uint8_t *sample, size_t length,
@@ -445,7 +469,8 @@ QUBO_API int qubo_model_delta(const qubo_model *model, const uint8_t *sample, si
  * @param[out] offset_out receives the constant (not by the size query of a
  *             model with variables).
  * @return #QUBO_OK (also for the size query), #QUBO_ERR_BUFFER_TOO_SMALL (a
- *         capacity below its count, not both 0), #QUBO_ERR_MISUSE.
+ *         capacity below its count, not both 0), #QUBO_ERR_OUT_OF_RANGE (the
+ *         weight sum is above #QUBO_MODEL_MAX_WEIGHT_SUM), #QUBO_ERR_MISUSE.
  * @since 0.1
  */
 QUBO_API int qubo_model_to_ising(const qubo_model *model, double *h, size_t h_capacity,

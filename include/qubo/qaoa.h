@@ -50,6 +50,19 @@ typedef struct qubo_qaoa qubo_qaoa;
 /** The largest depth p. */
 #define QUBO_QAOA_MAX_DEPTH 64
 
+/** The largest cost phase accepted, in radians: 2^52, about 4.5e15. A cost
+ *  angle γ_k is accepted when it is finite and |γ_k| · W is at most this,
+ *  W being the model's weight sum |offset| + Σ|h_i| + Σ|J_ij|
+ *  (qubo/model.h), which bounds |E(x)|, so every phase γ_k E(x) the
+ *  simulator computes and every cost gate angle of the circuit (at most
+ *  2|γ_k| W). A double holds a larger phase to no better than half a
+ *  radian, and soon not at all. A mixer angle β_k is accepted when it is
+ *  finite and so is 2β_k, the angle of its gates. qubo_qaoa_evolve(), the
+ *  "qaoa" solver's "angles" and qubo_qaoa_qasm() check their angles with
+ *  this one rule and name the first one refused; the optimiser never
+ *  tries one. @since 0.2 */
+#define QUBO_QAOA_MAX_PHASE 4503599627370496.0
+
 /** OpenQASM 2.0, with the gates of qelib1.inc only (qubo_qaoa_qasm()). */
 #define QUBO_QASM_2 2
 /** OpenQASM 3 (qubo_qaoa_qasm()). */
@@ -83,8 +96,9 @@ QUBO_API int qubo_qaoa_memory(size_t num_qubits, int threads, uint64_t *bytes_ou
  *            #QUBO_QAOA_MAX_QUBITS; 0 means #QUBO_QAOA_DEFAULT_MAX_QUBITS.
  * @param[in] allocator optional allocator, copied; NULL for the C library's.
  * @return #QUBO_OK, #QUBO_ERR_TOO_LARGE, #QUBO_ERR_OUT_OF_RANGE
- *         (@p max_qubits), #QUBO_ERR_NOMEM, #QUBO_ERR_MISUSE (NULL, model
- *         not compiled).
+ *         (@p max_qubits, or the model's weight sum is above
+ *         #QUBO_MODEL_MAX_WEIGHT_SUM), #QUBO_ERR_NOMEM, #QUBO_ERR_MISUSE
+ *         (NULL, model not compiled).
  * @since 0.1
  */
 QUBO_API int qubo_qaoa_new(qubo_qaoa **out, const qubo_model *model, size_t max_qubits,
@@ -119,9 +133,12 @@ QUBO_API int qubo_qaoa_set_threads(qubo_qaoa *qaoa, int threads);
  * Prepares the state of depth @p p with the given angles, from |+⟩^{⊗n}.
  * @param[in,out] qaoa the simulator.
  * @param[in] p the depth, 0 to #QUBO_QAOA_MAX_DEPTH (0 gives |+⟩^{⊗n}).
- * @param[in] gammas the p cost angles γ_1..γ_p, finite (NULL when p is 0).
- * @param[in] betas the p mixer angles β_1..β_p, finite (NULL when p is 0).
- * @return #QUBO_OK, #QUBO_ERR_INVALID_ARG (an angle not finite),
+ * @param[in] gammas the p cost angles γ_1..γ_p, finite, with |γ_k| times the
+ *            model's weight sum at most #QUBO_QAOA_MAX_PHASE (NULL when p is 0).
+ * @param[in] betas the p mixer angles β_1..β_p, finite, and 2β_k too (NULL
+ *            when p is 0).
+ * @return #QUBO_OK, #QUBO_ERR_INVALID_ARG (an angle not finite, or above
+ *         its bound; the state is then left as it was),
  *         #QUBO_ERR_OUT_OF_RANGE (@p p), #QUBO_ERR_NOMEM (thread scratch;
  *         the state is then |+⟩^{⊗n}), #QUBO_ERR_MISUSE.
  * @since 0.1
@@ -137,7 +154,9 @@ QUBO_API int qubo_qaoa_evolve(qubo_qaoa *qaoa, size_t p, const double *gammas,
  * @param[out] expectation_out receives Σ_x |ψ_x|² E(x).
  * @param[out] lowest_probability_out receives Σ |ψ_x|² over the states x
  *             whose energy is the model's lowest (qubo_qaoa_lowest_energy()).
- * @return #QUBO_OK, #QUBO_ERR_NOMEM, #QUBO_ERR_MISUSE.
+ * @return #QUBO_OK, #QUBO_ERR_NOMEM, #QUBO_ERR_MISUSE; #QUBO_ERR_INTERNAL,
+ *         with nothing written, should a figure not be finite (the checks
+ *         of the model and the angles are meant to make that impossible).
  * @since 0.1
  */
 QUBO_API int qubo_qaoa_expectation(qubo_qaoa *qaoa, double *expectation_out,
@@ -189,7 +208,8 @@ QUBO_API int qubo_qaoa_probabilities(const qubo_qaoa *qaoa, double *probabilitie
  *             0 or 1).
  * @param[in] capacity the length of @p samples; at least num_reads · n.
  * @return #QUBO_OK, #QUBO_ERR_BUFFER_TOO_SMALL, #QUBO_ERR_OUT_OF_RANGE
- *         (num_reads · n overflows), #QUBO_ERR_NOMEM, #QUBO_ERR_MISUSE.
+ *         (num_reads · n overflows), #QUBO_ERR_NOMEM, #QUBO_ERR_MISUSE;
+ *         #QUBO_ERR_INTERNAL, as qubo_qaoa_expectation().
  * @since 0.1
  */
 QUBO_API int qubo_qaoa_sample(qubo_qaoa *qaoa, uint64_t seed, size_t num_reads,
@@ -207,7 +227,9 @@ QUBO_API int qubo_qaoa_sample(qubo_qaoa *qaoa, uint64_t seed, size_t num_reads,
  * Devices", Phys. Rev. X 10, 021067, 2020). Each depth is refined by the
  * Nelder–Mead simplex method, a derivative-free method, for at most
  * @p iterations iterations. The result depends only on the model, @p p and
- * @p iterations.
+ * @p iterations. A point with an angle that the rule of
+ * #QUBO_QAOA_MAX_PHASE refuses counts as worse than any other, so the
+ * result's angles are accepted by qubo_qaoa_evolve() and qubo_qaoa_qasm().
  * @param[in,out] qaoa the simulator.
  * @param[in] p the depth, 1 to #QUBO_QAOA_MAX_DEPTH.
  * @param[in] iterations Nelder–Mead iterations per depth, 0 for the default
@@ -216,7 +238,7 @@ QUBO_API int qubo_qaoa_sample(qubo_qaoa *qaoa, uint64_t seed, size_t num_reads,
  * @param[out] betas receives the p mixer angles.
  * @param[out] expectation_out optional; receives ⟨C⟩ at the result.
  * @return #QUBO_OK, #QUBO_ERR_OUT_OF_RANGE, #QUBO_ERR_NOMEM,
- *         #QUBO_ERR_MISUSE.
+ *         #QUBO_ERR_MISUSE; #QUBO_ERR_INTERNAL, as qubo_qaoa_expectation().
  * @since 0.1
  */
 QUBO_API int qubo_qaoa_optimize(qubo_qaoa *qaoa, size_t p, size_t iterations, double *gammas,
@@ -236,15 +258,17 @@ QUBO_API int qubo_qaoa_optimize(qubo_qaoa *qaoa, size_t p, size_t iterations, do
  * @p length_out.
  * @param[in] model a compiled model.
  * @param[in] p the depth, 0 to #QUBO_QAOA_MAX_DEPTH.
- * @param[in] gammas the p cost angles, finite.
- * @param[in] betas the p mixer angles, finite.
+ * @param[in] gammas the p cost angles, finite, with |γ_k| times the model's
+ *            weight sum at most #QUBO_QAOA_MAX_PHASE.
+ * @param[in] betas the p mixer angles, finite, and 2β_k too.
  * @param[in] version #QUBO_QASM_2 or #QUBO_QASM_3.
  * @param[out] buffer destination (may be NULL when @p capacity is 0).
  * @param[in] capacity its size in bytes.
  * @param[out] length_out optional; receives the length without the NUL.
  * @return #QUBO_OK (also for the size query), #QUBO_ERR_BUFFER_TOO_SMALL (a
  *         nonzero @p capacity below the length), #QUBO_ERR_INVALID_ARG
- *         (version, an angle not finite), #QUBO_ERR_OUT_OF_RANGE (@p p),
+ *         (version, an angle not finite or above its bound),
+ *         #QUBO_ERR_OUT_OF_RANGE (@p p, or the model's weight sum),
  *         #QUBO_ERR_NOMEM, #QUBO_ERR_MISUSE.
  * @since 0.1
  */

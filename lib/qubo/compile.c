@@ -34,12 +34,19 @@
  * already is the sorted upper rows and compile_sorted() only sums,
  * counts, places and mirrors them.
  *
+ * Every path also adds up the magnitudes of each merged row's entries above
+ * the diagonal into rsum (one double a variable), in the row's own part, in
+ * the order of abs_sum(); check_total() then adds the rows' sums the same
+ * way, in order of row, so the weight sum (qubo/model.h) and the verdict on
+ * it are the same at any number of threads.
+ *
  * Everything is allocated before the model is touched, so a failure leaves
  * the model exactly as it was; so does a stop asked by the interrupt
  * function, which every pass polls as it goes (poll()). In the threaded
  * passes the calling thread runs the first range and polls it; the other
  * threads check a stop flag as often.
  */
+#include <math.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -123,6 +130,9 @@ typedef struct work {
 	size_t *mpos;     /* member positions grouped by variable */
 	size_t *mrec;     /* record of each member position */
 	double *hnew;     /* h with diagonal pairs folded in, or NULL */
+	double *rsum;     /* Σ|J| of each merged row's upper entries (n) */
+	double lin;       /* |offset| + Σ|h| (check_linear) */
+	double quad;      /* Σ of rsum (check_total) */
 	struct head *heads; /* one per clique of the row being filled */
 	uint32_t *col;
 	double *val;
@@ -179,6 +189,7 @@ static void work_free(const qubo_allocator *a, work *w)
 	qubo__free(a, w->mpos);
 	qubo__free(a, w->mrec);
 	qubo__free(a, w->hnew);
+	qubo__free(a, w->rsum);
 	qubo__free(a, w->heads);
 	qubo__free(a, w->col);
 	qubo__free(a, w->val);
@@ -201,6 +212,31 @@ static int add_ok(size_t *acc, size_t x)
 		return 0;
 	*acc += x;
 	return 1;
+}
+
+/* The total of abs_sum()'s four partial sums. */
+static double lanes_sum(const double *s)
+{
+	return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+/* Σ|v[k]| in a fixed order: entry k into partial sum k mod 4, each in
+ * order of k, then lanes_sum(). Four chains of additions, where one would
+ * wait on each addition. */
+static double abs_sum(const double *v, size_t len)
+{
+	double s[4] = { 0.0, 0.0, 0.0, 0.0 };
+	size_t k;
+
+	for (k = 0; k + 4 <= len; k += 4) {
+		s[0] += fabs(v[k]);
+		s[1] += fabs(v[k + 1]);
+		s[2] += fabs(v[k + 2]);
+		s[3] += fabs(v[k + 3]);
+	}
+	for (; k < len; k++)
+		s[k & 3] += fabs(v[k]);
+	return lanes_sum(s);
 }
 
 /* Stable merge sort of (col, val) by col, using scratch of the same size. */
@@ -603,12 +639,13 @@ static int alloc_work(const qubo_model *m, work *w)
 	w->clq = qubo__calloc_array(a, n, sizeof *w->clq);
 	w->pcur = qubo__calloc_array(a, n, sizeof *w->pcur);
 	w->flag = qubo__calloc_array(a, n, sizeof *w->flag);
+	w->rsum = qubo__malloc_array(a, n, sizeof *w->rsum);
 	w->mstart = qubo__calloc_array(a, n + 1, sizeof *w->mstart);
 	w->mpos = qubo__malloc_array(a, m->num_members, sizeof *w->mpos);
 	w->mrec = qubo__malloc_array(a, m->num_members, sizeof *w->mrec);
 	w->nparts = pair_workers(m);
 	w->parts = qubo__calloc_array(a, w->nparts, sizeof *w->parts);
-	if (!w->nrow || !w->nupper || !w->clq || !w->pcur || !w->flag ||
+	if (!w->nrow || !w->nupper || !w->clq || !w->pcur || !w->flag || !w->rsum ||
 	    !w->mstart || !w->mpos || !w->mrec || !w->parts)
 		return qubo__nomem("compilation work space");
 	return QUBO_OK;
@@ -747,6 +784,7 @@ static int merge_rows(const qubo_model *m, work *w, part *p)
 				hi = mid;
 		}
 		w->nupper[a] = lo;
+		w->rsum[a] = abs_sum(w->val + lo, out + len - lo);
 		if (len > maxdeg)
 			maxdeg = len;
 		out += len;
@@ -873,21 +911,19 @@ static size_t join_parts(const qubo_model *m, work *w, size_t *maxdeg_out)
 }
 
 /* QUBO_ERR_OUT_OF_RANGE when the offset or a linear weight (with the
- * diagonal pairs folded in) is not finite. */
-static int check_linear(const qubo_model *m, const work *w)
+ * diagonal pairs folded in) is not finite; sets w->lin. */
+static int check_linear(const qubo_model *m, work *w)
 {
-	size_t a;
+	return qubo__model_linear_sum(m->offset, w->hnew ? w->hnew : m->h, m->n,
+				      "qubo_model_compile", &w->lin);
+}
 
-	if (!qubo__is_finite(m->offset))
-		return qubo__error(QUBO_ERR_OUT_OF_RANGE,
-				   "qubo_model_compile: the offset is not finite");
-	for (a = 0; a < m->n; a++)
-		if (!qubo__is_finite(w->hnew ? w->hnew[a] : m->h[a]))
-			return qubo__error(QUBO_ERR_OUT_OF_RANGE,
-					   "qubo_model_compile: the linear weight of variable %zu "
-					   "sums to a value that is not finite",
-					   a);
-	return QUBO_OK;
+/* QUBO_ERR_OUT_OF_RANGE when the weight sum, w->lin and the rows' sums in
+ * order of row, is above the limit; sets w->quad. */
+static int check_total(const qubo_model *m, work *w)
+{
+	w->quad = abs_sum(w->rsum, m->n);
+	return qubo__model_check_weight_sum(w->lin + w->quad, "qubo_model_compile");
 }
 
 static int sum_error(size_t i, uint32_t j)
@@ -953,6 +989,8 @@ static void commit(qubo_model *m, work *w, size_t nnz, size_t maxdeg)
 	}
 	m->nnz = nnz;
 	m->max_degree = maxdeg;
+	m->linear_bound = w->lin;
+	m->coupler_sum = w->quad;
 	qubo__free(al, m->pairs);
 	qubo__free(al, m->cliques);
 	qubo__free(al, m->members);
@@ -1215,6 +1253,7 @@ static int sort_buckets(const qubo_model *m, work *w, part *p)
 			if (o == SIZE_MAX)
 				return QUBO_OK;
 			w->pcur[a] = o;
+			w->rsum[a] = abs_sum(w->sval + at, o);
 			if (p->lcnt)
 				for (t = 0; t < o; t++)
 					p->lcnt[w->scol[at + t]]++;
@@ -1460,13 +1499,16 @@ static void split_sorted(const qubo_model *m, work *w)
 }
 
 /* count_sorted for one part; p->bad_row notes the first sum that is not
- * finite (the part's lowest coupler with one). */
+ * finite (the part's lowest coupler with one). A row's runs are next to
+ * each other, all in its part: its count and the partial sums of its
+ * magnitudes (as abs_sum() takes them) are kept here and stored when the
+ * next row begins. */
 static int count_sorted(const qubo_model *m, work *w, part *p)
 {
 	const unsigned char *log = (const unsigned char *)m->pairs;
-	size_t k = p->base, g;
+	size_t k = p->base, g, row = p->r0, count = 0;
 	qubo__pair q;
-	double s;
+	double s, mag[4] = { 0.0, 0.0, 0.0, 0.0 };
 
 	while (k < p->end) {
 		g = sorted_run(log, p->end, k, &q, &s);
@@ -1476,12 +1518,23 @@ static int count_sorted(const qubo_model *m, work *w, part *p)
 				p->bad_col = q.j;
 			}
 		} else if (s != 0.0) {
-			w->pcur[q.i]++;
+			if (q.i != row) {
+				w->pcur[row] = count;
+				w->rsum[row] = lanes_sum(mag);
+				row = q.i;
+				count = 0;
+				mag[0] = mag[1] = mag[2] = mag[3] = 0.0;
+			}
+			mag[count++ & 3] += fabs(s);
 			p->lo[q.j]++;
 		}
 		if (part_poll(m, w, p, g - k))
 			return QUBO_CANCELLED;
 		k = g;
+	}
+	if (row < p->r1) {
+		w->pcur[row] = count;
+		w->rsum[row] = lanes_sum(mag);
 	}
 	return QUBO_OK;
 }
@@ -1542,7 +1595,7 @@ static int compile_sorted(qubo_model *m, work *w)
 	memset(w->pcur, 0, m->n * sizeof *w->pcur);
 	split_sorted(m, w);
 	if ((rc = run_parts(m, w, count_sorted)) || (rc = check_linear(m, w)) ||
-	    (rc = check_sums(w)))
+	    (rc = check_sums(w)) || (rc = check_total(m, w)))
 		return rc;
 	/* Row a: its lower entries, part by part, then its upper ones; lo
 	 * becomes where each part's lower entries start in the row. */
@@ -1589,9 +1642,10 @@ static int compile_pairs(qubo_model *m)
 	w.nrow = qubo__calloc_array(al, m->cap_n + 1, sizeof *w.nrow);
 	w.nupper = qubo__malloc_array(al, m->cap_n, sizeof *w.nupper);
 	w.pcur = qubo__malloc_array(al, m->n, sizeof *w.pcur);
+	w.rsum = qubo__calloc_array(al, m->n, sizeof *w.rsum);
 	w.nparts = pair_workers(m);
 	w.parts = qubo__calloc_array(al, w.nparts, sizeof *w.parts);
-	if (!w.nrow || !w.nupper || !w.pcur || !w.parts) {
+	if (!w.nrow || !w.nupper || !w.pcur || !w.rsum || !w.parts) {
 		rc = qubo__nomem("compilation work space");
 		goto fail;
 	}
@@ -1693,6 +1747,8 @@ static int compile_pairs(qubo_model *m)
 		rc = run_parts(m, &w, sort_buckets);
 	if (!rc)
 		rc = check_sums(&w);
+	if (!rc)
+		rc = check_total(m, &w);
 	if (!rc && !counted)
 		rc = layout_upper(m, &w, &nnz, &maxdeg);
 	if (rc)
@@ -1723,6 +1779,18 @@ fail:
 	return rc;
 }
 
+/* The weight sum's check of a clean model, whose linear part may have
+ * changed since it was compiled; makes its bound exact again. */
+static int check_clean(qubo_model *m)
+{
+	double lin;
+	int rc = qubo__model_check_bounded(m, "qubo_model_compile", &lin);
+
+	if (!rc)
+		m->linear_bound = lin;
+	return rc;
+}
+
 int qubo_model_compile(qubo_model *m)
 {
 	const qubo_allocator *al;
@@ -1734,7 +1802,7 @@ int qubo_model_compile(qubo_model *m)
 	if (!m)
 		return qubo__error(QUBO_ERR_MISUSE, "qubo_model_compile: model is NULL");
 	if (!m->dirty)
-		return QUBO_OK;
+		return check_clean(m);
 	if (m->num_cliques == 0 && m->nnz == 0 && m->num_pairs > 0)
 		return compile_pairs(m);
 	al = &m->alloc;
@@ -1816,6 +1884,8 @@ int qubo_model_compile(qubo_model *m)
 		rc = run_parts(m, &w, merge_rows);
 	if (!rc)
 		rc = check_sums(&w);
+	if (!rc)
+		rc = check_total(m, &w);
 	if (rc)
 		goto fail;
 	nnz = join_parts(m, &w, &maxdeg);

@@ -80,7 +80,7 @@ int qubo_model_energy_batch(const qubo_model *m, const uint8_t *samples, size_t 
 {
 	static const char fn[] = "qubo_model_energy";
 	size_t s;
-	int rc = qubo__model_require_compiled(m, fn);
+	int rc = qubo__model_require_bounded(m, fn);
 
 	if (rc)
 		return rc;
@@ -101,7 +101,7 @@ int qubo_model_delta(const qubo_model *m, const uint8_t *x, size_t length, uint3
 {
 	static const char fn[] = "qubo_model_delta";
 	double f;
-	int rc = qubo__model_require_compiled(m, fn);
+	int rc = qubo__model_require_bounded(m, fn);
 
 	if (rc)
 		return rc;

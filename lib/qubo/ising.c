@@ -10,7 +10,7 @@ int qubo_model_to_ising(const qubo_model *m, double *h, size_t h_capacity, uint3
 	static const char fn[] = "qubo_model_to_ising";
 	double off;
 	size_t i, k, out = 0;
-	int rc = qubo__model_require_compiled(m, fn);
+	int rc = qubo__model_require_bounded(m, fn);
 
 	if (rc)
 		return rc;

@@ -1,4 +1,7 @@
-/* The model object: variables, linear terms, the pending-term logs, export. */
+/* The model object: variables, linear terms, the pending-term logs, export,
+ * and the weight sum's checks. */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +16,83 @@ int qubo__model_require_compiled(const qubo_model *m, const char *func)
 				   "%s: the model has %zu pending pairwise terms; call "
 				   "qubo_model_compile first", func, m->pending_pairs);
 	return QUBO_OK;
+}
+
+/* |offset| + Σ|h_i|, in order of i. */
+static double linear_abs(double offset, const double *h, size_t n)
+{
+	double s = fabs(offset);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += fabs(h[i]);
+	return s;
+}
+
+int qubo__model_linear_sum(double offset, const double *h, size_t n, const char *func,
+			   double *sum)
+{
+	size_t i;
+
+	*sum = linear_abs(offset, h, n);
+	if (qubo__is_finite(*sum))
+		return QUBO_OK;
+	/* finite weights whose sum overflows are for the weight sum's check */
+	if (!qubo__is_finite(offset))
+		return qubo__error(QUBO_ERR_OUT_OF_RANGE, "%s: the offset is not finite", func);
+	for (i = 0; i < n; i++)
+		if (!qubo__is_finite(h[i]))
+			return qubo__error(QUBO_ERR_OUT_OF_RANGE,
+					   "%s: the linear weight of variable %zu sums to a value "
+					   "that is not finite", func, i);
+	return QUBO_OK;
+}
+
+int qubo__model_check_weight_sum(double total, const char *func)
+{
+	char got[40];
+
+	if (total <= QUBO_MODEL_MAX_WEIGHT_SUM)
+		return QUBO_OK;
+	if (qubo__is_finite(total))
+		snprintf(got, sizeof got, "%.6g", total);
+	else
+		snprintf(got, sizeof got, "more than the largest double");
+	return qubo__error(QUBO_ERR_OUT_OF_RANGE,
+			   "%s: the weights' magnitudes, |offset| + sum |h_i| + sum |J_ij|, add "
+			   "up to %s: above 2^1000 (about 1.07e+301, QUBO_MODEL_MAX_WEIGHT_SUM), "
+			   "the limit that keeps energies finite", func, got);
+}
+
+double qubo__model_weight_sum(const qubo_model *m)
+{
+	return linear_abs(m->offset, m->h, m->n) + m->coupler_sum;
+}
+
+int qubo__model_check_bounded(const qubo_model *m, const char *func, double *lin)
+{
+	int rc = qubo__model_linear_sum(m->offset, m->h, m->n, func, lin);
+
+	return rc ? rc : qubo__model_check_weight_sum(*lin + m->coupler_sum, func);
+}
+
+int qubo__model_require_bounded(const qubo_model *m, const char *func)
+{
+	double lin;
+	int rc = qubo__model_require_compiled(m, func);
+
+	/* half the limit leaves room for the rounding of the bound's sums */
+	if (rc || m->linear_bound + m->coupler_sum <= 0.5 * QUBO_MODEL_MAX_WEIGHT_SUM)
+		return rc;
+	return qubo__model_check_bounded(m, func, &lin);
+}
+
+/* Adds w to *slot, the offset or a linear weight of m, and its magnitude
+ * to the bound of their sum. */
+static void add_weight(qubo_model *m, double *slot, double w)
+{
+	*slot += w;
+	m->linear_bound += fabs(w);
 }
 
 /* Grows the per-variable arrays (h, row, upper) to hold at least need
@@ -247,7 +327,7 @@ int qubo_model_add_offset(qubo_model *m, double w)
 	if (!qubo__is_finite(m->offset + w))
 		return qubo__error(QUBO_ERR_OUT_OF_RANGE,
 				   "qubo_model_add_offset: the offset would overflow");
-	m->offset += w;
+	add_weight(m, &m->offset, w);
 	return QUBO_OK;
 }
 
@@ -263,7 +343,7 @@ int qubo_model_add_linear(qubo_model *m, uint32_t v, double w)
 		return qubo__error(QUBO_ERR_OUT_OF_RANGE,
 				   "qubo_model_add_linear: the weight of variable %u would overflow",
 				   v);
-	m->h[v] += w;
+	add_weight(m, &m->h[v], w);
 	return QUBO_OK;
 }
 
@@ -408,13 +488,13 @@ int qubo_model_add_lit(qubo_model *m, qubo_lit l, double w)
 	if (check_weight(w, fn))
 		return QUBO_ERR_INVALID_ARG;
 	if (l == QUBO_LIT_TRUE) {
-		m->offset += w;
+		add_weight(m, &m->offset, w);
 	} else if (l != QUBO_LIT_FALSE) {
 		if (QUBO_LIT_IS_NEG(l)) {
-			m->offset += w;
-			m->h[QUBO_LIT_VAR(l)] -= w;
+			add_weight(m, &m->offset, w);
+			add_weight(m, &m->h[QUBO_LIT_VAR(l)], -w);
 		} else {
-			m->h[QUBO_LIT_VAR(l)] += w;
+			add_weight(m, &m->h[QUBO_LIT_VAR(l)], w);
 		}
 	}
 	return QUBO_OK;
@@ -450,9 +530,9 @@ int qubo_model_add_lit_product(qubo_model *m, qubo_lit a, qubo_lit b, double w)
 	sb = 1.0 - 2.0 * cb;
 	if (w != 0.0 && push_pair(m, va, vb, w * sa * sb))
 		return QUBO_ERR_NOMEM;
-	m->offset += w * ca * cb;
-	m->h[va] += w * cb * sa;
-	m->h[vb] += w * ca * sb;
+	add_weight(m, &m->offset, w * ca * cb);
+	add_weight(m, &m->h[va], w * cb * sa);
+	add_weight(m, &m->h[vb], w * ca * sb);
 	return QUBO_OK;
 }
 
@@ -498,7 +578,7 @@ int qubo_model_add_clique(qubo_model *m, const qubo_lit *lits, size_t count, dou
 		reserved = 1;
 	}
 	/* Σ_{a<b} w ℓ_a ℓ_b = w·C(t,2) + w·t·Σ_free ℓ + w·Σ_{free a<b} ℓ_a ℓ_b. */
-	m->offset += w * (double)t * (double)(t - (t > 0)) / 2.0;
+	add_weight(m, &m->offset, w * (double)t * (double)(t - (t > 0)) / 2.0);
 	mem = reserved ? m->members + m->num_members : NULL;
 	for (k = 0, nf = 0; k < count; k++) {
 		qubo_lit l = lits[k];
@@ -510,10 +590,10 @@ int qubo_model_add_clique(qubo_model *m, const qubo_lit *lits, size_t count, dou
 		neg += QUBO_LIT_IS_NEG(l);
 		if (t) {
 			if (QUBO_LIT_IS_NEG(l)) {
-				m->offset += w * (double)t;
-				m->h[QUBO_LIT_VAR(l)] -= w * (double)t;
+				add_weight(m, &m->offset, w * (double)t);
+				add_weight(m, &m->h[QUBO_LIT_VAR(l)], -w * (double)t);
 			} else {
-				m->h[QUBO_LIT_VAR(l)] += w * (double)t;
+				add_weight(m, &m->h[QUBO_LIT_VAR(l)], w * (double)t);
 			}
 		}
 	}
@@ -525,11 +605,11 @@ int qubo_model_add_clique(qubo_model *m, const qubo_lit *lits, size_t count, dou
 		;
 	if (k < nf)
 		qsort(mem, nf, sizeof *mem, cmp_lit);
-	m->offset += w * (double)neg * (double)(neg - (neg > 0)) / 2.0;
+	add_weight(m, &m->offset, w * (double)neg * (double)(neg - (neg > 0)) / 2.0);
 	for (k = 0; k < nf; k++) {
 		int isneg = QUBO_LIT_IS_NEG(mem[k]);
 		double s = isneg ? -1.0 : 1.0;
-		m->h[QUBO_LIT_VAR(mem[k])] += w * s * (double)(neg - (size_t)isneg);
+		add_weight(m, &m->h[QUBO_LIT_VAR(mem[k])], w * s * (double)(neg - (size_t)isneg));
 	}
 	for (k = 0; k < nf; k = g) {
 		double sum = 0.0;
@@ -540,7 +620,8 @@ int qubo_model_add_clique(qubo_model *m, const qubo_lit *lits, size_t count, dou
 		if (mult > 1) {
 			same = 1;
 			/* Σ_{a<b} s_a s_b within the group = (sum² − mult) / 2. */
-			m->h[QUBO_LIT_VAR(mem[k])] += w * (sum * sum - (double)mult) / 2.0;
+			add_weight(m, &m->h[QUBO_LIT_VAR(mem[k])],
+				   w * (sum * sum - (double)mult) / 2.0);
 		}
 	}
 	m->cliques[m->num_cliques].start = m->num_members;

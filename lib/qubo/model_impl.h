@@ -83,6 +83,17 @@ struct qubo_model {
 	/* groups, disjoint and sorted by first */
 	qubo__group *groups;
 	size_t num_groups, cap_groups;
+
+	/* The weight sum (qubo/model.h, QUBO_MODEL_MAX_WEIGHT_SUM) in two
+	 * parts. linear_bound is at least |offset| + Σ|h_i|: exact after a
+	 * compile, then grown by the magnitude of every change to h or the
+	 * offset, so that a check costs O(1) until it comes near the limit.
+	 * coupler_sum is Σ|J_ij| of the compiled form: each row's entries
+	 * above the diagonal added in a fixed order (abs_sum() in compile.c:
+	 * four interleaved sums in order of column), then the rows' sums the
+	 * same way in order of row, so the same at any number of threads. */
+	double linear_bound;
+	double coupler_sum;
 };
 
 /* Grows the pending logs so that the next `pairs` single pairs, `cliques`
@@ -138,5 +149,27 @@ int qubo__qbsolv_read_pending(qubo_model **out, const char *data, size_t length,
 
 /* Reports QUBO_ERR_MISUSE unless m is compiled and clean. */
 int qubo__model_require_compiled(const qubo_model *m, const char *func);
+
+/* qubo__model_require_compiled, then QUBO_ERR_OUT_OF_RANGE when the weight
+ * sum is above QUBO_MODEL_MAX_WEIGHT_SUM: what every function that
+ * computes energies asks of its model. O(1), or O(n) when linear_bound
+ * comes near the limit. */
+int qubo__model_require_bounded(const qubo_model *m, const char *func);
+
+/* |offset| + Σ|h_i| in order of i into *sum. QUBO_ERR_OUT_OF_RANGE, in
+ * func's name, when the offset or a weight is not finite. */
+int qubo__model_linear_sum(double offset, const double *h, size_t n, const char *func,
+			   double *sum);
+
+/* QUBO_ERR_OUT_OF_RANGE, in func's name, unless the weight sum total is at
+ * most QUBO_MODEL_MAX_WEIGHT_SUM. */
+int qubo__model_check_weight_sum(double total, const char *func);
+
+/* The weight sum's check of a clean model, in O(n): the linear part is
+ * summed again (into *lin), the couplers' part is coupler_sum. */
+int qubo__model_check_bounded(const qubo_model *m, const char *func, double *lin);
+
+/* The weight sum of a compiled model whose weights are finite. O(n). */
+double qubo__model_weight_sum(const qubo_model *m);
 
 #endif /* QUBO_MODEL_IMPL_H */

@@ -25,8 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_impl.h"
-#include "qubo/qaoa.h"
+#include "qaoa/qaoa_impl.h"
 
 /* Room for one formatted angle: sign, 17 digits, point, exponent. */
 #define NUM_SIZE 40
@@ -217,44 +216,7 @@ static void emit(sink *s, const ising *is, size_t p, const double *gammas, const
 }
 
 /* ------------------------------------------------------------------ */
-/* Checks. */
-
-/* An angle that is not finite, named by its array and index. */
-static int bad_angle(const char *fn, const char *which, size_t k, double v)
-{
-	return qubo__error(QUBO_ERR_INVALID_ARG, "%s: %s[%zu] (layer %zu) is %s", fn, which, k,
-			   k + 1, v != v ? "NaN" : v > 0 ? "+inf" : "-inf");
-}
-
-/* Every gate angle finite: a product of finite numbers may still overflow. */
-static int check_gate_angles(const char *fn, const ising *is, size_t p, const double *gammas,
-			     const double *betas)
-{
-	size_t k, i, c;
-
-	for (k = 0; k < p; k++) {
-		double g = gammas[k];
-
-		if (!qubo__is_finite(2.0 * betas[k]))
-			return qubo__error(QUBO_ERR_INVALID_ARG,
-					   "%s: the mixer angle 2 * betas[%zu] (layer %zu) overflows",
-					   fn, k, k + 1);
-		for (i = 0; i < is->n; i++)
-			if (!qubo__is_finite(-2.0 * g * is->h[i]))
-				return qubo__error(QUBO_ERR_INVALID_ARG,
-						   "%s: the angle -2 * gammas[%zu] * h_%zu (layer "
-						   "%zu) overflows",
-						   fn, k, i, k + 1);
-		for (c = 0; c < is->count; c++)
-			if (!qubo__is_finite(2.0 * g * is->j[c]))
-				return qubo__error(QUBO_ERR_INVALID_ARG,
-						   "%s: the angle 2 * gammas[%zu] * J_%u,%u (layer "
-						   "%zu) overflows",
-						   fn, k, (unsigned)is->rows[c], (unsigned)is->cols[c],
-						   k + 1);
-	}
-	return QUBO_OK;
-}
+/* The Ising form. */
 
 static void ising_free(const qubo_allocator *a, ising *is)
 {
@@ -301,12 +263,11 @@ int qubo_qaoa_qasm(const qubo_model *model, size_t p, const double *gammas, cons
 	ising is;
 	sink s;
 	locale_t old;
-	size_t k;
 	int rc;
 
 	if (length_out)
 		*length_out = 0;
-	if ((rc = qubo__model_require_compiled(model, fn)))
+	if ((rc = qubo__model_require_bounded(model, fn)))
 		return rc;
 	if (!buffer && capacity)
 		return qubo__error(QUBO_ERR_MISUSE, "%s: buffer is NULL with capacity %zu", fn,
@@ -318,25 +279,14 @@ int qubo_qaoa_qasm(const qubo_model *model, size_t p, const double *gammas, cons
 	if (p > QUBO_QAOA_MAX_DEPTH)
 		return qubo__error(QUBO_ERR_OUT_OF_RANGE, "%s: depth p = %zu is above %d", fn, p,
 				   QUBO_QAOA_MAX_DEPTH);
-	if (p && !gammas)
-		return qubo__null_arg(fn, "gammas");
-	if (p && !betas)
-		return qubo__null_arg(fn, "betas");
-	for (k = 0; k < p; k++) {
-		if (!qubo__is_finite(gammas[k]))
-			return bad_angle(fn, "gammas", k, gammas[k]);
-		if (!qubo__is_finite(betas[k]))
-			return bad_angle(fn, "betas", k, betas[k]);
-	}
+	if ((rc = qubo__qaoa_check_angles(fn, qubo__model_weight_sum(model), p, gammas,
+					  betas)))
+		return rc;
 	pthread_once(&c_locale_once, c_locale_init);
 	if (c_locale == (locale_t)0)
 		return qubo__error(QUBO_ERR_NOMEM, "%s: cannot create the C locale", fn);
 	if ((rc = ising_read(model, &is)))
 		return rc;
-	if ((rc = check_gate_angles(fn, &is, p, gammas, betas))) {
-		ising_free(&model->alloc, &is);
-		return rc;
-	}
 	s.buf = buffer;
 	s.cap = capacity;
 	s.len = 0;

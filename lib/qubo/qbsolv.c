@@ -1110,10 +1110,16 @@ static int parse_all(parse *p, size_t length)
 	if (p->pending)
 		return QUBO_OK;
 	rc = qubo_model_compile(p->m);
-	if (rc == QUBO_ERR_OUT_OF_RANGE)
-		return rd_fail(r, QUBO_ERR_PARSE, line, col,
-			       "duplicate coupler lines add up to a value beyond the range of "
-			       "double (%s)", qubo_error_message());
+	/* repeated couplers that add up beyond the range of double, or
+	 * weights whose magnitudes do: the compile's message, which says
+	 * which, without the compile's name */
+	if (rc == QUBO_ERR_OUT_OF_RANGE) {
+		const char *why = qubo_error_message(), *fn = "qubo_model_compile: ";
+
+		if (!strncmp(why, fn, strlen(fn)))
+			why += strlen(fn);
+		return rd_fail(r, QUBO_ERR_PARSE, line, col, "%s", why);
+	}
 	if (rc) {
 		r->code = rc;
 		r->api_error = 1;

@@ -4,10 +4,12 @@
  *
  * The compiled form must equal a reference merge written here (a stable
  * qsort by key, duplicates summed in the order they were added, zeros
- * dropped) bit for bit, at 1, 2 and 4 threads; allocation failures and the
- * interrupt function must leave the model as it was.
+ * dropped) bit for bit, at 1, 2 and 4 threads, and so must the weight sum's
+ * parts (qubo/model.h); allocation failures and the interrupt function must
+ * leave the model as it was.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,6 +268,43 @@ static void check_symmetric(const qubo_model *m)
 	cr_assert_eq(m->max_degree, maxdeg);
 }
 
+/* Σ|v[k]| as the compile adds magnitudes: v[k] into partial sum k mod 4,
+ * then (s0 + s1) + (s2 + s3). */
+static double lanes(const double *v, size_t len)
+{
+	double s[4] = { 0.0, 0.0, 0.0, 0.0 };
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		s[k % 4] += fabs(v[k]);
+	return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+/* The weight sum's parts of a compiled model are those of its export,
+ * bit for bit: the offset and the linear weights in order; each row's
+ * couplers by lanes() in order of column, then the rows' sums, every row
+ * counted, by lanes() in order of row. */
+static void check_weight_sum(const qubo_model *m, const coo *x)
+{
+	double lin = fabs(qubo_model_offset(m)), quad, *rows = calloc(m->n + 1, sizeof *rows);
+	size_t k, g;
+
+	cr_assert_not_null(rows);
+	for (k = 0; k < m->n; k++)
+		lin += fabs(x->h[k]);
+	for (k = 0; k < x->count; k = g) {
+		for (g = k; g < x->count && x->r[g] == x->r[k]; g++)
+			;
+		rows[x->r[k]] = lanes(x->w + k, g - k);
+	}
+	quad = lanes(rows, m->n);
+	free(rows);
+	cr_assert_eq(memcmp(&m->coupler_sum, &quad, sizeof quad), 0, "coupler sum %a, expected %a",
+		     m->coupler_sum, quad);
+	cr_assert_eq(memcmp(&m->linear_bound, &lin, sizeof lin), 0, "linear sum %a, expected %a",
+		     m->linear_bound, lin);
+}
+
 /* Compiles m on the given number of threads, checks it against ref and
  * frees it. */
 static void expect_compiled(qubo_model *m, int threads, const coo *ref, uint32_t v)
@@ -280,6 +319,7 @@ static void expect_compiled(qubo_model *m, int threads, const coo *ref, uint32_t
 	d = first_difference(&got, ref, v);
 	cr_assert_eq(d, SIZE_MAX, "v = %u, %d threads: differs at %zu (%zu couplers, expected %zu)",
 		     v, threads, d, got.count, ref->count);
+	check_weight_sum(m, &got);
 	coo_free(&got);
 	qubo_model_free(m);
 }
@@ -333,6 +373,7 @@ Test(compile, pairs_cliques_and_a_previous_form_merge_the_same_at_any_thread_cou
 			cr_assert_eq(qubo_model_add_quadratic(m, t[k].i, t[k].j, t[k].w), QUBO_OK);
 		cr_assert_eq(qubo_model_compile(m), QUBO_OK);
 		got = exported(m);
+		check_weight_sum(m, &got);
 		if (b == 0) {
 			first = got;
 			cr_assert_gt(first.count, 1000);
@@ -1019,5 +1060,66 @@ Test(compile, qbsolv_repeats_in_order_that_overflow_name_the_coupler)
 		cr_assert(strstr(qubo_error_message(), "(3, 4)"), "%s", qubo_error_message());
 		cr_assert_eq(qubo_error_line(), 6, "text %zu", k);
 		cr_assert_eq(qubo_error_column(), 1, "text %zu", k);
+	}
+}
+
+static const qubo_lit three[3] = { QUBO_LIT(1), QUBO_LIT_NEG(2), QUBO_LIT(3) };
+
+/* The model of terms t with every weight times 2^e, in order or not, with
+ * a clique of three or not, compiled on the given threads: its status. */
+static int compile_scaled(const term *t, size_t n, uint32_t v, int e, int clique, int threads)
+{
+	qubo_model *m;
+	size_t k;
+	int rc;
+
+	cr_assert_eq(qubo_model_new(&m, v, NULL), QUBO_OK);
+	for (k = 0; k < n; k++)
+		cr_assert_eq(qubo_model_add_quadratic(m, t[k].i, t[k].j, ldexp(t[k].w, e)),
+			     QUBO_OK);
+	if (clique)
+		cr_assert_eq(qubo_model_add_clique(m, three, 3, ldexp(1.0, e)), QUBO_OK);
+	qubo__model_set_compile_threads(m, threads);
+	rc = qubo_model_compile(m);
+	cr_assert_eq(qubo_model_is_compiled(m), rc == QUBO_OK);
+	qubo_model_free(m);
+	return rc;
+}
+
+/* The weight sum's verdict does not depend on the threads: terms scaled
+ * by a power of two so that their weight sum is just below 2^1000 compile
+ * at 1, 2 and 4 threads, on each of the three ways (pairs in order, in any
+ * order, with a clique), and the same terms times 2 are refused at each. */
+Test(compile, the_weight_sums_verdict_is_the_same_at_any_thread_count)
+{
+	const uint32_t v = 700;
+	const int *threads;
+	size_t n, b, nt = thread_counts(&threads);
+	int way;
+
+	for (way = 0; way < 3; way++) {
+		term *t = way == 0 ? in_order(91, NPAIRS, v, &n) : make_terms(91, NPAIRS, v);
+		qubo_model *m;
+		double total;
+		int e;
+
+		if (way)
+			n = NPAIRS;
+		m = build(t, n, v, NULL);
+		if (way == 2)
+			cr_assert_eq(qubo_model_add_clique(m, three, 3, 1.0), QUBO_OK);
+		cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+		total = m->linear_bound + m->coupler_sum;
+		qubo_model_free(m);
+		(void)frexp(total, &e); /* total < 2^e */
+		for (b = 0; b < nt; b++) {
+			cr_assert_eq(compile_scaled(t, n, v, 1000 - e, way == 2, threads[b]),
+				     QUBO_OK, "way %d, %d threads: %s", way, threads[b],
+				     qubo_error_message());
+			cr_assert_eq(compile_scaled(t, n, v, 1001 - e, way == 2, threads[b]),
+				     QUBO_ERR_OUT_OF_RANGE, "way %d, %d threads", way, threads[b]);
+			cr_assert(strstr(qubo_error_message(), "QUBO_MODEL_MAX_WEIGHT_SUM"));
+		}
+		free(t);
 	}
 }

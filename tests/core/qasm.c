@@ -841,28 +841,33 @@ Test(qasm, bad_arguments)
 	len = 9;
 	expect_fail(qubo_qaoa_qasm(m, 2, g, b, QUBO_QASM_3, NULL, 0, &len), QUBO_ERR_INVALID_ARG,
 		    "betas[0] (layer 1) is +inf", &len);
-	/* finite angles whose gate angles overflow */
+	/* finite angles beyond the rule of QUBO_QAOA_MAX_PHASE */
 	b[0] = 1e308;
 	len = 9;
 	expect_fail(qubo_qaoa_qasm(m, 2, g, b, QUBO_QASM_2, NULL, 0, &len), QUBO_ERR_INVALID_ARG,
-		    "2 * betas[0] (layer 1) overflows", &len);
+		    "betas[0] (layer 1) is 1e+308: twice it", &len);
 	b[0] = 0.125;
 	g[1] = 1e308;
 	len = 9;
 	expect_fail(qubo_qaoa_qasm(m, 2, g, b, QUBO_QASM_2, NULL, 0, &len), QUBO_ERR_INVALID_ARG,
-		    "gammas[1] * h_0 (layer 2) overflows", &len);
+		    "gammas[1] (layer 2) is 1e+308", &len);
 	/* p = 0 needs no angles */
 	cr_assert_eq(qubo_qaoa_qasm(m, 0, NULL, NULL, QUBO_QASM_3, buf, 0, NULL), QUBO_OK);
 	qubo_model_free(m);
 }
 
-/* A coupling's gate angle that overflows is named by its qubits. */
-Test(qasm, coupling_angle_overflow)
+/* One rule for the cost angles: |γ| times the weight sum (64 + 32 + 32 =
+ * 128 here) at most 2^52. At the bound every gate angle is finite and
+ * printed; a step past it is refused, named with the phase it reaches. The
+ * simulator takes the same rule. */
+Test(qasm, cost_angle_bound)
 {
 	coeffs c;
 	qubo_model *m;
-	double g = 1e307, b = 0.0;
+	qubo_qaoa *q = NULL;
+	double g = QUBO_QAOA_MAX_PHASE / 128, b = 0.0;
 	size_t len = 9;
+	char *buf;
 
 	memset(&c, 0, sizeof c);
 	c.n = 3;
@@ -870,8 +875,24 @@ Test(qasm, coupling_angle_overflow)
 	c.a[1] = -32.0;   /* h_1 = -16 + 16 = 0 */
 	c.a[2] = -32.0;
 	m = build(&c);
+	cr_assert_eq(qubo_qaoa_qasm(m, 1, &g, &b, QUBO_QASM_2, NULL, 0, &len), QUBO_OK, "%s",
+		     qubo_error_message());
+	buf = malloc(len + 1);
+	cr_assert_eq(qubo_qaoa_qasm(m, 1, &g, &b, QUBO_QASM_2, buf, len + 1, NULL), QUBO_OK);
+	cr_assert(strstr(buf, "rz(1125899906842624.0) q[2];"), "%s", buf); /* 2^50 */
+	cr_assert_null(strstr(buf, "inf"));
+	free(buf);
+	cr_assert_eq(qubo_qaoa_new(&q, m, 0, NULL), QUBO_OK);
+	cr_assert_eq(qubo_qaoa_evolve(q, 1, &g, &b), QUBO_OK, "%s", qubo_error_message());
+	g = nextafter(g, 1e300);
+	len = 9;
 	expect_fail(qubo_qaoa_qasm(m, 1, &g, &b, QUBO_QASM_2, NULL, 0, &len),
-		    QUBO_ERR_INVALID_ARG, "gammas[0] * J_1,2 (layer 1) overflows", &len);
+		    QUBO_ERR_INVALID_ARG, "gammas[0] (layer 1) is 3.51844e+13: its phases reach "
+		    "4.5036e+15 (the angle times the model's weight sum 128)", &len);
+	cr_assert_eq(qubo_qaoa_evolve(q, 1, &g, &b), QUBO_ERR_INVALID_ARG);
+	cr_assert(strstr(qubo_error_message(), "qubo_qaoa_evolve: gammas[0] (layer 1)"), "%s",
+		  qubo_error_message());
+	qubo_qaoa_free(q);
 	qubo_model_free(m);
 }
 

@@ -159,6 +159,11 @@ static size_t num_couplers(const qubo_model *m)
 	return n;
 }
 
+/* The largest magnitude of the random weights: a few thousand of them stay
+ * below the weight sum's limit (QUBO_MODEL_MAX_WEIGHT_SUM, about 1.07e301),
+ * above which the reader refuses a file. */
+#define BIG 1e296
+
 /* A weight from a mix of the awkward cases. */
 static double rnd_weight(tu_rng *r)
 {
@@ -172,8 +177,8 @@ static double rnd_weight(tu_rng *r)
 		return 0.1 * (double)tu_range(r, -9, 9);
 	case 2:
 		return tu_below(r, 2) ? 0.1 : -0.3;
-	case 3:
-		return tu_below(r, 2) ? 1e308 : -1.7976931348623157e308;
+	case 3: /* BIG, and a full mantissa just below it */
+		return tu_below(r, 2) ? BIG : -0x1.fffffffffffffp981;
 	case 4: /* subnormal */
 		bits = (tu_next(r) & ((UINT64_C(1) << 52) - 1)) | 1u;
 		bits |= tu_below(r, 2) ? UINT64_C(1) << 63 : 0;
@@ -181,11 +186,11 @@ static double rnd_weight(tu_rng *r)
 		return x;
 	case 5:
 		return tu_below(r, 2) ? 4.9406564584124654e-324 : -2.2250738585072014e-308;
-	case 6: /* any finite bit pattern */
+	case 6: /* any finite bit pattern up to BIG */
 		do {
 			bits = tu_next(r);
 			memcpy(&x, &bits, sizeof x);
-		} while (x - x != 0.0);
+		} while (x - x != 0.0 || fabs(x) > BIG);
 		return x;
 	case 7:
 		return tu_unit(r) * 2.0 - 1.0;
@@ -486,8 +491,8 @@ Test(qbsolv, weights_are_shortest_by_brute_force)
 		int be;
 
 		switch (tu_below(&r, 4)) {
-		case 0: /* anywhere, subnormals included */
-			be = (int)tu_below(&r, 2047);
+		case 0: /* anywhere up to 2^983 (about BIG), subnormals included */
+			be = (int)tu_below(&r, 1023 + 983);
 			break;
 		case 1: /* short decimals */
 			w[k] = (double)tu_range(&r, -99999, 99999) / 1000.0;
@@ -623,7 +628,7 @@ static void random_decimal(tu_rng *r, char *num)
 			     (int)tu_below(r, tu_below(r, 2) ? 30 : 330));
 	*q = '\0';
 	v = strtod(num, NULL);
-	if (v - v != 0.0) /* overflow: use a plain number instead */
+	if (!(fabs(v) <= BIG)) /* overflow or beyond BIG: a plain number instead */
 		strcpy(num, "1.5");
 }
 
@@ -907,6 +912,12 @@ static const struct bad bad_files[] = {
 	BAD("diagonal sums beyond double", "p qubo 0 1 2 0\n0 0 1e308\n0 0 1e308\n", PARSE, 3, 5),
 	BAD("couplers summing beyond double", "p qubo 0 2 0 2\n0 1 1e308\n0 1 1e308\n", PARSE, 4,
 	    1),
+	BAD("weights whose magnitudes sum beyond the limit",
+	    "p qubo 0 2 2 0\n0 0 1e308\n1 1 -1e308\n", PARSE, 4, 1),
+	BAD("one weight beyond the limit", "p qubo 0 2 0 1\n0 1 2e301\n", PARSE, 3, 1),
+	BAD("an offset beyond the limit", "c offset -1.1e301\np qubo 0 1 0 0\n", PARSE, 3, 1),
+	BAD("many moderate weights beyond the limit",
+	    "p qubo 0 4 0 3\n0 1 4e300\n0 2 4e300\n1 2 -4e300\n", PARSE, 5, 1),
 };
 
 Test(qbsolv, malformed_files_report_status_and_position)
@@ -946,7 +957,7 @@ Test(qbsolv, later_coupler_lines_read_as_the_first)
 	static const char *const lines[] = {
 		"1 2 0.5", "1 2 -0.5", "1\t2\t0.5", "1  2   0.5", "1 2 0.5 ", "1 2 0.5\t",
 		"1 2 0.5\r", "0000000001 000000002 0.5", "000000001 2 .5", "1 2 5e-1",
-		"1 2 1e-400", "1 2 -0", "1 2 1.7976931348623157e308",
+		"1 2 1e-400", "1 2 -0", "1 2 1.7976931348623157e296",
 		"1 2 0.1000000000000000055511151231257827021181583404541015625",
 		("1 2 1000000000000000000000000000000000000000000000000000000000000000000000"
 		 "000000000000000000000000000000000000000000000000000000000000000000000"),

@@ -81,10 +81,10 @@ def run(args, stdin=None, feed=None, seconds=10.0, as_limit=AS_LIMIT):
 
 
 def case(name, args, code, err=None, out=None, stdin=None, feed=None, seconds=2.0,
-         mib=64, as_limit=AS_LIMIT):
+         mib=64, as_limit=AS_LIMIT, not_out=None):
     """One case: expected status (an int, or a tuple of accepted ones), a
-    pattern the message must match, bounds on time and peak memory, and the
-    address-space cap it runs under."""
+    pattern the message must match (and one the output must not), bounds on
+    time and peak memory, and the address-space cap it runs under."""
     global ran
     ran += 1
     if ASAN:
@@ -99,6 +99,8 @@ def case(name, args, code, err=None, out=None, stdin=None, feed=None, seconds=2.
         problems.append(f"stderr lacks /{err}/")
     if out is not None and not re.search(out, o):
         problems.append(f"stdout lacks /{out}/")
+    if not_out is not None and re.search(not_out, o):
+        problems.append(f"stdout has /{not_out}/")
     if wall > seconds:
         problems.append(f"took {wall:.2f} s, bound {seconds} s")
     if peak > mib:
@@ -261,6 +263,33 @@ case("solution for another size", ["verify", q4, "-"], 3, r"",
      stdin=b"queens 5\nQ....\n")
 case("solution of 1 MB rows", ["verify", q4, "-"], 3, r"", stdin=b"Q" * MiB + b"\n",
      seconds=2)
+
+# ---- energies and answers that are not finite ----
+# A model whose weights' magnitudes add up beyond 2^1000 is malformed input
+# (exit 3) for every verb and solver; angles whose phases overflow are a
+# bad option (exit 2). Nothing is printed on stdout, never a NaN.
+NOT_FINITE = r"(?i)nan|inf"
+LIMIT = r":\d+:1: the weights' magnitudes.*QUBO_MODEL_MAX_WEIGHT_SUM"
+for label, text in [
+        ("energies 1e308 and -1e308", b"p qubo 0 2 2 0\n0 0 1e308\n1 1 -1e308\n"),
+        ("h = -1e308 twice", b"p qubo 0 2 2 0\n0 0 -1e308\n1 1 -1e308\n"),
+        ("an offset alone", b"c offset 2e301\np qubo 0 1 0 0\n"),
+        ("moderate couplers", b"p qubo 0 3 0 3\n0 1 4e300\n0 2 4e300\n1 2 -4e300\n")]:
+    for verb in (["info"], ["solve", "--solver", "exhaustive"], ["solve", "--solver", "sa"],
+                 ["solve", "--solver", "pt"], ["solve", "--solver", "tabu"],
+                 ["solve", "--solver", "descent"], ["solve", "--solver", "qaoa"],
+                 ["export", "--qasm3", "--angles", "0.1,0.2"]):
+        case(f"{label}: {' '.join(verb)}", [*verb, "-"], 3, LIMIT, stdin=text,
+             out=r"\A\Z", not_out=NOT_FINITE)
+small = tmpfile("small.qubo", b"p qubo 0 2 2 1\n0 0 1\n1 1 -1\n0 1 2\n")
+for label, args in [
+        ("solve --set angles=1e308,1", ["solve", "--solver", "qaoa", "--set", "angles=1e308,1"]),
+        ("solve --set angles=2e15,1", ["solve", "--solver", "qaoa", "--set", "angles=2e15,1"]),
+        ("export --angles 1e308,1", ["export", "--qasm2", "--angles", "1e308,1"])]:
+    case(label, [*args, small], 2, r"gammas\[0\] \(layer 1\) is \S+: its phases",
+         out=r"\A\Z", not_out=NOT_FINITE)
+case("solve --set angles=nan,1", ["solve", "--solver", "qaoa", "--set", "angles=nan,1", small],
+     2, r"not a finite number", out=r"\A\Z")
 
 # ---- files ----
 case("a directory", ["info", TMP], 4, r"is a directory")

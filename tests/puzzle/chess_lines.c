@@ -385,12 +385,13 @@ Test(chess_lines, full_boards_of_sliders)
  * holds at most 8 cells. */
 Test(chess_lines, penalty_overflow_counts_every_conflict_pair)
 {
-	static const double div[2] = { 1000, 1e5 };
+	/* as in queens: an overflow, the weight sum's limit, a penalty that fits */
+	static const double div[3] = { 1000, 1e5, 1e12 };
 	int k, mode, lv;
 
 	for (mode = 0; mode < 2; mode++)
 		for (lv = 0; lv < 3; lv++)
-			for (k = 0; k < 2; k++) {
+			for (k = 0; k < 3; k++) {
 				qubo_puzzle_chess_spec s = QUBO_PUZZLE_CHESS_SPEC_INIT;
 				qubo_puzzle_options o = co_opts(levels[lv], 1.0);
 				qubo_puzzle *p = NULL;
@@ -410,6 +411,14 @@ Test(chess_lines, penalty_overflow_counts_every_conflict_pair)
 					cr_assert(strstr(qubo_error_message(),
 							 "qubo_penalty_conflicts: the terms' "
 							 "weights overflow"),
+						  "%s", qubo_error_message());
+					cr_assert_null(p);
+				} else if (k == 1) {
+					cr_assert_eq(rc, QUBO_ERR_OUT_OF_RANGE,
+						     "mode %d level %d: %s", mode, lv,
+						     qubo_error_message());
+					cr_assert(strstr(qubo_error_message(),
+							 "QUBO_MODEL_MAX_WEIGHT_SUM"),
 						  "%s", qubo_error_message());
 					cr_assert_null(p);
 				} else {

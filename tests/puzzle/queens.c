@@ -880,10 +880,12 @@ Test(queens, conflicts_are_coupled_once_by_lines_or_pairs)
 Test(queens, penalty_overflow_counts_every_conflict_pair)
 {
 	int32_t cnt[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
-	static const double div[2] = { 480, 1e5 };
+	/* a sum of two terms that overflows; terms that do not, but whose
+	 * magnitudes add up beyond the weight sum's limit; a penalty that fits */
+	static const double div[3] = { 480, 1e5, 1e12 };
 	int d, k;
 
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < 3; k++) {
 		qubo_puzzle_queens_spec s = QUBO_PUZZLE_QUEENS_SPEC_INIT;
 		qubo_puzzle_options o = QUBO_PUZZLE_OPTIONS_INIT;
 		qubo_puzzle *p = NULL;
@@ -897,9 +899,11 @@ Test(queens, penalty_overflow_counts_every_conflict_pair)
 		o.penalty = DBL_MAX / div[k];
 		o.reduce = QUBO_REDUCE_NONE;
 		rc = qubo_puzzle_queens_build(&p, &s, &o);
-		if (k == 0) {
+		if (k < 2) {
 			cr_assert_eq(rc, QUBO_ERR_OUT_OF_RANGE);
-			cr_assert(strstr(qubo_error_message(), "overflow"), "%s", qubo_error_message());
+			cr_assert(strstr(qubo_error_message(),
+					 k ? "QUBO_MODEL_MAX_WEIGHT_SUM" : "overflow"),
+				  "%s", qubo_error_message());
 			cr_assert_null(p);
 		} else {
 			cr_assert_eq(rc, QUBO_OK, "%s", qubo_error_message());

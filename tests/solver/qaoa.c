@@ -186,6 +186,28 @@ Test(qaoa_reference, no_couplers_and_all_pairs_at_special_angles)
 		}
 }
 
+/* A state that is not finite (the checks of the model and the angles keep
+ * it from being made; here an amplitude is set by hand) gives no figures
+ * and no reads: QUBO_ERR_INTERNAL, with the outputs untouched. */
+Test(qaoa_reference, a_state_that_is_not_finite_gives_no_answer)
+{
+	qubo_model *m = qh_random_model(78, 4, 0.6, 2.0, 0);
+	qubo_qaoa *q = qh_new(m);
+	double e = 7.0, l = 7.0;
+	uint8_t rows[8] = { 9, 9, 9, 9, 9, 9, 9, 9 };
+	size_t k;
+
+	q->re[5] = (double)NAN;
+	cr_assert_eq(qubo_qaoa_expectation(q, &e, &l), QUBO_ERR_INTERNAL);
+	cr_assert(strstr(qubo_error_message(), "is not finite"), "%s", qubo_error_message());
+	cr_assert(e == 7.0 && l == 7.0);
+	cr_assert_eq(qubo_qaoa_sample(q, 1, 2, rows, 8), QUBO_ERR_INTERNAL);
+	for (k = 0; k < 8; k++)
+		cr_assert_eq(rows[k], 9);
+	qubo_qaoa_free(q);
+	qubo_model_free(m);
+}
+
 Test(qaoa_reference, mixer_at_zero_and_half_turn)
 {
 	qubo_model *m = qh_random_model(77, 6, 0.6, 2.0, 0);

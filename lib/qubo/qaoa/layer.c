@@ -244,14 +244,17 @@ static void mixer_form(const qubo_qaoa *q, double beta, qubo__qaoa_mixer *mx, do
 	}
 }
 
-int qubo__qaoa_evolve(qubo_qaoa *q, size_t p, const double *gammas, const double *betas)
+int qubo__qaoa_evolve(qubo_qaoa *q, const char *fn, size_t p, const double *gammas,
+		      const double *betas)
 {
 	struct qubo__qaoa_layer ly;
 	void *mem;
 	unsigned workers = qubo__qaoa_workers(q), nb;
 	size_t run = (size_t)1 << q->L, runv = run_doubles(q->L), len, k, l;
-	int rc = QUBO_OK;
+	int rc = qubo__qaoa_check_angles(fn, q->weight_sum, p, gammas, betas);
 
+	if (rc)
+		return rc;
 	qubo__qaoa_reset(q);
 	if (!p)
 		return QUBO_OK;

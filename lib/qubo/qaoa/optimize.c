@@ -131,15 +131,17 @@ typedef struct nm_ctx {
 	int rc; /* first failure, or QUBO_CANCELLED */
 } nm_ctx;
 
-/* ⟨C⟩ at x = (γ_1..γ_p, β_1..β_p); +inf after a failure. */
+/* ⟨C⟩ at x = (γ_1..γ_p, β_1..β_p); +inf after a failure, and at a point
+ * with an angle the rule refuses (qubo__qaoa_bad_angle), which the
+ * simplex then leaves. */
 static double evaluate(nm_ctx *cx, const double *x)
 {
 	double e, l;
 	int rc;
 
-	if (cx->rc)
+	if (cx->rc || qubo__qaoa_bad_angle(cx->q->weight_sum, cx->p, x, x + cx->p) < 2 * cx->p)
 		return (double)INFINITY;
-	rc = qubo__qaoa_evolve(cx->q, cx->p, x, x + cx->p);
+	rc = qubo__qaoa_evolve(cx->q, "qubo_qaoa_optimize", cx->p, x, x + cx->p);
 	if (!rc)
 		rc = qubo__qaoa_figures(cx->q, &e, &l);
 	if (rc) {
@@ -269,6 +271,9 @@ int qubo__qaoa_optimize(qubo_qaoa *q, size_t p, size_t iterations, double *gamma
 
 	gmax = gamma_scale(q);
 	gmax = gmax > 0.0 ? PI / gmax : 0.0;
+	/* the grid's angles within the rule, so that the start is accepted */
+	if (gmax * q->weight_sum > QUBO_QAOA_MAX_PHASE)
+		gmax = QUBO_QAOA_MAX_PHASE / q->weight_sum;
 	if (gmax > 0.0)
 		depth1_start(q, gmax, &g1, &b1);
 	else
@@ -307,7 +312,7 @@ int qubo__qaoa_optimize(qubo_qaoa *q, size_t p, size_t iterations, double *gamma
 		betas[i] = i < d ? prev[d + i] : 0.0;
 	}
 	{
-		int rc2 = qubo__qaoa_evolve(q, p, gammas, betas);
+		int rc2 = qubo__qaoa_evolve(q, "qubo_qaoa_optimize", p, gammas, betas);
 		if (!rc2)
 			rc2 = qubo__qaoa_figures(q, &e, &l);
 		if (rc2)

@@ -1,6 +1,7 @@
 /* The QAOA simulator object (qubo/qaoa.h): creation, the energy split, the
  * figures of a state and reads drawn from it. The layers are in layer.c,
  * the optimiser in optimize.c. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -169,9 +170,18 @@ static int scan(qubo_qaoa *q, int what, double *a_out, double *b_out, uint64_t *
 
 int qubo__qaoa_figures(qubo_qaoa *q, double *expectation, double *lowest)
 {
+	double e, l;
 	uint64_t unused;
+	int rc = scan(q, SCAN_FIGURES, &e, &l, &unused);
 
-	return scan(q, SCAN_FIGURES, expectation, lowest, &unused);
+	if (rc)
+		return rc;
+	if (!qubo__is_finite(e) || !qubo__is_finite(l))
+		return qubo__error(QUBO_ERR_INTERNAL, "the QAOA state's expectation %g or "
+				   "lowest-energy probability %g is not finite", e, l);
+	*expectation = e;
+	*lowest = l;
+	return QUBO_OK;
 }
 
 /* ---- creation ---- */
@@ -321,7 +331,7 @@ int qubo_qaoa_new(qubo_qaoa **out, const qubo_model *model, size_t max_qubits,
 	if (!out)
 		return qubo__null_arg(fn, "out");
 	*out = NULL;
-	rc = qubo__model_require_compiled(model, fn);
+	rc = qubo__model_require_bounded(model, fn);
 	if (rc)
 		return rc;
 	if (max_qubits > QUBO_QAOA_MAX_QUBITS)
@@ -363,6 +373,7 @@ int qubo_qaoa_new(qubo_qaoa **out, const qubo_model *model, size_t max_qubits,
 		return qubo__error(QUBO_ERR_NOMEM, "%s: out of memory for the state of %zu qubits "
 				   "(%s)", fn, n, need);
 	}
+	q->weight_sum = qubo__model_weight_sum(model);
 	q->re = qubo__qaoa_align(q->re_mem);
 	q->im = qubo__qaoa_align(q->im_mem);
 	advise_huge(q->re, q->cap * sizeof(double));
@@ -403,41 +414,71 @@ int qubo_qaoa_set_threads(qubo_qaoa *q, int threads)
 	return QUBO_OK;
 }
 
-/* Checks p angles of one kind; names the first bad one. */
-static int check_angles(const char *fn, const char *what, const double *v, size_t p)
+size_t qubo__qaoa_bad_angle(double w, size_t p, const double *gammas, const double *betas)
 {
 	size_t k;
 
-	if (p && !v)
-		return qubo__null_arg(fn, what);
+	/* written so that NaN fails: an infinite γ with w = 0 gives NaN */
 	for (k = 0; k < p; k++)
-		if (!qubo__is_finite(v[k]))
-			return qubo__error(QUBO_ERR_INVALID_ARG, "%s: %s[%zu] is not finite", fn,
-					   what, k);
-	return QUBO_OK;
+		if (!(fabs(gammas[k]) * w <= QUBO_QAOA_MAX_PHASE) || !qubo__is_finite(gammas[k]))
+			return k;
+	for (k = 0; k < p; k++)
+		if (!(fabs(betas[k]) <= DBL_MAX / 2))
+			return p + k;
+	return 2 * p;
+}
+
+int qubo__qaoa_check_angles(const char *fn, double w, size_t p, const double *gammas,
+			    const double *betas)
+{
+	const char *what = "gammas";
+	size_t k;
+	double v;
+
+	if (p && !gammas)
+		return qubo__null_arg(fn, "gammas");
+	if (p && !betas)
+		return qubo__null_arg(fn, "betas");
+	k = qubo__qaoa_bad_angle(w, p, gammas, betas);
+	if (k == 2 * p)
+		return QUBO_OK;
+	v = k < p ? gammas[k] : betas[k - p];
+	if (k >= p) {
+		what = "betas";
+		k -= p;
+	}
+	if (!qubo__is_finite(v))
+		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: %s[%zu] (layer %zu) is %s", fn,
+				   what, k, k + 1, v != v ? "NaN" : v > 0 ? "+inf" : "-inf");
+	if (what[0] == 'b')
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: betas[%zu] (layer %zu) is %g: twice it, the angle of the "
+				   "mixer's gates, overflows", fn, k, k + 1, v);
+	if (!qubo__is_finite(fabs(v) * w))
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: gammas[%zu] (layer %zu) is %g: its phases overflow (the "
+				   "angle times the model's weight sum %g)", fn, k, k + 1, v, w);
+	return qubo__error(QUBO_ERR_INVALID_ARG,
+			   "%s: gammas[%zu] (layer %zu) is %g: its phases reach %g (the angle "
+			   "times the model's weight sum %g), beyond the largest phase, 2^52 "
+			   "(QUBO_QAOA_MAX_PHASE)", fn, k, k + 1, v, fabs(v) * w, w);
 }
 
 int qubo_qaoa_evolve(qubo_qaoa *q, size_t p, const double *gammas, const double *betas)
 {
 	static const char fn[] = "qubo_qaoa_evolve";
-	int rc;
 
 	if (!q)
 		return qubo__null_arg(fn, "qaoa");
 	if (p > QUBO_QAOA_MAX_DEPTH)
 		return qubo__error(QUBO_ERR_OUT_OF_RANGE, "%s: p %zu is above %d", fn, p,
 				   QUBO_QAOA_MAX_DEPTH);
-	rc = check_angles(fn, "gammas", gammas, p);
-	if (!rc)
-		rc = check_angles(fn, "betas", betas, p);
-	if (rc)
-		return rc;
-	return qubo__qaoa_evolve(q, p, gammas, betas);
+	return qubo__qaoa_evolve(q, fn, p, gammas, betas);
 }
 
 int qubo_qaoa_expectation(qubo_qaoa *q, double *expectation_out, double *lowest_out)
 {
-	double e, l;
+	double e = 0.0, l = 0.0; /* set on success; gcc -O3 cannot tell */
 	int rc;
 
 	if (!q)
@@ -544,6 +585,11 @@ int qubo_qaoa_sample(qubo_qaoa *q, uint64_t seed, size_t num_reads, uint8_t *sam
 		mass[c + 1] = mass[c] + m;
 	}
 	total = mass[chunks];
+	if (!qubo__is_finite(total)) {
+		qubo__free(&q->alloc, mass);
+		return qubo__error(QUBO_ERR_INTERNAL, "%s: the state's probabilities add up to "
+				   "%g, not a finite number", fn, total);
+	}
 	for (r = 0; r < num_reads; r++) {
 		qubo__rng g;
 		double u, acc;

@@ -71,6 +71,9 @@ struct qubo_qaoa {
 	double *ising_j;          /* n × n, symmetric, zero diagonal */
 	double ising_offset;
 
+	/* the model's weight sum, which bounds |E(x)| (the phases' scale) */
+	double weight_sum;
+
 	/* the lowest energy over all states, and how many states have it */
 	double emin;
 	uint64_t nmin;
@@ -89,10 +92,26 @@ void qubo__qaoa_reset(qubo_qaoa *q);
 /* The first QUBO__QAOA_ALIGN boundary in mem (allocated that many bytes longer). */
 double *qubo__qaoa_align(void *mem);
 
-/* Evolves from |+⟩ through p layers; on failure the state is |+⟩. */
-int qubo__qaoa_evolve(qubo_qaoa *q, size_t p, const double *gammas, const double *betas);
+/* The angle rule of qubo/qaoa.h (QUBO_QAOA_MAX_PHASE), for a model of
+ * weight sum w: |γ| · w at most QUBO_QAOA_MAX_PHASE, 2β finite. The index
+ * of the first of p gammas and p betas it refuses (gammas first, betas at
+ * p + k), or 2p when it accepts them all. */
+size_t qubo__qaoa_bad_angle(double w, size_t p, const double *gammas, const double *betas);
 
-/* ⟨C⟩ and the lowest-energy probability of the current state. */
+/* The rule's check, the one every way in takes: QUBO_ERR_MISUSE for a
+ * NULL array with p > 0, QUBO_ERR_INVALID_ARG naming the first angle
+ * refused, in fn's name. */
+int qubo__qaoa_check_angles(const char *fn, double w, size_t p, const double *gammas,
+			    const double *betas);
+
+/* Evolves from |+⟩ through p layers. Angles the rule refuses are reported
+ * in fn's name (qubo__qaoa_check_angles) and leave the state as it was;
+ * after any other failure the state is |+⟩. */
+int qubo__qaoa_evolve(qubo_qaoa *q, const char *fn, size_t p, const double *gammas,
+		      const double *betas);
+
+/* ⟨C⟩ and the lowest-energy probability of the current state;
+ * QUBO_ERR_INTERNAL, with nothing written, when one is not finite. */
 int qubo__qaoa_figures(qubo_qaoa *q, double *expectation, double *lowest);
 
 /* Worker threads for a state of q's size, and for n qubits at a setting. */

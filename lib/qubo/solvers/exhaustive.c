@@ -297,18 +297,6 @@ static void low_table(const exh_job *job)
 	}
 }
 
-static double tolerance(const qubo_model *m)
-{
-	double s = m->offset < 0 ? -m->offset : m->offset;
-	size_t i, k;
-
-	for (i = 0; i < m->n; i++) {
-		s += m->h[i] < 0 ? -m->h[i] : m->h[i];
-		for (k = m->upper[i]; k < m->row[i + 1]; k++)
-			s += m->val[k] < 0 ? -m->val[k] : m->val[k];
-	}
-	return 1e-10 * s;
-}
 
 static int cmp_key(const void *pa, const void *pb)
 {
@@ -426,7 +414,8 @@ int qubo__exhaustive_sample(const qubo_model *m, const qubo__exh_params *p, cons
 		job.cap = (size_t)space;
 	if (job.k > space)
 		job.k = (size_t)space;
-	job.tol = tolerance(m);
+	/* a fraction of the weight sum, which bounds every energy */
+	job.tol = 1e-10 * qubo__model_weight_sum(m);
 
 	qubo__runner_init(&rn, run, (size_t)1 << job.top, exh_unit, &job);
 

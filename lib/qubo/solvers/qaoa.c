@@ -168,7 +168,7 @@ static int qaoa_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_op
 	if (rc)
 		goto fail;
 	if (given) {
-		rc = qubo__qaoa_evolve(q, p, v, v + p);
+		rc = qubo__qaoa_evolve(q, "option angles", p, v, v + p);
 		if (!rc)
 			rc = qubo__qaoa_figures(q, &e, &low);
 	} else {

@@ -379,7 +379,7 @@ static int beta_rule(const qubo_model *m, double hot, double cold, double *beta_
 	static const double rel_floor = 1e-2, mean_floor = 0.1, max_ratio = 1e4;
 	double wmax, dhot = 0, dsum = 0, wfloor, gap = HUGE_VAL, bh, bc, ratio;
 	size_t i, k, ngap = 0, nd = 0;
-	int rc = qubo__model_require_compiled(m, fn);
+	int rc = qubo__model_require_bounded(m, fn);
 
 	if (rc)
 		return rc;
@@ -1681,7 +1681,7 @@ static int check_args(const qubo_model *m, const qubo__sa_params *p, const qubo_
 		      const uint8_t *samples, const double *energies, const qubo__result *res)
 {
 	static const char fn[] = "simulated annealing";
-	int rc = qubo__model_require_compiled(m, fn);
+	int rc = qubo__model_require_bounded(m, fn);
 
 	if (rc)
 		return rc;

@@ -430,7 +430,7 @@ int qubo__sa_groups_sample(const qubo_model *m, const qubo__sa_params *p, const 
 	int rc;
 
 	memset(res, 0, sizeof *res);
-	rc = qubo__model_require_compiled(m, "simulated annealing");
+	rc = qubo__model_require_bounded(m, "simulated annealing");
 	if (rc)
 		return rc;
 	qubo__runner_init(&rn, run, run->num_reads, gm_unit, &job);

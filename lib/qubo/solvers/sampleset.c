@@ -158,7 +158,7 @@ static int check_rows(const char *fn, qubo_sampleset **out, const qubo_model *mo
 	if (!out)
 		return qubo__error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
 	*out = NULL;
-	rc = qubo__model_require_compiled(model, fn);
+	rc = qubo__model_require_bounded(model, fn);
 	if (rc)
 		return rc;
 	if (num_samples && length && !samples)
@@ -228,7 +228,7 @@ int qubo_sampleset_merge(qubo_sampleset **out, const qubo_model *model,
 	if (!out)
 		return qubo__error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
 	*out = NULL;
-	rc = qubo__model_require_compiled(model, fn);
+	rc = qubo__model_require_bounded(model, fn);
 	if (rc)
 		return rc;
 	if (num_sets && !sets)

@@ -371,7 +371,7 @@ static int run(const char *fn, qubo_sampleset **out, qubo_solver *s, const qubo_
 	*out = NULL;
 	if (!s)
 		return qubo__error(QUBO_ERR_MISUSE, "%s: solver is NULL", fn);
-	rc = qubo__model_require_compiled(m, fn);
+	rc = qubo__model_require_bounded(m, fn);
 	if (rc)
 		return rc;
 	if (initial) {
@@ -593,6 +593,11 @@ int qubo_backend_report(qubo_backend_ctx *ctx, const qubo_sample_info *info)
 			       fn);
 	if (rc)
 		return rc;
+	if (in.has_expectation &&
+	    !(qubo__is_finite(in.expectation) && qubo__is_finite(in.lowest_probability)))
+		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: the expectation %g or the "
+				   "lowest-energy probability %g is not finite", fn,
+				   in.expectation, in.lowest_probability);
 	ctx->report.flip_attempts = in.flip_attempts;
 	ctx->report.num_ground_states = in.num_ground_states;
 	ctx->report.expectation = in.expectation;
