@@ -87,6 +87,16 @@ int qubo__pz_build_poll(struct qubo__pz_ctl *c, uint64_t work)
 	return qubo__pz_ctl_poll(c, 0) ? c->stopped : QUBO_OK;
 }
 
+int qubo__pz_build_tick(struct qubo__pz_ctl *c, uint64_t *pending, uint64_t work)
+{
+	*pending += work;
+	if (!c || *pending < QUBO__PZ_TICK)
+		return QUBO_OK;
+	work = *pending;
+	*pending = 0;
+	return qubo__pz_build_poll(c, work);
+}
+
 int qubo__pz_conflict_sum_check(double weight, size_t npairs)
 {
 	if (2.0 * weight * (double)npairs <= DBL_MAX)
