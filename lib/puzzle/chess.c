@@ -265,7 +265,8 @@ static int copy_spec(struct cz *z, const qubo_allocator *a, const qubo_puzzle_ch
 
 /* ---- derived structures ---- */
 
-static int build_graph(struct cz *z, const qubo_allocator *a, const char *fn)
+static int build_graph(struct cz *z, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       const char *fn)
 {
 	uint8_t *can = qubo__pz_alloc(a, z->n, 1);
 	size_t i;
@@ -275,12 +276,13 @@ static int build_graph(struct cz *z, const qubo_allocator *a, const char *fn)
 		return qubo__pz_nomem("the attack graph");
 	for (i = 0; i < z->n; i++)
 		can[i] = z->code[i] != QUBO_CHESS_NONE;
-	rc = qubo__pz_cz_reach_lists(a, z->w, z->h, z->code, &z->sets, can, &z->out_start, &z->out,
-				     fn);
+	rc = qubo__pz_cz_reach_lists(a, z->w, z->h, z->code, &z->sets, can, ctl, &z->out_start,
+				     &z->out, fn);
 	qubo__pz_free(a, can);
 	if (rc)
 		return rc;
-	return qubo__pz_cz_transpose(a, z->n, z->out_start, z->out, 1, &z->adj_start, &z->adj, fn);
+	return qubo__pz_cz_transpose(a, z->n, z->out_start, z->out, 1, ctl, &z->adj_start, &z->adj,
+				     fn);
 }
 
 /* Nonzero when the piece at a attacks cell b (binary search). */
@@ -696,7 +698,9 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 	z->text = letters != NULL || reg_chars != NULL;
 	rc = copy_spec(z, a, spec, letters, reg_chars, opts->penalty, fn);
 	if (!rc)
-		rc = build_graph(z, a, fn);
+		rc = qubo__pz_build_poll(opts->ctl, z->n);
+	if (!rc)
+		rc = build_graph(z, a, opts->ctl, fn);
 	if (rc)
 		goto fail;
 	p->cell_lits = qubo__pz_alloc(a, z->n, sizeof *p->cell_lits);

@@ -130,11 +130,12 @@ static size_t gain(const struct dz *d, const uint8_t *cov, size_t a)
 /* The size of a dominating set chosen greedily: the cell that covers most
  * uncovered cells (ties: the first), while the budget lasts; then, for the
  * first uncovered cell, the best of it and its attackers. */
-static int greedy(struct dz *d, const qubo_allocator *a)
+static int greedy(struct dz *d, const qubo_allocator *a, struct qubo__pz_ctl *ctl)
 {
 	uint8_t *cov = qubo__pz_alloc(a, d->n, 1);
 	size_t i, left = 0, scan = 0, count = 0;
-	uint64_t work = 0, step = (uint64_t)d->n + d->out_start[d->n];
+	uint64_t work = 0, step = (uint64_t)d->n + d->out_start[d->n], pending = 0;
+	int rc = QUBO_OK;
 
 	if (!cov)
 		return qubo__pz_nomem("the greedy dominating set");
@@ -142,7 +143,7 @@ static int greedy(struct dz *d, const qubo_allocator *a)
 		cov[i] = !d->on[i];
 		left += d->on[i];
 	}
-	while (left) {
+	while (left && !rc) {
 		size_t best = d->n, bg = 0, k;
 
 		if (work + step <= GREEDY_BUDGET) {
@@ -179,10 +180,11 @@ static int greedy(struct dz *d, const qubo_allocator *a)
 			left -= !cov[d->out[k]];
 			cov[d->out[k]] = 1;
 		}
+		rc = qubo__pz_build_tick(ctl, &pending, step);
 	}
 	qubo__pz_free(a, cov);
 	d->greedy = count;
-	return QUBO_OK;
+	return rc;
 }
 
 static int build_model(const struct dz *d, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
@@ -518,13 +520,13 @@ static int create(qubo_puzzle **out, const qubo_puzzle_domination_spec *spec, in
 		d->on[i] = !(spec->off_board && spec->off_board[i]);
 		codes[i] = d->on[i] ? d->piece : QUBO_CHESS_NONE;
 	}
-	rc = qubo__pz_cz_reach_lists(a, d->w, d->h, codes, &d->sets, d->on, &d->out_start, &d->out,
-				     fn);
+	rc = qubo__pz_cz_reach_lists(a, d->w, d->h, codes, &d->sets, d->on, opts->ctl,
+				     &d->out_start, &d->out, fn);
 	if (!rc)
-		rc = qubo__pz_cz_transpose(a, d->n, d->out_start, d->out, 0, &d->in_start, &d->in,
-					   fn);
+		rc = qubo__pz_cz_transpose(a, d->n, d->out_start, d->out, 0, opts->ctl,
+					   &d->in_start, &d->in, fn);
 	if (!rc)
-		rc = greedy(d, a);
+		rc = greedy(d, a, opts->ctl);
 	if (rc)
 		goto fail;
 	gamma = known_gamma(d, &known);
