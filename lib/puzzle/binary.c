@@ -425,8 +425,8 @@ static int check_lines(const struct bn *b, const qubo_allocator *a, struct qubo_
 	if (!pos || !neg || !vars || !reach)
 		rc = qubo__pz_nomem("the line checks");
 	for (k = 0; !rc && k < bn_nlines(b); k++) {
-		if ((rc = qubo__pz_build_tick(ctl, &pending, bn_line_len(b, k))) || b->need[k] < 0 ||
-		    line_possible(b, k, lits, pos, neg, vars, reach))
+		if ((rc = qubo__pz_build_tick(ctl, &pending, bn_line_len(b, k))) ||
+		    b->need[k] < 0 || line_possible(b, k, lits, pos, neg, vars, reach))
 			continue;
 		qubo__pz_bn_line_name(b, k, name, sizeof name);
 		rc = qubo__pz_error(QUBO_ERR_INFEASIBLE,

@@ -80,10 +80,10 @@ struct qubo__pz_bn_ws {
 	struct bn_step *step;
 	struct bn_check *check;
 	uint8_t *gather;
-	uint64_t *fwd;	  /* per position and state, the counts a prefix reaches */
-	uint16_t *to;	  /* per position, state and value, the state after
+	uint64_t *fwd;		   /* per position and state, the counts a prefix reaches */
+	uint16_t *to;		   /* per position, state and value, the state after
 			   * (NO_STATE: a rule breaks, or the cell has the other) */
-	uint64_t *bwd[2]; /* 2^BN_FRONT_MAX: the counts a suffix completes */
+	uint64_t *bwd[2];	   /* 2^BN_FRONT_MAX: the counts a suffix completes */
 	uint8_t seen[BN_LINE_MAX]; /* bit v: a completion has value v there */
 	int8_t *val;	 /* the vector being propagated (the caller's) */
 	int8_t *dec;	 /* n: a copy of the caller's decisions */
@@ -338,9 +338,9 @@ int qubo__pz_bn_ws_new(const struct bn *b, const qubo_allocator *a, struct qubo_
 	ws->zeros = qubo__pz_alloc(a, bn_nlines(b), sizeof *ws->zeros);
 	ws->queue = qubo__pz_alloc(a, b->n, sizeof *ws->queue);
 	ws->lined = qubo__pz_alloc(a, (size_t)b->h + b->w, sizeof *ws->lined);
-	rc = !ws->dec || !ws->ones || !ws->zeros || !ws->queue || !ws->lined
-		     ? qubo__pz_nomem("the propagation's work space")
-		     : line_rules(ws, a);
+	rc = !ws->dec || !ws->ones || !ws->zeros || !ws->queue || !ws->lined ?
+		     qubo__pz_nomem("the propagation's work space") :
+		     line_rules(ws, a);
 	if (rc) {
 		qubo__pz_bn_ws_free(a, ws);
 		return rc;
@@ -622,12 +622,14 @@ static int line_complete_rule(struct qubo__pz_bn_ws *ws, size_t k, int *changed)
 			if (!fwd[off + m])
 				continue;
 			for (v = 0; v <= 1; v++) {
-				uint16_t nm = fixed >= 0 && fixed != v ? NO_STATE
-								       : next_state(ws, &st[j], m, v);
+				uint16_t nm = fixed >= 0 && fixed != v ?
+						      NO_STATE :
+						      next_state(ws, &st[j], m, v);
 
 				to[2 * (off + m) + (size_t)v] = nm;
 				if (nm != NO_STATE)
-					fwd[noff + nm] |= (fwd[off + m] << (need >= 0 && v)) >> d & mask;
+					fwd[noff + nm] |=
+						(fwd[off + m] << (need >= 0 && v)) >> d & mask;
 			}
 		}
 		off = noff;
@@ -676,11 +678,12 @@ static int line_complete_rule(struct qubo__pz_bn_ws *ws, size_t k, int *changed)
 						      "completed (its windows and the signs between "
 						      "its cells exclude every filling)",
 						      name);
-			return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-					      "the puzzle has no solution: %s needs %d ones, and no "
-					      "filling of it with %d ones keeps its windows and the "
-					      "signs between its cells",
-					      name, (int)need, (int)need);
+			return qubo__pz_error(
+				QUBO_ERR_INFEASIBLE,
+				"the puzzle has no solution: %s needs %d ones, and no "
+				"filling of it with %d ones keeps its windows and the "
+				"signs between its cells",
+				name, (int)need, (int)need);
 		}
 		if (ws->val[c] < 0 && ws->seen[j] != 3) {
 			if ((rc = fix(ws, c, ws->seen[j] == 2, BN_RULE_LINE)))

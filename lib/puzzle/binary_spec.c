@@ -188,8 +188,9 @@ static int make_windows(const qubo_puzzle_binary_spec *s, uint32_t *win, struct 
 				t[0] = step(s, r, c, dirs[d][0], dirs[d][1], -k);
 				t[1] = step(s, r, c, dirs[d][0], dirs[d][1], 1 - k);
 				t[2] = step(s, r, c, dirs[d][0], dirs[d][1], 2 - k);
-				if (t[0] == UINT32_MAX || t[1] == UINT32_MAX || t[2] == UINT32_MAX ||
-				    t[0] == t[1] || t[1] == t[2] || t[0] == t[2])
+				if (t[0] == UINT32_MAX || t[1] == UINT32_MAX ||
+				    t[2] == UINT32_MAX || t[0] == t[1] || t[1] == t[2] ||
+				    t[0] == t[2])
 					continue;
 				if (t[0] > t[1])
 					y = t[0], t[0] = t[1], t[1] = y;
@@ -200,8 +201,9 @@ static int make_windows(const qubo_puzzle_binary_spec *s, uint32_t *win, struct 
 				if (t[0] != x)
 					continue;
 				/* into its place among x's windows (at most 12), once */
-				for (i = m; i > first && (win[3 * i - 2] > t[1] ||
-							 (win[3 * i - 2] == t[1] && win[3 * i - 1] > t[2]));
+				for (i = m; i > first &&
+					    (win[3 * i - 2] > t[1] ||
+					     (win[3 * i - 2] == t[1] && win[3 * i - 1] > t[2]));
 				     i--)
 					;
 				if (i > first && win[3 * i - 2] == t[1] && win[3 * i - 1] == t[2])

@@ -617,8 +617,9 @@ int qubo__pz_tt_propagate(struct qubo__pz_tt_ws *ws, int32_t level, int8_t *val,
 	for (;;) {
 		ws->changed = 0;
 		/* each round looks at every cell: the build's clock once a round */
-		if ((rc = qubo__pz_build_poll(ws->ctl, t->n)) || (rc = touch_rule(ws)) || (rc = count_rule(ws, QUBO_REDUCE_FULL)) ||
-		    (rc = tree_rule(ws)) || (rc = common_rule(ws)))
+		if ((rc = qubo__pz_build_poll(ws->ctl, t->n)) || (rc = touch_rule(ws)) ||
+		    (rc = count_rule(ws, QUBO_REDUCE_FULL)) || (rc = tree_rule(ws)) ||
+		    (rc = common_rule(ws)))
 			return rc;
 		if (ws->changed)
 			continue;

@@ -266,8 +266,8 @@ Test(binary_reduce, line_rule_is_exact_on_a_row)
 		bo_spec(&I, &s);
 		rc = qubo_puzzle_binary_new(&p, &s, NULL);
 		if (bo_solutions(&I, &sols, 0) == 0) {
-			cr_assert_eq(rc, QUBO_ERR_INFEASIBLE, "row %d (%u cells): %s, no solution", i,
-				     w, qubo_status_name(rc));
+			cr_assert_eq(rc, QUBO_ERR_INFEASIBLE, "row %d (%u cells): %s, no solution",
+				     i, w, qubo_status_name(rc));
 			infeasible++;
 			continue;
 		}
@@ -281,8 +281,9 @@ Test(binary_reduce, line_rule_is_exact_on_a_row)
 				same = ((sols.keys[k] >> c) & 1) == first;
 			cr_assert_eq(QUBO_LIT_IS_CONST(lits[c]), same,
 				     "row %d (%u cells, %zu solutions): cell %u %s", i, w, sols.n,
-				     c, same ? "is the same in every solution but open"
-					     : "differs between solutions but is fixed");
+				     c,
+				     same ? "is the same in every solution but open" :
+					    "differs between solutions but is fixed");
 			if (same)
 				cr_assert_eq(lits[c] == QUBO_LIT_TRUE, first == 1);
 		}
@@ -305,8 +306,10 @@ Test(binary_reduce, line_rule_is_exact_on_long_rows)
 
 	for (i = 0; i < trials; i++) {
 		uint32_t w = (uint32_t)tu_range(&r, 17, 64), j;
-		int32_t need = tu_below(&r, 4) ? (int32_t)tu_range(&r, (int32_t)w / 3, 2 * (int32_t)w / 3)
-					       : -1, cols[64];
+		int32_t need = tu_below(&r, 4) ?
+				       (int32_t)tu_range(&r, (int32_t)w / 3, 2 * (int32_t)w / 3) :
+				       -1,
+			cols[64];
 		int8_t clue[64];
 		qubo_puzzle_binary_spec s = QUBO_PUZZLE_BINARY_SPEC_INIT;
 		qubo_puzzle *p = NULL;
@@ -330,7 +333,8 @@ Test(binary_reduce, line_rule_is_exact_on_long_rows)
 						for (v = 0; v < 2 && fw[j][a][b][c]; v++)
 							if ((clue[j] < 0 || clue[j] == v) &&
 							    !(a == v && b == v))
-								fw[j + 1][b][v][c + (uint32_t)v] = 1;
+								fw[j + 1][b][v][c + (uint32_t)v] =
+									1;
 		for (a = 0; a < 3; a++)
 			for (b = 0; b < 3; b++)
 				for (c = 0; c <= w; c++)
@@ -350,10 +354,11 @@ Test(binary_reduce, line_rule_is_exact_on_long_rows)
 				for (a = 0; a < 3; a++)
 					for (b = 0; b < 3; b++)
 						for (c = 0; c <= j; c++)
-							can[j][v] |= fw[j][a][b][c] &&
-								     (clue[j] < 0 || clue[j] == v) &&
-								     !(a == v && b == v) &&
-								     bw[j + 1][b][v][c + (uint32_t)v];
+							can[j][v] |=
+								fw[j][a][b][c] &&
+								(clue[j] < 0 || clue[j] == v) &&
+								!(a == v && b == v) &&
+								bw[j + 1][b][v][c + (uint32_t)v];
 			}
 		any = bw[0][2][2][0];
 		s.width = w;
@@ -363,8 +368,8 @@ Test(binary_reduce, line_rule_is_exact_on_long_rows)
 		s.col_ones = cols;
 		rc = qubo_puzzle_binary_new(&p, &s, NULL);
 		if (!any) {
-			cr_assert_eq(rc, QUBO_ERR_INFEASIBLE, "row %d (%u cells): %s, no solution", i,
-				     w, qubo_status_name(rc));
+			cr_assert_eq(rc, QUBO_ERR_INFEASIBLE, "row %d (%u cells): %s, no solution",
+				     i, w, qubo_status_name(rc));
 			continue;
 		}
 		cr_assert_eq(rc, QUBO_OK, "row %d: %s", i, qubo_error_message());
@@ -424,8 +429,9 @@ Test(binary_reduce, line_rule_stays_sound_with_far_signs)
 			for (k = 0; k < sols.n; k++) {
 				same &= ((sols.keys[k] >> c) & 1) == (sols.keys[0] >> c & 1);
 				if (QUBO_LIT_IS_CONST(lits[c]))
-					cr_assert_eq((sols.keys[k] >> c) & 1, lits[c] == QUBO_LIT_TRUE,
-						     "row %d: cell %u fixed against a solution", i, c);
+					cr_assert_eq(
+						(sols.keys[k] >> c) & 1, lits[c] == QUBO_LIT_TRUE,
+						"row %d: cell %u fixed against a solution", i, c);
 			}
 			missed += same && !QUBO_LIT_IS_CONST(lits[c]);
 		}

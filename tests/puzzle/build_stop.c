@@ -143,7 +143,14 @@ static char *tents_text(const qubo_puzzle_tents_spec *s)
 
 /* ---- the builds ---- */
 
-enum { TEXT, BINARY, QUEENS, CHESS, DOMINATION, TENTS };
+enum {
+	TEXT,
+	BINARY,
+	QUEENS,
+	CHESS,
+	DOMINATION,
+	TENTS
+};
 
 /* One build: a text, or a spec of one of the builders. */
 typedef struct build {
@@ -286,10 +293,11 @@ static void long_builds_make(long_builds *L)
 	for (i = 0; i < cells; i++)
 		L->pieces[i] = QUBO_CHESS_KING;
 	add_text(L, "nqueens", strdup(valgrind() ? "nqueens 100\n" : "nqueens 200\n"));
-	add_text(L, "chess max", grid_text(valgrind() ? "chess 60x60 max\n" : "chess 200x200 max\n",
-					   valgrind() ? 60 : 200, valgrind() ? 60 : 200, 'Q'));
-	add_text(L, "domination", strdup(valgrind() ? "domination 60 knight\n"
-						     : "domination 200 knight\n"));
+	add_text(L, "chess max",
+		 grid_text(valgrind() ? "chess 60x60 max\n" : "chess 200x200 max\n",
+			   valgrind() ? 60 : 200, valgrind() ? 60 : 200, 'Q'));
+	add_text(L, "domination",
+		 strdup(valgrind() ? "domination 60 knight\n" : "domination 200 knight\n"));
 	add_text(L, "takuzu", grid_text("takuzu 64\n", 64, 64, '.'));
 	add_text(L, "tango", valgrind() ? tango_text(200, 200) : tango_text(400, 400));
 	tents_spec(&L->tents, big, L->trees, L->tent_rows, L->tent_cols);

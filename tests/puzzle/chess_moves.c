@@ -358,8 +358,8 @@ static void check_board(const board *B, const qubo_allocator *al, uint64_t seed)
 	expect_same(B->n, s, l, &arith, "reach lists", seed);
 	for (sym = 0; sym <= 1; sym++) {
 		tr = ref_transpose(&arith, sym);
-		cr_assert_eq(qubo__pz_cz_transpose(al, B->n, s, l, sym, NULL, &ts, &tl, "test"), QUBO_OK,
-			     "%s", qubo_error_message());
+		cr_assert_eq(qubo__pz_cz_transpose(al, B->n, s, l, sym, NULL, &ts, &tl, "test"),
+			     QUBO_OK, "%s", qubo_error_message());
 		expect_same(B->n, ts, tl, &tr, sym ? "symmetric closure" : "transpose", seed);
 		qubo__pz_free(al, ts);
 		qubo__pz_free(al, tl);
