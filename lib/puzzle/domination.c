@@ -196,7 +196,7 @@ static int build_model(const struct dz *d, const qubo_allocator *a, struct qubo_
 	int64_t *ones = NULL;
 	double *cost = NULL;
 	size_t nv = 0, i, k, maxin = 0;
-	uint64_t pairs = 0;
+	uint64_t pairs = 0, pending = 0;
 	int rc;
 
 	*model_out = NULL;
@@ -251,6 +251,9 @@ static int build_model(const struct dz *d, const qubo_allocator *a, struct qubo_
 		if (d->slack == QUBO_DOMINATION_SLACK_TIGHT && bound < hi)
 			hi = bound;
 		rc = qubo_penalty_range(m, buf, ones, cnt, 1, (int64_t)hi, 1.0 + P, NULL, NULL);
+		/* a cover term of cnt literals and its slack: about cnt² / 2 pairs */
+		if (!rc)
+			rc = qubo__pz_build_tick(ctl, &pending, (uint64_t)cnt * cnt / 2);
 		if (rc)
 			goto fail;
 	}

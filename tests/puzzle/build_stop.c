@@ -298,6 +298,8 @@ static void long_builds_make(long_builds *L)
 			   valgrind() ? 60 : 200, valgrind() ? 60 : 200, 'Q'));
 	add_text(L, "domination",
 		 strdup(valgrind() ? "domination 60 knight\n" : "domination 200 knight\n"));
+	add_text(L, "domination queens",
+		 strdup(valgrind() ? "domination 20\n" : "domination 48\n"));
 	add_text(L, "takuzu", grid_text("takuzu 64\n", 64, 64, '.'));
 	add_text(L, "tango", valgrind() ? tango_text(200, 200) : tango_text(400, 400));
 	tents_spec(&L->tents, big, L->trees, L->tent_rows, L->tent_cols);
