@@ -17,8 +17,6 @@
 #define FUZZ_NAME "fuzz_agreement"
 #include "fuzz_common.h"
 
-#include <qubo/puzzle.h>
-
 #define LIMIT 2.0 /* seconds for each solve and count */
 
 /* The first board a count reports, and how many. */

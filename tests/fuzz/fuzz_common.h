@@ -3,7 +3,8 @@
  * 64 MiB (so that huge declared sizes exercise the out-of-memory paths
  * instead of libFuzzer's malloc limit), a check that aborts (allowed here,
  * never in the library), the position check of parse errors, the clock of
- * the time budgets, and a reader of structured input bytes.
+ * the time budgets, a reader of structured input bytes, and the checks of
+ * a puzzle built.
  *
  * Each target defines FUZZ_NAME before including this header.
  * Header-only (static inline functions), so that each target stays one file.
@@ -18,6 +19,7 @@
 #include <time.h>
 
 #include <qubo.h>
+#include <qubo/puzzle.h>
 
 #define FUZZ_ALLOC_LIMIT ((size_t)64 << 20)
 
@@ -140,6 +142,56 @@ static inline int64_t fuzz_int(fuzz_in *in, int64_t lo, int64_t hi)
 	if (fuzz_byte(in) % 16 == 15)
 		return (int32_t)(uint32_t)fuzz_below(in, (uint64_t)1 << 32);
 	return hi < lo ? lo : lo + (int64_t)fuzz_below(in, (uint64_t)(hi - lo) + 1);
+}
+
+/* A puzzle built: its model is compiled with the reduced variables; the
+ * checker judges a board made from the data's bytes (its report fits) and
+ * the all-zero sample decoded (no rule broken when the reduction solved the
+ * puzzle); that board's solution text parses back to it. */
+static inline void fuzz_exercise(const qubo_puzzle *p, const uint8_t *data, size_t size)
+{
+	qubo_puzzle_stats st;
+	const qubo_model *m;
+	size_t cells, nv, i, viol = 0, len = 0;
+	uint8_t *board, *back, *zero;
+	char report[256], *sol;
+	int rc;
+
+	memset(&st, 0, sizeof st);
+	st.struct_size = sizeof st;
+	check(qubo_puzzle_get_stats(p, &st) == QUBO_OK, "stats");
+	check(st.variables_after <= st.variables_before, "the reduction added variables");
+	cells = st.width * st.height;
+	check(qubo_puzzle_model(p, &m) == QUBO_OK && qubo_model_is_compiled(m), "model");
+	nv = qubo_model_num_variables(m);
+	check(nv == st.variables_after, "variables_after");
+	board = malloc(cells + 1);
+	back = malloc(cells + 1);
+	zero = calloc(nv + 1, 1);
+	check(board && back && zero, "malloc");
+	/* a board from the input's bytes */
+	for (i = 0; i < cells; i++)
+		board[i] = size ? (data[i % size] >> (i % 8)) & 1 : 0;
+	rc = qubo_puzzle_check(p, board, cells, report, sizeof report, &viol);
+	check(rc == QUBO_OK && strlen(report) < sizeof report, "check");
+	/* the all-zero sample, decoded, checked */
+	check(qubo_puzzle_decode(p, zero, nv, board, cells) == QUBO_OK, "decode");
+	check(qubo_puzzle_check(p, board, cells, NULL, 0, &viol) == QUBO_OK, "check");
+	if (st.solved_by_reduction)
+		check(viol == 0, "a puzzle solved by reduction decodes to an invalid board");
+	/* a solution file round trip */
+	rc = qubo_puzzle_format_solution(p, board, cells, NULL, 0, &len);
+	check(rc == QUBO_OK && len > 0, "solution size query");
+	sol = malloc(len + 1);
+	check(sol != NULL, "malloc");
+	check(qubo_puzzle_format_solution(p, board, cells, sol, len + 1, &len) == QUBO_OK,
+	      "format_solution");
+	check(qubo_puzzle_parse_solution(p, sol, len, back, cells) == QUBO_OK, "parse_solution");
+	check(memcmp(board, back, cells) == 0, "solution round trip differs");
+	free(sol);
+	free(board);
+	free(back);
+	free(zero);
 }
 
 #endif /* QUBO_FUZZ_COMMON_H */

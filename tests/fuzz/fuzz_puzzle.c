@@ -21,8 +21,6 @@
 #define FUZZ_NAME "fuzz_puzzle"
 #include "fuzz_common.h"
 
-#include <qubo/puzzle.h>
-
 #define FUZZ_MAX_SIDE 64
 
 /* Nonzero when the first line that is neither blank nor a comment holds a
@@ -109,52 +107,6 @@ static void same_puzzle(const qubo_puzzle *a, const qubo_puzzle *b)
 	free(lb);
 }
 
-static void exercise(const qubo_puzzle *p, const uint8_t *data, size_t size)
-{
-	qubo_puzzle_stats st;
-	const qubo_model *m;
-	size_t cells, nv, i, viol = 0, len = 0;
-	uint8_t *board, *back, *zero;
-	char report[256], *sol;
-	int rc;
-
-	memset(&st, 0, sizeof st);
-	st.struct_size = sizeof st;
-	check(qubo_puzzle_get_stats(p, &st) == QUBO_OK, "stats");
-	check(st.variables_after <= st.variables_before, "the reduction added variables");
-	cells = st.width * st.height;
-	check(qubo_puzzle_model(p, &m) == QUBO_OK && qubo_model_is_compiled(m), "model");
-	nv = qubo_model_num_variables(m);
-	check(nv == st.variables_after, "variables_after");
-	board = malloc(cells + 1);
-	back = malloc(cells + 1);
-	zero = calloc(nv + 1, 1);
-	check(board && back && zero, "malloc");
-	/* a board from the input's bytes */
-	for (i = 0; i < cells; i++)
-		board[i] = size ? (data[i % size] >> (i % 8)) & 1 : 0;
-	rc = qubo_puzzle_check(p, board, cells, report, sizeof report, &viol);
-	check(rc == QUBO_OK && strlen(report) < sizeof report, "check");
-	/* the all-zero sample, decoded, checked */
-	check(qubo_puzzle_decode(p, zero, nv, board, cells) == QUBO_OK, "decode");
-	check(qubo_puzzle_check(p, board, cells, NULL, 0, &viol) == QUBO_OK, "check");
-	if (st.solved_by_reduction)
-		check(viol == 0, "a puzzle solved by reduction decodes to an invalid board");
-	/* a solution file round trip */
-	rc = qubo_puzzle_format_solution(p, board, cells, NULL, 0, &len);
-	check(rc == QUBO_OK && len > 0, "solution size query");
-	sol = malloc(len + 1);
-	check(sol != NULL, "malloc");
-	check(qubo_puzzle_format_solution(p, board, cells, sol, len + 1, &len) == QUBO_OK,
-	      "format_solution");
-	check(qubo_puzzle_parse_solution(p, sol, len, back, cells) == QUBO_OK, "parse_solution");
-	check(memcmp(board, back, cells) == 0, "solution round trip differs");
-	free(sol);
-	free(board);
-	free(back);
-	free(zero);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *text = (const char *)data;
@@ -189,7 +141,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check(qubo_error_line() == 0, "a position for an error that names none");
 		return 0;
 	}
-	exercise(p, data, size);
+	fuzz_exercise(p, data, size);
 	out = format_all(p, &len);
 	t0 = fuzz_now();
 	rc = qubo_puzzle_parse(&q, out, len, &o);

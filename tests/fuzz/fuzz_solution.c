@@ -14,8 +14,6 @@
 #define FUZZ_NAME "fuzz_solution"
 #include "fuzz_common.h"
 
-#include <qubo/puzzle.h>
-
 static const char *const puzzles[] = {
 	"queens 4\naabb\nacbB\ndccb\nddc.\n",
 	"nqueens 5 torus\n",
