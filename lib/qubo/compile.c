@@ -468,7 +468,7 @@ typedef struct head {
  * short rows' loop has no test for it) the scans are counted and polled
  * within the row. QUBO_OK or QUBO_CANCELLED. */
 static FILL_INLINE int merge_heads(const qubo_model *m, work *w, size_t a, size_t nh,
-				 const int long_row, size_t *out)
+				   const int long_row, size_t *out)
 {
 	head *hd = w->heads;
 	uint32_t last = UINT32_MAX;

@@ -606,7 +606,9 @@ Test(model, interrupt_stops_compile_and_leaves_the_model_valid)
  * when it counted entries only), and a stop there stops it. */
 Test(model, interrupt_counts_the_heads_a_row_of_cliques_scans)
 {
-	enum { K = 3000 };
+	enum {
+		K = 3000
+	};
 	stopper s = { 0, 0 };
 	qubo_model *m;
 	uint32_t i;
