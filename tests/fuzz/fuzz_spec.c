@@ -93,7 +93,7 @@ static int build_binary(fuzz_in *in, uint32_t w, uint32_t h, qubo_puzzle **p,
 
 	s.width = w;
 	s.height = h;
-	if (n <= CELLS) {
+	if (w <= SIDE && h <= SIDE) {
 		if (fuzz_byte(in) % 2) {
 			for (i = 0; i < n; i++)
 				A.clues[i] =
@@ -145,7 +145,7 @@ static int build_queens(fuzz_in *in, uint32_t w, uint32_t h, qubo_puzzle **p,
 			     b == 4 ? (uint32_t)fuzz_int(in, 0, 99) :
 				      b;
 	}
-	if (n <= CELLS) {
+	if (w <= SIDE && h <= SIDE) {
 		s.off_board = flags(in, n);
 		s.row_counts = ints(in, A.rows, h, -1, 2);
 		s.col_counts = ints(in, A.cols, w, -1, 2);
@@ -218,7 +218,7 @@ static int build_chess(fuzz_in *in, uint32_t w, uint32_t h, qubo_puzzle **p,
 		s.move_set_start = A.starts;
 		s.moves = A.moves;
 	}
-	if (n <= CELLS) {
+	if (w <= SIDE && h <= SIDE) {
 		s.pieces = ints(in, A.map, n, -1, QUBO_CHESS_CUSTOM + (int64_t)s.num_move_sets);
 		for (i = 0; s.pieces && i < n; i++)
 			if (A.map[i] > QUBO_CHESS_KING && A.map[i] < QUBO_CHESS_CUSTOM)
@@ -248,7 +248,7 @@ static int build_domination(fuzz_in *in, uint32_t w, uint32_t h, qubo_puzzle **p
 
 	s.width = w;
 	s.height = h;
-	if (n <= CELLS)
+	if (w <= SIDE && h <= SIDE)
 		s.off_board = flags(in, n);
 	s.piece = (int32_t)fuzz_int(in, 0, QUBO_CHESS_KING + 1);
 	if (s.piece == QUBO_CHESS_KING + 1)
@@ -270,7 +270,7 @@ static int build_tents(fuzz_in *in, uint32_t w, uint32_t h, qubo_puzzle **p,
 
 	s.width = w;
 	s.height = h;
-	if (n <= CELLS) {
+	if (w <= SIDE && h <= SIDE) {
 		/* trees, and the counts they imply, now and then changed */
 		s.num_trees = fuzz_below(in, n / 4 + 1);
 		cells(in, s.num_trees, n);
