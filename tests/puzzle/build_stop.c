@@ -248,10 +248,10 @@ typedef struct long_builds {
 	size_t ntexts;
 	qubo_puzzle_binary_spec bin;
 	qubo_puzzle_queens_spec queens;
-	qubo_puzzle_chess_spec chess;
+	qubo_puzzle_chess_spec chess, chain;
 	qubo_puzzle_domination_spec dom;
 	qubo_puzzle_tents_spec tents;
-	int32_t *ones, *tent_rows, *tent_cols, *pieces;
+	int32_t *ones, *tent_rows, *tent_cols, *pieces, *links;
 	uint32_t *trees;
 } long_builds;
 
@@ -278,7 +278,7 @@ static void long_builds_make(long_builds *L)
 	qubo_puzzle_queens_spec qz = QUBO_PUZZLE_QUEENS_SPEC_INIT;
 	qubo_puzzle_chess_spec cz = QUBO_PUZZLE_CHESS_SPEC_INIT;
 	qubo_puzzle_domination_spec dz = QUBO_PUZZLE_DOMINATION_SPEC_INIT;
-	uint32_t big = valgrind() ? 300 : 1000, i, d;
+	uint32_t big = valgrind() ? 300 : 1000, chain = valgrind() ? 8001 : 32001, i, d;
 	size_t cells = (size_t)big * big;
 
 	memset(L, 0, sizeof *L);
@@ -287,7 +287,8 @@ static void long_builds_make(long_builds *L)
 	L->tent_cols = malloc(big * sizeof *L->tent_cols);
 	L->trees = malloc(cells * sizeof *L->trees);
 	L->pieces = malloc(cells * sizeof *L->pieces);
-	cr_assert(L->ones && L->tent_rows && L->tent_cols && L->trees && L->pieces);
+	L->links = malloc(chain * sizeof *L->links);
+	cr_assert(L->ones && L->tent_rows && L->tent_cols && L->trees && L->pieces && L->links);
 	for (i = 0; i < big; i++)
 		L->ones[i] = 1;
 	for (i = 0; i < cells; i++)
@@ -319,6 +320,17 @@ static void long_builds_make(long_builds *L)
 	L->chess.mode = QUBO_CHESS_MAX;
 	L->chess.pieces = L->pieces;
 	add(L, "chess spec", CHESS, NULL, &L->chess);
+	/* coloured kings in a row, region 0 the first cell and region k the
+	 * cells 2k - 1 and 2k, numbered backwards: each forced king forces the
+	 * next region, one a round of the reduction */
+	for (i = 0; i < chain; i++)
+		L->links[i] = (int32_t)((chain + 1) / 2 - 1 - (i + 1) / 2);
+	L->chain = cz;
+	L->chain.width = chain;
+	L->chain.height = 1;
+	L->chain.pieces = L->pieces;
+	L->chain.regions = L->links;
+	add(L, "chess chain", CHESS, NULL, &L->chain);
 	L->dom = dz;
 	L->dom.width = L->dom.height = big;
 	L->dom.piece = QUBO_CHESS_KING;
@@ -336,6 +348,7 @@ static void long_builds_free(long_builds *L)
 	free(L->tent_cols);
 	free(L->trees);
 	free(L->pieces);
+	free(L->links);
 }
 
 Test(puzzle_build_stop, every_family_stops_at_its_time_limit, .timeout = 300)
