@@ -99,11 +99,21 @@ static inline double fuzz_now(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* A build that began at t0 returned within its limit and the slack. */
-static inline void check_build_time(double t0)
+/* A build that began at t0 returned rc and p within its limit and the
+ * slack; a failure leaves p NULL and, unless the limit stopped it, sets a
+ * message, never for QUBO_ERR_INTERNAL. Nonzero when it failed. */
+static inline int check_build(double t0, int rc, const qubo_puzzle *p)
 {
 	check(fuzz_now() - t0 <= FUZZ_BUILD_LIMIT + FUZZ_BUILD_SLACK,
 	      "a build ran past its time limit");
+	if (rc == QUBO_OK)
+		return 0;
+	check(p == NULL, "out set on failure");
+	if (rc != QUBO_TIME_LIMIT) { /* a stop sets no message */
+		check_failure(rc);
+		check(rc != QUBO_ERR_INTERNAL, "an internal error");
+	}
+	return 1;
 }
 
 /* Structured input: bytes taken from the front; 0 once they run out. */

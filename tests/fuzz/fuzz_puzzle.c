@@ -127,17 +127,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	qubo_error_clear();
 	t0 = fuzz_now();
 	rc = qubo_puzzle_parse(&p, text, size, &o);
-	check_build_time(t0);
-	if (rc != QUBO_OK) {
-		check(p == NULL, "out set on failure");
-		if (rc == QUBO_TIME_LIMIT) /* a stop sets no message */
-			return 0;
-		check_failure(rc);
+	if (check_build(t0, rc, p)) {
 		/* a parse error names where it is, and so may a number too large
 		 * for the library (a board side above 4096) */
 		if (rc == QUBO_ERR_PARSE || (rc == QUBO_ERR_TOO_LARGE && qubo_error_line()))
 			check_position(text, size);
-		else
+		else if (rc != QUBO_TIME_LIMIT)
 			check(qubo_error_line() == 0, "a position for an error that names none");
 		return 0;
 	}
@@ -145,7 +140,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	out = format_all(p, &len);
 	t0 = fuzz_now();
 	rc = qubo_puzzle_parse(&q, out, len, &o);
-	check_build_time(t0);
+	check_build(t0, rc, q);
 	if (rc == QUBO_TIME_LIMIT || rc == QUBO_ERR_NOMEM) { /* the limits, not a bug */
 		free(out);
 		qubo_puzzle_free(p);

@@ -313,15 +313,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	h = side(&in);
 	t0 = fuzz_now();
 	rc = builders[family](&in, w, h, &p, &o);
-	check_build_time(t0);
-	if (rc != QUBO_OK) {
-		check(p == NULL, "out set on failure");
-		if (rc == QUBO_TIME_LIMIT) /* a stop sets no message */
-			return 0;
-		check_failure(rc);
-		check(rc != QUBO_ERR_INTERNAL, "an internal error");
+	if (check_build(t0, rc, p))
 		return 0;
-	}
 	fuzz_exercise(p, data, size);
 	qubo_puzzle_free(p);
 	return 0;
