@@ -1,56 +1,72 @@
 #!/bin/sh
-# Builds a libFuzzer target with clang and runs it for a while.
+# Builds libFuzzer targets with clang and runs them for a while.
 #
-#   tools/run-fuzz.sh <target> [seconds]      (default 60 seconds)
+#   tools/run-fuzz.sh <targets> [seconds]      (default 60 seconds a target)
 #
-# <target> names tests/fuzz/fuzz_<target>.c; its seed corpus is
-# tests/fuzz/corpus/<target>/ and its optional dictionary
-# tests/fuzz/<target>.dict. The harness and the library sources (libqubo's
-# and the helpers of lib/common for qbsolv, the puzzle layer's too for other
-# targets, as listed in the meson.build files under lib/) are compiled straight from the tree with
-# -fsanitize=fuzzer,address,undefined into a temporary directory; the
-# corpus is copied there, so nothing in the repository is
-# written. Exit status: 0 when the run ends without a crash, 1 on a crash,
-# leak, sanitizer report or timeout (the temporary directory, with the
-# crashing input and the log, is then kept and its path printed), 2 on a
-# usage or build error.
+# <targets> is a target, several joined by commas (qbsolv,puzzle), or `all`
+# (every tests/fuzz/fuzz_*.c). Target T is the harness tests/fuzz/fuzz_T.c,
+# its seed corpus is tests/fuzz/corpus/T/ and its optional dictionary
+# tests/fuzz/T.dict. The library sources (libqubo's, the puzzle layer's and
+# the helpers of lib/common, as listed in the meson.build files under lib/)
+# are compiled once, with -fsanitize=fuzzer-no-link,address,undefined, into
+# an archive in a temporary directory that every harness links; the corpora
+# are copied there, so nothing in the repository is written. The targets
+# then run FUZZ_PARALLEL at a time, each for the whole time; every input
+# has a budget of FUZZ_TIMEOUT seconds (libFuzzer's -timeout), past which
+# it counts as a failure like a crash. Each target's output is printed when
+# it ends.
 #
-# Environment: CC (default clang), FUZZ_JOBS (default 1; more runs parallel
-# workers, each for the whole time), FUZZ_FLAGS (extra libFuzzer flags).
+# Exit status: 0 when every run ends without a crash, 1 on a crash, leak,
+# sanitizer report or timeout (the temporary directory, with the failing
+# inputs and the logs, is then kept and its path printed), 2 on a usage or
+# build error.
+#
+# Environment: CC (default clang), FUZZ_PARALLEL (targets at once, default
+# 2), FUZZ_TIMEOUT (seconds an input may take, default 10), FUZZ_JOBS
+# (default 1; more runs parallel workers of each target, each for the whole
+# time), FUZZ_FLAGS (extra libFuzzer flags).
 set -eu
 
 usage() {
-	echo "usage: $0 <target> [seconds]" >&2
+	echo "usage: $0 <target>[,<target>...]|all [seconds]" >&2
 	exit 2
 }
 
 [ $# -ge 1 ] && [ $# -le 2 ] || usage
-target=$1
+targets=$1
 secs=${2:-60}
-case $target in
-'' | *[!A-Za-z0-9_]*) usage ;;
+case $targets in
+'' | *[!A-Za-z0-9_,]* | ,* | *, | *,,*) usage ;;
 esac
 case $secs in
 '' | *[!0-9]*) usage ;;
 esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-harness=$root/tests/fuzz/fuzz_$target.c
-corpus=$root/tests/fuzz/corpus/$target
-dict=$root/tests/fuzz/$target.dict
 cc=${CC:-clang}
 jobs=${FUZZ_JOBS:-1}
+parallel=${FUZZ_PARALLEL:-2}
+timeout=${FUZZ_TIMEOUT:-10}
+case $parallel$timeout$jobs in
+*[!0-9]*) usage ;;
+esac
 
-if [ ! -f "$harness" ]; then
-	echo "run-fuzz: no harness $harness" >&2
-	exit 2
+if [ "$targets" = all ]; then
+	targets=$(cd "$root/tests/fuzz" && ls fuzz_*.c | sed 's/^fuzz_//; s/\.c$//' | paste -sd, -)
 fi
+targets=$(echo "$targets" | tr ',' ' ')
+for t in $targets; do
+	if [ ! -f "$root/tests/fuzz/fuzz_$t.c" ]; then
+		echo "run-fuzz: no harness $root/tests/fuzz/fuzz_$t.c" >&2
+		exit 2
+	fi
+done
 if ! command -v "$cc" >/dev/null 2>&1; then
 	echo "run-fuzz: $cc not found (apt-get install clang libclang-rt-14-dev)" >&2
 	exit 2
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/qubo-fuzz-$target.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/qubo-fuzz.XXXXXX")
 keep=0
 cleanup() {
 	if [ "$keep" = 0 ]; then
@@ -68,77 +84,107 @@ major=${version%%.*}
 rest=${version#*.}
 minor=${rest%%.*}
 patch=${rest#*.}
-mkdir -p "$work/include/qubo" "$work/corpus" "$work/artifacts"
+mkdir -p "$work/include/qubo" "$work/obj"
 sed -e "s/@VERSION@/$version/g" -e "s/@VERSION_MAJOR@/$major/g" \
 	-e "s/@VERSION_MINOR@/$minor/g" -e "s/@VERSION_PATCH@/$patch/g" \
 	"$root/include/qubo/version.h.in" >"$work/include/qubo/version.h"
 
-# The library's sources as lib/meson.build lists them (quoted 'dir/file.c'
-# paths): libqubo's (qubo/...) for the qbsolv target, all of them (the
-# puzzle layer too) for the others.
-prefix=
-if [ "$target" = qbsolv ]; then
-	prefix=qubo/
-fi
-srcs=$(grep -o "'[^']*\.c'" "$root/lib/meson.build" | tr -d "'" | grep "^$prefix" |
-	sed "s|^|$root/lib/|")
-# The puzzle layer lists its sources in lib/puzzle/meson.build.
-if [ "$target" != qbsolv ] && [ -f "$root/lib/puzzle/meson.build" ]; then
-	srcs="$srcs $(grep -o "'[^']*\.c'" "$root/lib/puzzle/meson.build" | tr -d "'" |
-		sed "s|^|$root/lib/puzzle/|")"
-fi
-# The helpers both libraries link (lib/common/meson.build), once.
-if [ -f "$root/lib/common/meson.build" ]; then
-	srcs="$srcs $(grep -o "'[^']*\.c'" "$root/lib/common/meson.build" | tr -d "'" |
-		sed "s|^|$root/lib/common/|")"
-fi
+# The library's sources as the meson.build files under lib/ list them
+# (quoted 'dir/file.c' paths).
+srcs=
+for dir in "" puzzle/ common/; do
+	if [ -f "$root/lib/${dir}meson.build" ]; then
+		srcs="$srcs $(grep -o "'[^']*\.c'" "$root/lib/${dir}meson.build" | tr -d "'" |
+			sed "s|^|$root/lib/$dir|")"
+	fi
+done
 [ -n "$srcs" ] || { echo "run-fuzz: no sources found in lib/meson.build" >&2; exit 2; }
 
-flags="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer"
-flags="$flags -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
-echo "run-fuzz: building fuzz_$target with $cc ($(echo "$srcs" | wc -w) library sources)"
+flags="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+incs="-I$work/include -I$root/include -I$root/lib/qubo -I$root/lib/common -I$root/lib"
+ncpu=$(nproc 2>/dev/null || echo 2)
+echo "run-fuzz: building the library for fuzzing with $cc ($(echo "$srcs" | wc -w) sources," \
+	"$ncpu at once)"
+# one object a source, named after its path so that equal file names differ
 # shellcheck disable=SC2086
-if ! "$cc" $flags -I"$work/include" -I"$root/include" -I"$root/lib/qubo" -I"$root/lib/common" -I"$root/lib" \
-	-o "$work/fuzz_$target" "$harness" $srcs -lm -pthread >"$work/build.log" 2>&1; then
-	cat "$work/build.log" >&2
+if ! printf '%s\n' $srcs | awk -v w="$work/obj" '{ o = $0; gsub(/[\/.]/, "_", o); print $0 " " w "/" o ".o" }' |
+	xargs -P "$ncpu" -n 2 sh -c '"$0" '"$flags -fsanitize=fuzzer-no-link,address,undefined $incs"' -c "$1" -o "$2" 2>>"$2.log" ||
+		{ cat "$2.log" >&2; exit 255; }' "$cc"; then
 	echo "run-fuzz: build failed" >&2
 	exit 2
 fi
+ar rcs "$work/libfuzz.a" "$work"/obj/*.o
 
-if [ -d "$corpus" ]; then
-	cp "$corpus"/* "$work/corpus/" 2>/dev/null || true
-fi
-set -- -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-	-artifact_prefix="$work/artifacts/"
-if [ -f "$dict" ]; then
-	set -- "$@" -dict="$dict"
-fi
-if [ "$jobs" -gt 1 ]; then
-	set -- "$@" -jobs="$jobs" -workers="$jobs"
-fi
-# shellcheck disable=SC2086
-set -- "$@" ${FUZZ_FLAGS:-}
+for t in $targets; do
+	mkdir -p "$work/$t/corpus" "$work/$t/artifacts"
+	# shellcheck disable=SC2086
+	if ! "$cc" $flags -fsanitize=fuzzer,address,undefined $incs -o "$work/$t/fuzz_$t" \
+		"$root/tests/fuzz/fuzz_$t.c" "$work/libfuzz.a" -lm -pthread >"$work/$t/build.log" 2>&1; then
+		cat "$work/$t/build.log" >&2
+		echo "run-fuzz: building fuzz_$t failed" >&2
+		exit 2
+	fi
+	if [ -d "$root/tests/fuzz/corpus/$t" ]; then
+		cp "$root/tests/fuzz/corpus/$t"/* "$work/$t/corpus/" 2>/dev/null || true
+	fi
+done
 
-echo "run-fuzz: running fuzz_$target for ${secs}s on $(ls "$work/corpus" | wc -l) seed inputs"
-status=0
-(cd "$work" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	"./fuzz_$target" "$@" "$work/corpus" >"$work/fuzz.log" 2>&1) || status=$?
+# run_one T: fuzzes target T for $secs seconds; its report in $work/T/report.
+run_one() {
+	t=$1
+	set -- -max_total_time="$secs" -timeout="$timeout" -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix="$work/$t/artifacts/"
+	if [ -f "$root/tests/fuzz/$t.dict" ]; then
+		set -- "$@" -dict="$root/tests/fuzz/$t.dict"
+	fi
+	if [ "$jobs" -gt 1 ]; then
+		set -- "$@" -jobs="$jobs" -workers="$jobs"
+	fi
+	# shellcheck disable=SC2086
+	set -- "$@" ${FUZZ_FLAGS:-}
+	seeds=$(ls "$work/$t/corpus" | wc -l)
+	status=0
+	(cd "$work/$t" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		"./fuzz_$t" "$@" "$work/$t/corpus" >"$work/$t/fuzz.log" 2>&1) || status=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$t"/fuzz.log \
+		"$work/$t"/fuzz-*.log 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+	{
+		echo "run-fuzz: target $t: $execs executions in ${secs}s, corpus $seeds seed" \
+			"inputs grown to $(ls "$work/$t/corpus" | wc -l), libFuzzer exit status $status"
+		if [ "$status" -ne 0 ] || [ -n "$(ls "$work/$t/artifacts")" ]; then
+			tail -n 60 "$work/$t/fuzz.log"
+			for f in "$work/$t"/artifacts/*; do
+				[ -f "$f" ] || continue
+				echo "run-fuzz: failing input $f (base64):"
+				base64 "$f" | head -n 40
+			done
+			echo "run-fuzz: target $t FAILED"
+		fi
+	} >"$work/$t/report" 2>&1
+}
 
-execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work"/fuzz.log "$work"/fuzz-*.log \
-	2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
-units=$(ls "$work/corpus" | wc -l)
-echo "run-fuzz: target $target: $execs executions in ${secs}s, corpus $units inputs," \
-	"libFuzzer exit status $status"
-if [ "$status" -ne 0 ] || [ -n "$(ls "$work/artifacts")" ]; then
-	keep=1
-	tail -n 60 "$work/fuzz.log" >&2
-	for f in "$work"/artifacts/*; do
-		[ -f "$f" ] || continue
-		echo "run-fuzz: crashing input $f (base64):" >&2
-		base64 "$f" | head -n 40 >&2
+echo "run-fuzz: running $(echo "$targets" | wc -w) targets, $parallel at once, ${secs}s each" \
+	"(inputs over ${timeout}s fail)"
+set -- $targets
+while [ $# -gt 0 ]; do
+	batch=
+	n=0
+	while [ $# -gt 0 ] && [ "$n" -lt "$parallel" ]; do
+		run_one "$1" &
+		batch="$batch $1"
+		n=$((n + 1))
+		shift
 	done
-	echo "run-fuzz: FAILED; log and inputs kept in $work" >&2
+	wait
+	for t in $batch; do
+		cat "$work/$t/report"
+	done
+done
+
+if grep -l "FAILED$" "$work"/*/report >/dev/null 2>&1; then
+	keep=1
+	echo "run-fuzz: FAILED; logs and inputs kept in $work" >&2
 	exit 1
 fi
 echo "run-fuzz: OK"

@@ -146,7 +146,8 @@ int cli_input_model(const cli_input *in, qubo_model **out);
 int cli_read_model(const char *path, qubo_model **out);
 
 /* Parses a puzzle from an input; on failure prints the reason (with the
- * position) and returns the exit code (CLI_PARSE, CLI_INFEASIBLE, ...). */
+ * position) and returns the exit code (CLI_PARSE, CLI_INFEASIBLE, ...).
+ * Ctrl-C stops the build: a message, and CLI_FAILURE. */
 int cli_input_puzzle(const cli_input *in, int32_t reduce, qubo_puzzle **out);
 /* The same, showing progress on stderr for builds over a second (unless
  * @p quiet) and stopping at Ctrl-C or at @p deadline seconds of cli_now()

@@ -523,9 +523,9 @@ static int build_progress(const qubo_puzzle_progress *pr, void *user_data)
 	return 0;
 }
 
-/* Parses in->text with the limits of the command line; with progress, the
- * build shows progress lines and stops at Ctrl-C or at `deadline` seconds
- * of cli_now() (0: none). */
+/* Parses in->text with the limits of the command line; the build shows
+ * progress lines (unless quiet) and stops at Ctrl-C or at `deadline`
+ * seconds of cli_now() (0: none). */
 static int input_puzzle(const cli_input *in, int32_t reduce, double deadline,
 			cli_progress *progress, qubo_puzzle **out)
 {
@@ -541,10 +541,8 @@ static int input_puzzle(const cli_input *in, int32_t reduce, double deadline,
 		if (o.time_limit < 1e-6) /* spent on reading: stop at the first check */
 			o.time_limit = 1e-6;
 	}
-	if (progress) {
-		o.progress = build_progress;
-		o.progress_data = progress;
-	}
+	o.progress = build_progress;
+	o.progress_data = progress;
 	rc = qubo_puzzle_parse(out, in->text, in->length, &o);
 	if (rc == QUBO_OK)
 		return CLI_OK;
@@ -552,7 +550,7 @@ static int input_puzzle(const cli_input *in, int32_t reduce, double deadline,
 		const char *status =
 			rc == QUBO_TIME_LIMIT ? "stopped (time limit)" : "stopped (interrupted)";
 
-		if (!progress || !progress->quiet)
+		if (!progress->quiet)
 			fprintf(stderr, "status: %s\n", status);
 		cli_error("%s: %s while reading and building the puzzle, after %.1f s; nothing "
 			  "found",
@@ -572,7 +570,7 @@ static int input_puzzle(const cli_input *in, int32_t reduce, double deadline,
 
 int cli_input_puzzle(const cli_input *in, int32_t reduce, qubo_puzzle **out)
 {
-	return input_puzzle(in, reduce, 0, NULL, out);
+	return cli_build_puzzle(in, reduce, 0, 1, out);
 }
 
 int cli_build_puzzle(const cli_input *in, int32_t reduce, double deadline, int quiet,

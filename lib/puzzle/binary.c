@@ -408,22 +408,25 @@ static int line_possible(const struct bn *b, size_t k, const qubo_lit *lits, int
 	return ok;
 }
 
-/* Every line can reach its count over the FULL-level literals. */
-static int check_lines(const struct bn *b, const qubo_allocator *a, const qubo_lit *lits,
-		       size_t nv)
+/* Every line can reach its count over the FULL-level literals; the build's
+ * ctl stops it. */
+static int check_lines(const struct bn *b, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       const qubo_lit *lits, size_t nv)
 {
 	size_t k, maxlen = b->maxlen;
 	int32_t *pos = qubo__pz_zalloc(a, nv, sizeof *pos);
 	int32_t *neg = qubo__pz_zalloc(a, nv, sizeof *neg);
 	uint32_t *vars = qubo__pz_alloc(a, maxlen, sizeof *vars);
 	uint8_t *reach = qubo__pz_alloc(a, maxlen + 1, 1);
+	uint64_t pending = 0;
 	int rc = QUBO_OK;
 	char name[32];
 
 	if (!pos || !neg || !vars || !reach)
 		rc = qubo__pz_nomem("the line checks");
 	for (k = 0; !rc && k < bn_nlines(b); k++) {
-		if (b->need[k] < 0 || line_possible(b, k, lits, pos, neg, vars, reach))
+		if ((rc = qubo__pz_build_tick(ctl, &pending, bn_line_len(b, k))) ||
+		    b->need[k] < 0 || line_possible(b, k, lits, pos, neg, vars, reach))
 			continue;
 		qubo__pz_bn_line_name(b, k, name, sizeof name);
 		rc = qubo__pz_error(QUBO_ERR_INFEASIBLE,
@@ -441,14 +444,18 @@ static int check_lines(const struct bn *b, const qubo_allocator *a, const qubo_l
 /* Distinct lines: no two of the lines first … first + count − 1 (all rows
  * or all columns) with the same literal in every cell, which would make
  * them equal in every completion. */
-static int check_distinct(const struct bn *b, const qubo_lit *lits, size_t first, size_t count)
+static int check_distinct(const struct bn *b, struct qubo__pz_ctl *ctl, const qubo_lit *lits,
+			  size_t first, size_t count)
 {
 	uint32_t j, len = bn_line_len(b, first);
 	size_t k, k2;
-	int rows = first == 0;
+	int rows = first == 0, rc;
+	uint64_t pending = 0;
 
 	for (k = first; k < first + count; k++)
 		for (k2 = k + 1; k2 < first + count; k2++) {
+			if ((rc = qubo__pz_build_tick(ctl, &pending, len)))
+				return rc;
 			for (j = 0; j < len; j++)
 				if (lits[bn_line_cell(b, k, j)] != lits[bn_line_cell(b, k2, j)])
 					break;
@@ -477,11 +484,12 @@ static int term_status(int rc, const char *what)
 
 /* The witnesses of the pairs of lines first … first + count − 1 (wbuf has
  * room for two per cell of a line). */
-static int add_witnesses(const struct bn *b, qubo_model *m, const qubo_lit *lits, size_t first,
-			 size_t count, qubo_lit *wbuf, double P)
+static int add_witnesses(const struct bn *b, qubo_model *m, struct qubo__pz_ctl *ctl,
+			 const qubo_lit *lits, size_t first, size_t count, qubo_lit *wbuf, double P)
 {
 	uint32_t j, len = bn_line_len(b, first);
 	size_t k, k2;
+	uint64_t pending = 0;
 	int rc = QUBO_OK;
 
 	for (k = first; k < first + count && !rc; k++) {
@@ -503,7 +511,7 @@ static int add_witnesses(const struct bn *b, qubo_model *m, const qubo_lit *lits
 				nw += x != QUBO_LIT_FALSE && y != QUBO_LIT_TRUE;
 				nw += !one_kind && x != QUBO_LIT_TRUE && y != QUBO_LIT_FALSE;
 			}
-			if (j < len)
+			if ((rc = qubo__pz_build_tick(ctl, &pending, len)) || j < len)
 				continue;
 			if (nw == 0)
 				return term_status(QUBO_ERR_INFEASIBLE, "a pair of equal lines");
@@ -546,7 +554,8 @@ static int add_witnesses(const struct bn *b, qubo_model *m, const qubo_lit *lits
 }
 
 /* Builds the compiled model over lits (nv variables before the
- * witnesses). */
+ * witnesses); the build's ctl stops it, between terms and in the model's
+ * long calls. */
 static int build_model(const struct bn *b, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
 		       double P, const qubo_lit *lits, size_t nv, qubo_model **out)
 {
@@ -554,6 +563,7 @@ static int build_model(const struct bn *b, const qubo_allocator *a, struct qubo_
 	size_t k, maxlen = b->maxlen;
 	qubo_lit *buf;
 	uint32_t j;
+	uint64_t pending = 0;
 	int rc;
 
 	*out = NULL;
@@ -567,7 +577,7 @@ static int build_model(const struct bn *b, const qubo_allocator *a, struct qubo_
 	/* clues and signs: nothing at the reduced levels, where they are in
 	 * the literals already */
 	for (k = 0; !rc && k < b->n; k++)
-		if (b->clue[k] >= 0)
+		if (!(rc = qubo__pz_build_tick(ctl, &pending, 1)) && b->clue[k] >= 0)
 			rc = term_status(qubo_penalty_exactly(m, &lits[k], 1, b->clue[k], P),
 					 "a clue");
 	for (k = 0; !rc && k < b->nrel; k++) {
@@ -576,6 +586,8 @@ static int build_model(const struct bn *b, const qubo_allocator *a, struct qubo_
 		rc = b->rel[k].differ ? qubo_penalty_differ(m, x, y, P)
 				      : qubo_penalty_equal(m, x, y, P);
 		rc = term_status(rc, "a sign");
+		if (!rc)
+			rc = qubo__pz_build_tick(ctl, &pending, 1);
 	}
 	for (k = 0; !rc && k < bn_nlines(b); k++) {
 		if (b->need[k] < 0)
@@ -583,6 +595,8 @@ static int build_model(const struct bn *b, const qubo_allocator *a, struct qubo_
 		for (j = 0; j < bn_line_len(b, k); j++)
 			buf[j] = lits[bn_line_cell(b, k, j)];
 		rc = term_status(qubo_penalty_exactly(m, buf, j, b->need[k], P), "a line");
+		if (!rc) /* a line of j cells: j² / 2 couplers */
+			rc = qubo__pz_build_tick(ctl, &pending, (uint64_t)j * j / 2 + 1);
 	}
 	for (k = 0; !rc && k < b->nwin; k++) {
 		const uint32_t *t = &b->win[3 * k];
@@ -590,11 +604,13 @@ static int build_model(const struct bn *b, const qubo_allocator *a, struct qubo_
 		rc = term_status(qubo_penalty_no_three_equal(m, lits[t[0]], lits[t[1]], lits[t[2]],
 							     P),
 				 "a window");
+		if (!rc)
+			rc = qubo__pz_build_tick(ctl, &pending, 3);
 	}
 	if (!rc && b->distinct)
-		rc = add_witnesses(b, m, lits, 0, b->h, buf, P);
+		rc = add_witnesses(b, m, ctl, lits, 0, b->h, buf, P);
 	if (!rc && b->distinct)
-		rc = add_witnesses(b, m, lits, b->h, b->w, buf, P);
+		rc = add_witnesses(b, m, ctl, lits, b->h, b->w, buf, P);
 	if (!rc)
 		rc = qubo_model_compile(m);
 	qubo__pz_free(a, buf);
@@ -701,11 +717,13 @@ static int full_literals(const struct bn *b, const qubo_allocator *a, const qubo
 	return QUBO_OK;
 }
 
-/* Propagation at the FULL level from the clues alone, with messages. */
-static int reduce_full(struct bn *b, const qubo_allocator *a, int8_t *full)
+/* Propagation at the FULL level from the clues alone, with messages; the
+ * build's ctl stops it. */
+static int reduce_full(struct bn *b, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       int8_t *full)
 {
 	struct qubo__pz_bn_ws *ws = NULL;
-	int rc = qubo__pz_bn_ws_new(b, a, &ws);
+	int rc = qubo__pz_bn_ws_new(b, a, ctl, &ws);
 
 	if (rc)
 		return rc;
@@ -789,6 +807,8 @@ int qubo__pz_bn_create(qubo_puzzle **out, const struct bn_spec *s, const struct 
 	b->kind = s->kind;
 	b->distinct = s->distinct;
 	rc = copy_spec(b, a, s);
+	if (!rc)
+		rc = qubo__pz_build_poll(opts->ctl, b->n);
 	if (rc)
 		goto out;
 	clues = qubo__pz_alloc(a, b->n, sizeof *clues);
@@ -801,10 +821,11 @@ int qubo__pz_bn_create(qubo_puzzle **out, const struct bn_spec *s, const struct 
 	/* Every check runs whatever the level: the level only decides which
 	 * cells the model keeps as variables. */
 	if ((rc = make_classes(b, a, clues, &nv_clues)) || (rc = check_windows(b, clues)) ||
-	    (rc = reduce_full(b, a, fixed)) ||
+	    (rc = reduce_full(b, a, opts->ctl, fixed)) ||
 	    (rc = full_literals(b, a, clues, nv_clues, fixed, full, &nv_full)) ||
-	    (rc = check_lines(b, a, full, nv_full)) || (b->distinct && ((rc = check_distinct(b, full, 0, b->h)) ||
-			      (rc = check_distinct(b, full, b->h, b->w)))))
+	    (rc = check_lines(b, a, opts->ctl, full, nv_full)) ||
+	    (b->distinct && ((rc = check_distinct(b, opts->ctl, full, 0, b->h)) ||
+			     (rc = check_distinct(b, opts->ctl, full, b->h, b->w)))))
 		goto out;
 	rc = build_level(p, opts, clues, nv_clues, full, nv_full);
 	if (rc)
@@ -857,7 +878,7 @@ static void bn_cell(const qubo_puzzle *p, size_t i, qubo_puzzle_cell *out)
 static int bn_ws_new(const qubo_puzzle *p, void **out)
 {
 	struct qubo__pz_bn_ws *ws = NULL;
-	int rc = qubo__pz_bn_ws_new(p->data, &p->alloc, &ws);
+	int rc = qubo__pz_bn_ws_new(p->data, &p->alloc, NULL, &ws);
 
 	*out = ws;
 	return rc;

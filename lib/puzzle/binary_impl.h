@@ -125,16 +125,21 @@ void qubo__pz_bn_cell_name(const struct bn *b, size_t c, char *buf, size_t cap);
  * cells. */
 void qubo__pz_bn_window_name(const struct bn *b, size_t k, char *buf, size_t cap);
 
-/* A propagation's work space, made once and reused by a search's nodes. */
+/* A propagation's work space, made once and reused by a search's nodes.
+ * ctl (NULL: none) is the build's time limit and progress, which its
+ * propagations poll between lines. */
 struct qubo__pz_bn_ws;
-int qubo__pz_bn_ws_new(const struct bn *b, const qubo_allocator *a, struct qubo__pz_bn_ws **out);
+int qubo__pz_bn_ws_new(const struct bn *b, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       struct qubo__pz_bn_ws **out);
 void qubo__pz_bn_ws_free(const qubo_allocator *a, struct qubo__pz_bn_ws *ws);
 /*
  * Applies the clues and the decisions in val (n cells: -1 free, 0 or 1) and
  * propagates every rule to the fixpoint (the FULL reduction); val receives
  * the result. Keeps exactly the solutions that agree with the decisions.
  * QUBO_OK, or QUBO_ERR_INFEASIBLE: with a message naming the cells unless
- * quiet. counts (optional) receives the cells each rule fixed.
+ * quiet; QUBO_TIME_LIMIT or QUBO_CANCELLED when the work space's ctl
+ * stopped it (val is then partly propagated). counts (optional) receives
+ * the cells each rule fixed.
  */
 int qubo__pz_bn_propagate(struct qubo__pz_bn_ws *ws, int8_t *val, int quiet,
 			  size_t counts[BN_NUM_RULES]);

@@ -16,7 +16,15 @@
  *   LINE      a row or column (of at most BN_LINE_MAX cells) whose every
  *             completion that keeps its own count, its windows and the
  *             signs between its cells gives a cell the same value fixes
- *             that cell; no completion: no solution;
+ *             that cell; no completion: no solution. The completions are
+ *             never listed (a wide open line of 64 cells has billions): a
+ *             dynamic program over the line's positions decides for each
+ *             cell and value whether some completion has it, in time
+ *             linear in the line's length. A sign between cells so far
+ *             apart that the program would have to remember more than
+ *             BN_FRONT_MAX earlier cells at once is left out of the line;
+ *             the rule then completes a relaxation of the line, fixing
+ *             fewer cells, still soundly;
  *   DISTINCT  (rows and columns pairwise distinct) two complete lines of
  *             one direction that are equal: no solution; a line with two
  *             free cells that need one 1 between them, whose fixed cells
@@ -24,7 +32,8 @@
  *             differ from that line.
  *
  * The work space is made once; a propagation allocates nothing, so that a
- * search's nodes are cheap.
+ * search's nodes are cheap. A build's propagation polls the build's time
+ * limit and progress between lines.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,29 +43,54 @@
 
 /* Longest line the LINE rule completes. */
 #define BN_LINE_MAX 64
+/* Most earlier positions of a line that the LINE rule's state remembers
+ * (its frontier): 2^BN_FRONT_MAX states per position at most. */
+#define BN_FRONT_MAX 8
 
 /* A rule inside one line, at positions of the line: a window (kind 0) or
- * two cells of one parity class, equal (1) or different (2). Each line's
- * rules are sorted by their last position. */
+ * two cells of one parity class, equal (1) or different (2). */
 struct bn_lrule {
 	uint16_t p[3];
 	uint8_t kind;
 };
 
+/* A rule as the LINE rule checks it at its last position j: a and b are
+ * bits of the state at j, which holds the frontier's values and then j's
+ * (a window: the other two cells; a sign: the other cell). */
+struct bn_check {
+	uint8_t kind, a, b;
+};
+
+/* One position j of a line: the frontier before it (the earlier positions
+ * that a rule ending at j or later still needs) has `width` cells; the
+ * checks of the rules ending at j are check[check0 …], those of j + 1
+ * start where they end; the frontier after j is gather[gather0 …]: for
+ * each of its width(j + 1) cells, its bit in the state at j. */
+struct bn_step {
+	uint32_t check0, gather0;
+	uint8_t width;
+};
+
 struct qubo__pz_bn_ws {
 	const struct bn *b;
-	/* the LINE rule: per row and column, rules at [lstart[k], lstart[k+1])
-	 * and per position j the first rule ending at j or later,
-	 * lpos[lpos_start[k] + j] */
-	size_t *lstart, *lpos_start, *lpos;
-	struct bn_lrule *lr;
-	int8_t lval[BN_LINE_MAX];
+	struct qubo__pz_ctl *ctl; /* the build's time limit and progress, or NULL */
+	/* the LINE rule: per row and column k (of at most BN_LINE_MAX cells),
+	 * len + 1 steps from step[sstart[k]] */
+	size_t *sstart;
+	struct bn_step *step;
+	struct bn_check *check;
+	uint8_t *gather;
+	uint64_t *fwd;		   /* per position and state, the counts a prefix reaches */
+	uint16_t *to;		   /* per position, state and value, the state after
+			   * (NO_STATE: a rule breaks, or the cell has the other) */
+	uint64_t *bwd[2];	   /* 2^BN_FRONT_MAX: the counts a suffix completes */
 	uint8_t seen[BN_LINE_MAX]; /* bit v: a completion has value v there */
-	uint32_t lfree, lboth;	   /* free positions; those seen with both */
 	int8_t *val;	 /* the vector being propagated (the caller's) */
 	int8_t *dec;	 /* n: a copy of the caller's decisions */
 	int32_t *ones;	 /* per line: cells fixed to 1 */
 	int32_t *zeros;	 /* per line: cells fixed to 0 */
+	int32_t *lined;	 /* per row and column: its fixed cells when LINE last ran
+			  * on it in this propagation (-1: never) */
 	uint32_t *queue; /* n: fixed cells whose consequences are pending */
 	size_t qhead, qtail;
 	int quiet;
@@ -75,18 +109,26 @@ static int in_line(const struct bn *b, size_t k, size_t c)
 	return k < b->h ? c / b->w == k : c % b->w == k - b->h;
 }
 
+static unsigned last_pos(const struct bn_lrule *r)
+{
+	return r->p[r->kind ? 1 : 2];
+}
+
+/* Shorter rules first (they are kept first), then by their last position. */
 static int cmp_lrule(const void *x, const void *y)
 {
 	const struct bn_lrule *a = x, *b = y;
-	unsigned ma = a->p[a->kind ? 1 : 2], mb = b->p[b->kind ? 1 : 2];
+	unsigned sa = last_pos(a) - a->p[0], sb = last_pos(b) - b->p[0];
 
-	return (ma > mb) - (ma < mb);
+	if (sa != sb)
+		return (sa > sb) - (sa < sb);
+	return (last_pos(a) > last_pos(b)) - (last_pos(a) < last_pos(b));
 }
 
-/* Collects (count = 1) or fills (0) line k's rules from r on; returns the
- * number. Windows of three cells of the line; for the signs, each cell and
- * the next cell of its class in the line. */
-static size_t collect(const struct bn *b, size_t k, struct bn_lrule *r, int count)
+/* Collects (r NULL) or fills line k's rules; returns the number. Windows
+ * of three cells of the line; for the signs, each cell and the next cell
+ * of its class in the line. */
+static size_t collect(const struct bn *b, size_t k, struct bn_lrule *r)
 {
 	uint32_t len = bn_line_len(b, k), j;
 	size_t m = 0, w;
@@ -106,7 +148,7 @@ static size_t collect(const struct bn *b, size_t k, struct bn_lrule *r, int coun
 			lo = q0 < q1 ? (q0 < q2 ? q0 : q2) : (q1 < q2 ? q1 : q2);
 			if (lo != j) /* each window once, from its first position */
 				continue;
-			if (!count) {
+			if (r) {
 				uint32_t hi = q0 > q1 ? (q0 > q2 ? q0 : q2) : (q1 > q2 ? q1 : q2);
 
 				r[m].p[0] = (uint16_t)lo;
@@ -120,7 +162,7 @@ static size_t collect(const struct bn *b, size_t k, struct bn_lrule *r, int coun
 		for (x = b->next[c]; x != c; x = b->next[x]) {
 			if (!in_line(b, k, x) || line_pos(b, k, x) <= j)
 				continue;
-			if (!count) {
+			if (r) {
 				r[m].p[0] = (uint16_t)j;
 				r[m].p[1] = (uint16_t)line_pos(b, k, x);
 				r[m].p[2] = 0;
@@ -133,63 +175,175 @@ static size_t collect(const struct bn *b, size_t k, struct bn_lrule *r, int coun
 	return m;
 }
 
-/* The LINE rule's tables (lines longer than BN_LINE_MAX get none). */
+/* Keeps rule r when the frontiers stay within BN_FRONT_MAX cells: last[p]
+ * is the last position of the kept rules that need p (p: none), width[j]
+ * the frontier before j. Nonzero when kept. */
+static int keep_rule(const struct bn_lrule *r, uint8_t *last, uint8_t *width)
+{
+	unsigned e = last_pos(r), i, j, n = r->kind ? 1 : 2;
+
+	for (j = r->p[0] + 1u; j <= e; j++) {
+		unsigned add = 0;
+
+		for (i = 0; i < n; i++)
+			add += r->p[i] < j && last[r->p[i]] < j;
+		if (width[j] + add > BN_FRONT_MAX)
+			return 0;
+	}
+	for (i = 0; i < n; i++) {
+		for (j = last[r->p[i]] + 1u; j <= e; j++)
+			width[j]++;
+		if (last[r->p[i]] < e)
+			last[r->p[i]] = (uint8_t)e;
+	}
+	return 1;
+}
+
+/* The steps of a line of len cells (len + 1 of them) from its rules r
+ * (m of them, in keeping order), their checks from check[*nchecks] and
+ * their gather entries from gather[*ngather] on (both counts advance). A
+ * rule that would make a frontier wider than BN_FRONT_MAX is left out: the
+ * LINE rule then completes a relaxation of the line, still sound, fixing
+ * fewer cells. */
+static void plan_line(uint32_t len, struct bn_lrule *r, size_t m, struct bn_step *steps,
+		      struct bn_check *check, uint8_t *gather, size_t *nchecks, size_t *ngather)
+{
+	uint8_t last[BN_LINE_MAX], width[BN_LINE_MAX + 1], at[BN_LINE_MAX];
+	uint32_t ends[BN_LINE_MAX + 1], j, p;
+	size_t i, kept = 0;
+
+	for (j = 0; j < len; j++)
+		last[j] = (uint8_t)j;
+	memset(width, 0, sizeof width);
+	memset(ends, 0, sizeof ends);
+	for (i = 0; i < m; i++)
+		if (keep_rule(&r[i], last, width)) {
+			r[kept++] = r[i];
+			ends[last_pos(&r[i]) + 1]++;
+		}
+	/* the kept rules' checks grouped by their last position, with
+	 * positions of the line for now */
+	for (j = 0; j < len; j++)
+		ends[j + 1] += ends[j];
+	for (i = 0; i < kept; i++) {
+		struct bn_check *q = &check[*nchecks + ends[last_pos(&r[i])]++];
+
+		q->kind = r[i].kind;
+		q->a = (uint8_t)r[i].p[0];
+		q->b = (uint8_t)r[i].p[1];
+	}
+	for (j = len; j > 0; j--) /* back to the starts */
+		ends[j] = ends[j - 1];
+	ends[0] = 0;
+	for (j = 0; j <= len; j++) {
+		uint8_t w = 0;
+		size_t c;
+
+		steps[j].check0 = (uint32_t)(*nchecks + ends[j]);
+		steps[j].gather0 = (uint32_t)*ngather;
+		steps[j].width = width[j];
+		if (j == len)
+			break;
+		/* the frontier before j, in order of position */
+		for (p = 0; p < j; p++)
+			if (last[p] >= j)
+				at[p] = w++;
+		for (c = *nchecks + ends[j]; c < *nchecks + ends[j + 1]; c++) {
+			check[c].a = at[check[c].a];
+			check[c].b = check[c].kind ? 0 : at[check[c].b];
+		}
+		/* the frontier after j: its cells' bits in the state at j */
+		for (p = 0; p <= j; p++)
+			if (last[p] > j)
+				gather[(*ngather)++] = p == j ? w : at[p];
+	}
+	*nchecks += kept;
+}
+
+/* The LINE rule's tables (lines longer than BN_LINE_MAX get none):
+ * QUBO_OK, QUBO_ERR_NOMEM, or the ctl's stop. */
 static int line_rules(struct qubo__pz_bn_ws *ws, const qubo_allocator *a)
 {
 	const struct bn *b = ws->b;
-	size_t nl = (size_t)b->h + b->w, k, total = 0, tpos = 0;
+	size_t nl = (size_t)b->h + b->w, k, nsteps = 0, maxr = 0, total = 0, maxfwd = 0;
+	size_t nc = 0, ng = 0;
+	uint64_t pending = 0;
+	struct bn_lrule *r;
+	uint8_t *g;
+	int rc = QUBO_OK;
 
-	ws->lstart = qubo__pz_alloc(a, nl + 1, sizeof *ws->lstart);
-	ws->lpos_start = qubo__pz_alloc(a, nl + 1, sizeof *ws->lpos_start);
-	if (!ws->lstart || !ws->lpos_start)
-		return 1;
+	ws->sstart = qubo__pz_alloc(a, nl + 1, sizeof *ws->sstart);
+	if (!ws->sstart)
+		return qubo__pz_nomem("the propagation's work space");
 	for (k = 0; k < nl; k++) {
-		ws->lstart[k] = total;
-		ws->lpos_start[k] = tpos;
+		ws->sstart[k] = nsteps;
 		if (bn_line_len(b, k) <= BN_LINE_MAX) {
-			total += collect(b, k, NULL, 1);
-			tpos += bn_line_len(b, k) + 1;
-		}
-	}
-	ws->lstart[nl] = total;
-	ws->lpos_start[nl] = tpos;
-	ws->lr = qubo__pz_alloc(a, total, sizeof *ws->lr);
-	ws->lpos = qubo__pz_alloc(a, tpos, sizeof *ws->lpos);
-	if (!ws->lr || !ws->lpos)
-		return 1;
-	for (k = 0; k < nl; k++) {
-		struct bn_lrule *r = ws->lr + ws->lstart[k];
-		size_t m = ws->lstart[k + 1] - ws->lstart[k], i = 0;
-		uint32_t j, len = bn_line_len(b, k);
+			size_t m = collect(b, k, NULL);
 
-		if (len > BN_LINE_MAX)
-			continue;
-		collect(b, k, r, 0);
-		qsort(r, m, sizeof *r, cmp_lrule);
-		for (j = 0; j <= len; j++) {
-			while (i < m && r[i].p[r[i].kind ? 1 : 2] < j)
-				i++;
-			ws->lpos[ws->lpos_start[k] + j] = ws->lstart[k] + i;
+			nsteps += bn_line_len(b, k) + 1;
+			total += m;
+			maxr = m > maxr ? m : maxr;
 		}
 	}
-	return 0;
+	ws->sstart[nl] = nsteps;
+	r = qubo__pz_alloc(a, maxr, sizeof *r);
+	ws->step = qubo__pz_alloc(a, nsteps, sizeof *ws->step);
+	ws->check = qubo__pz_alloc(a, total, sizeof *ws->check);
+	/* at most BN_FRONT_MAX a step; made to fit below */
+	ws->gather = qubo__pz_alloc(a, nsteps, BN_FRONT_MAX);
+	if (!r || !ws->step || !ws->check || !ws->gather) {
+		qubo__pz_free(a, r);
+		return qubo__pz_nomem("the propagation's work space");
+	}
+	for (k = 0; k < nl && !rc; k++) {
+		uint32_t len = bn_line_len(b, k), j;
+		size_t m, f = 0;
+
+		if (len > BN_LINE_MAX || (rc = qubo__pz_build_tick(ws->ctl, &pending, 8 * len)))
+			continue;
+		m = collect(b, k, r);
+		qsort(r, m, sizeof *r, cmp_lrule);
+		plan_line(len, r, m, ws->step + ws->sstart[k], ws->check, ws->gather, &nc, &ng);
+		for (j = 0; j <= len; j++)
+			f += (size_t)1 << ws->step[ws->sstart[k] + j].width;
+		maxfwd = f > maxfwd ? f : maxfwd;
+	}
+	qubo__pz_free(a, r);
+	if (rc)
+		return rc;
+	if (ng && (g = qubo__pz_realloc(a, ws->gather, ng, 1)) != NULL)
+		ws->gather = g;
+	ws->fwd = qubo__pz_alloc(a, maxfwd, sizeof *ws->fwd);
+	ws->to = qubo__pz_alloc(a, 2 * maxfwd, sizeof *ws->to);
+	ws->bwd[0] = qubo__pz_alloc(a, (size_t)1 << BN_FRONT_MAX, sizeof *ws->bwd[0]);
+	ws->bwd[1] = qubo__pz_alloc(a, (size_t)1 << BN_FRONT_MAX, sizeof *ws->bwd[1]);
+	if (!ws->fwd || !ws->to || !ws->bwd[0] || !ws->bwd[1])
+		return qubo__pz_nomem("the propagation's work space");
+	return QUBO_OK;
 }
 
-int qubo__pz_bn_ws_new(const struct bn *b, const qubo_allocator *a, struct qubo__pz_bn_ws **out)
+int qubo__pz_bn_ws_new(const struct bn *b, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       struct qubo__pz_bn_ws **out)
 {
 	struct qubo__pz_bn_ws *ws = qubo__pz_zalloc(a, 1, sizeof *ws);
+	int rc;
 
 	*out = NULL;
 	if (!ws)
 		return qubo__pz_nomem("the propagation's work space");
 	ws->b = b;
+	ws->ctl = ctl;
 	ws->dec = qubo__pz_alloc(a, b->n, 1);
 	ws->ones = qubo__pz_alloc(a, bn_nlines(b), sizeof *ws->ones);
 	ws->zeros = qubo__pz_alloc(a, bn_nlines(b), sizeof *ws->zeros);
 	ws->queue = qubo__pz_alloc(a, b->n, sizeof *ws->queue);
-	if (!ws->dec || !ws->ones || !ws->zeros || !ws->queue || line_rules(ws, a)) {
+	ws->lined = qubo__pz_alloc(a, (size_t)b->h + b->w, sizeof *ws->lined);
+	rc = !ws->dec || !ws->ones || !ws->zeros || !ws->queue || !ws->lined ?
+		     qubo__pz_nomem("the propagation's work space") :
+		     line_rules(ws, a);
+	if (rc) {
 		qubo__pz_bn_ws_free(a, ws);
-		return qubo__pz_nomem("the propagation's work space");
+		return rc;
 	}
 	*out = ws;
 	return QUBO_OK;
@@ -203,10 +357,15 @@ void qubo__pz_bn_ws_free(const qubo_allocator *a, struct qubo__pz_bn_ws *ws)
 	qubo__pz_free(a, ws->ones);
 	qubo__pz_free(a, ws->zeros);
 	qubo__pz_free(a, ws->queue);
-	qubo__pz_free(a, ws->lstart);
-	qubo__pz_free(a, ws->lpos_start);
-	qubo__pz_free(a, ws->lpos);
-	qubo__pz_free(a, ws->lr);
+	qubo__pz_free(a, ws->lined);
+	qubo__pz_free(a, ws->sstart);
+	qubo__pz_free(a, ws->step);
+	qubo__pz_free(a, ws->check);
+	qubo__pz_free(a, ws->gather);
+	qubo__pz_free(a, ws->fwd);
+	qubo__pz_free(a, ws->to);
+	qubo__pz_free(a, ws->bwd[0]);
+	qubo__pz_free(a, ws->bwd[1]);
 	qubo__pz_free(a, ws);
 }
 
@@ -393,67 +552,117 @@ static int drain(struct qubo__pz_bn_ws *ws)
 	return QUBO_OK;
 }
 
-/* Completions of line k from position j on, with `ones` ones so far;
- * returns 1 to stop (every free position seen with both values). */
-static int complete_from(struct qubo__pz_bn_ws *ws, size_t k, uint32_t j, int32_t ones,
-			 int32_t left)
+/* The LINE rule's counts: at position j of a line of len cells needing
+ * need ones (-1: none), a prefix's ones lie in [lo(j), hi(j)], a range of
+ * at most len / 2 + 1 ≤ 33 values; bit i of a count set is lo(j) + i. */
+static int32_t count_lo(int32_t need, uint32_t len, uint32_t j)
 {
-	const struct bn *b = ws->b;
-	uint32_t len = bn_line_len(b, k);
-	int32_t need = b->need[k];
-	int v;
-
-	if (need >= 0 && (ones > need || ones + left < need))
-		return 0;
-	if (j == len) {
-		uint32_t i;
-
-		for (i = 0; i < len; i++) {
-			uint8_t bit = (uint8_t)(1u << ws->lval[i]);
-
-			if (ws->seen[i] != 3 && (ws->seen[i] |= bit) == 3 &&
-			    ws->val[bn_line_cell(b, k, i)] < 0)
-				ws->lboth++;
-		}
-		return ws->lboth == ws->lfree;
-	}
-	for (v = 0; v <= 1; v++) {
-		int8_t fixed = ws->val[bn_line_cell(b, k, j)];
-		size_t r, end = ws->lpos[ws->lpos_start[k] + j + 1];
-		int ok = 1;
-
-		if (fixed >= 0 && fixed != v)
-			continue;
-		ws->lval[j] = (int8_t)v;
-		for (r = ws->lpos[ws->lpos_start[k] + j]; r < end && ok; r++) {
-			const struct bn_lrule *q = &ws->lr[r];
-
-			if (q->kind == 0)
-				ok = !(ws->lval[q->p[0]] == v && ws->lval[q->p[1]] == v);
-			else
-				ok = (ws->lval[q->p[0]] != v) == (q->kind == 2);
-		}
-		if (ok && complete_from(ws, k, j + 1, ones + v, left - 1))
-			return 1;
-	}
-	return 0;
+	return need > (int32_t)(len - j) ? need - (int32_t)(len - j) : 0;
 }
 
-/* LINE on line k (not complete). *changed is set when a cell was fixed. */
+static uint64_t count_mask(int32_t need, uint32_t len, uint32_t j)
+{
+	int32_t hi = need < 0 ? 0 : need < (int32_t)j ? need : (int32_t)j;
+
+	return need < 0 ? 1 : (2ull << (hi - count_lo(need, len, j))) - 1;
+}
+
+#define NO_STATE 0xffffu
+
+/* The state after value v at a step with state m (the frontier's values):
+ * NO_STATE when a rule ending there breaks, else the next frontier's. */
+static uint16_t next_state(const struct qubo__pz_bn_ws *ws, const struct bn_step *st, uint32_t m,
+			   int v)
+{
+	uint32_t e = m | (uint32_t)v << st->width, i, nm = 0;
+	uint32_t c, ce = st[1].check0, ge = st[1].gather0;
+
+	for (c = st->check0; c < ce; c++) {
+		const struct bn_check *q = &ws->check[c];
+		int x = (int)(e >> q->a & 1);
+
+		if (q->kind == 0 ? x == v && (int)(e >> q->b & 1) == v : (x != v) != (q->kind == 2))
+			return NO_STATE;
+	}
+	for (i = 0; st->gather0 + i < ge; i++)
+		nm |= (e >> ws->gather[st->gather0 + i] & 1) << i;
+	return (uint16_t)nm;
+}
+
+/* LINE on line k (not complete), by dynamic programming over its
+ * positions: the state before position j is the values of the frontier
+ * (at most BN_FRONT_MAX cells) and the set of counts of ones the prefix can
+ * have with them. A forward pass finds what each prefix reaches, a
+ * backward pass what each suffix completes; value v at j is in some
+ * completion when a state before j reaches, through v, a state after j
+ * that completes. Time O(len 2^width), whatever the number of completions.
+ * *changed is set when a cell was fixed. */
 static int line_complete_rule(struct qubo__pz_bn_ws *ws, size_t k, int *changed)
 {
 	const struct bn *b = ws->b;
-	uint32_t len = bn_line_len(b, k), j;
-	int rc;
+	const struct bn_step *st = ws->step + ws->sstart[k];
+	uint32_t len = bn_line_len(b, k), j, m;
+	int32_t need = b->need[k];
+	uint64_t *fwd = ws->fwd, *cur = ws->bwd[0], *prev = ws->bwd[1];
+	uint16_t *to = ws->to;
+	size_t off = 0;
+	int v, rc;
 
-	ws->lfree = 0;
-	ws->lboth = 0;
+	/* forward: fwd holds the states of every position, one after the
+	 * other, and `to` their moves */
+	fwd[0] = 1;
 	for (j = 0; j < len; j++) {
-		ws->seen[j] = 0;
-		ws->lfree += ws->val[bn_line_cell(b, k, j)] < 0;
+		size_t noff = off + ((size_t)1 << st[j].width);
+		uint64_t mask = count_mask(need, len, j + 1);
+		unsigned d = (unsigned)(count_lo(need, len, j + 1) - count_lo(need, len, j));
+		int8_t fixed = ws->val[bn_line_cell(b, k, j)];
+
+		memset(fwd + noff, 0, ((size_t)1 << st[j + 1].width) * sizeof *fwd);
+		for (m = 0; m < (1u << st[j].width); m++) {
+			if (!fwd[off + m])
+				continue;
+			for (v = 0; v <= 1; v++) {
+				uint16_t nm = fixed >= 0 && fixed != v ?
+						      NO_STATE :
+						      next_state(ws, &st[j], m, v);
+
+				to[2 * (off + m) + (size_t)v] = nm;
+				if (nm != NO_STATE)
+					fwd[noff + nm] |=
+						(fwd[off + m] << (need >= 0 && v)) >> d & mask;
+			}
+		}
+		off = noff;
 	}
-	if (complete_from(ws, k, 0, 0, (int32_t)len))
-		return QUBO_OK;
+	/* backward, from the one state after the last position (no frontier,
+	 * the count need at bit 0) */
+	cur[0] = fwd[off] & 1;
+	for (j = len; j-- > 0;) {
+		uint64_t mask = count_mask(need, len, j + 1), pmask = count_mask(need, len, j);
+		unsigned d = (unsigned)(count_lo(need, len, j + 1) - count_lo(need, len, j));
+		uint64_t *t;
+
+		off -= (size_t)1 << st[j].width;
+		ws->seen[j] = 0;
+		for (m = 0; m < (1u << st[j].width); m++) {
+			prev[m] = 0;
+			if (!fwd[off + m])
+				continue;
+			for (v = 0; v <= 1; v++) {
+				unsigned inc = need >= 0 && v;
+				uint16_t nm = to[2 * (off + m) + (size_t)v];
+
+				if (nm == NO_STATE || !cur[nm])
+					continue;
+				if (((fwd[off + m] << inc) >> d & mask & cur[nm]) != 0)
+					ws->seen[j] |= (uint8_t)(1u << v);
+				prev[m] |= (cur[nm] << d) >> inc & pmask;
+			}
+		}
+		t = cur;
+		cur = prev;
+		prev = t;
+	}
 	for (j = 0; j < len; j++) {
 		size_t c = bn_line_cell(b, k, j);
 
@@ -463,17 +672,18 @@ static int line_complete_rule(struct qubo__pz_bn_ws *ws, size_t k, int *changed)
 			if (ws->quiet)
 				return QUBO_ERR_INFEASIBLE;
 			qubo__pz_bn_line_name(b, k, name, sizeof name);
-			if (b->need[k] < 0)
+			if (need < 0)
 				return qubo__pz_error(QUBO_ERR_INFEASIBLE,
 						      "the puzzle has no solution: %s cannot be "
 						      "completed (its windows and the signs between "
 						      "its cells exclude every filling)",
 						      name);
-			return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-					      "the puzzle has no solution: %s needs %d ones, and no "
-					      "filling of it with %d ones keeps its windows and the "
-					      "signs between its cells",
-					      name, (int)b->need[k], (int)b->need[k]);
+			return qubo__pz_error(
+				QUBO_ERR_INFEASIBLE,
+				"the puzzle has no solution: %s needs %d ones, and no "
+				"filling of it with %d ones keeps its windows and the "
+				"signs between its cells",
+				name, (int)need, (int)need);
 		}
 		if (ws->val[c] < 0 && ws->seen[j] != 3) {
 			if ((rc = fix(ws, c, ws->seen[j] == 2, BN_RULE_LINE)))
@@ -484,6 +694,13 @@ static int line_complete_rule(struct qubo__pz_bn_ws *ws, size_t k, int *changed)
 	return QUBO_OK;
 }
 
+/* The build's time limit and progress, polled between lines and rounds
+ * (work: the cells looked at since the last poll). */
+static int poll_ctl(const struct qubo__pz_bn_ws *ws, uint64_t work)
+{
+	return qubo__pz_build_poll(ws->ctl, work);
+}
+
 /* LINE on every row and column that is neither complete nor too long. */
 static int line_complete_all(struct qubo__pz_bn_ws *ws, int *changed)
 {
@@ -492,10 +709,16 @@ static int line_complete_all(struct qubo__pz_bn_ws *ws, int *changed)
 	int rc;
 
 	for (k = 0; k < (size_t)b->h + b->w; k++) {
-		if (bn_line_len(b, k) > BN_LINE_MAX ||
-		    ws->ones[k] + ws->zeros[k] == (int32_t)bn_line_len(b, k))
+		int32_t fixed = ws->ones[k] + ws->zeros[k];
+
+		/* a line whose cells are as they were when LINE last ran on it
+		 * has nothing new to give */
+		if (bn_line_len(b, k) > BN_LINE_MAX || fixed == (int32_t)bn_line_len(b, k) ||
+		    fixed == ws->lined[k])
 			continue;
-		if ((rc = line_complete_rule(ws, k, changed)))
+		ws->lined[k] = fixed;
+		if ((rc = poll_ctl(ws, bn_line_len(b, k))) ||
+		    (rc = line_complete_rule(ws, k, changed)))
 			return rc;
 		if (*changed && (rc = drain(ws)))
 			return rc;
@@ -535,6 +758,8 @@ static int distinct_rule(struct qubo__pz_bn_ws *ws, size_t first, size_t count, 
 	for (k = first; k < first + count; k++) {
 		uint32_t len = bn_line_len(b, k), j, f[2], nf = 0;
 
+		if ((rc = poll_ctl(ws, (uint64_t)count * len)))
+			return rc;
 		if (complete(ws, k)) {
 			for (k2 = k + 1; k2 < first + count; k2++)
 				if (complete(ws, k2) && agrees(ws, k, k2))
@@ -578,6 +803,7 @@ int qubo__pz_bn_propagate(struct qubo__pz_bn_ws *ws, int8_t *val, int quiet,
 	memset(val, 0xff, b->n);
 	memset(ws->ones, 0, bn_nlines(b) * sizeof *ws->ones);
 	memset(ws->zeros, 0, bn_nlines(b) * sizeof *ws->zeros);
+	memset(ws->lined, 0xff, ((size_t)b->h + b->w) * sizeof *ws->lined);
 	ws->val = val;
 	ws->qhead = ws->qtail = 0;
 	ws->quiet = quiet;

@@ -135,15 +135,6 @@ static int check_spec(const qubo_puzzle_binary_spec *s, const char *fn)
 
 /* ---- windows ---- */
 
-static int cmp_triple(const void *x, const void *y)
-{
-	const uint32_t *a = x, *b = y;
-
-	return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0])
-	       : a[1] != b[1] ? (a[1] > b[1]) - (a[1] < b[1])
-			      : (a[2] > b[2]) - (a[2] < b[2]);
-}
-
 /* The cell k steps from (r, c) along (dr, dc), or UINT32_MAX off the board.
  * On a wrapped side of fewer than 3 cells a window may meet a cell twice
  * (make_windows drops it) or repeat another (kept once). */
@@ -163,9 +154,12 @@ static uint32_t step(const qubo_puzzle_binary_spec *s, uint32_t r, uint32_t c, i
 	return (uint32_t)(rr * s->width + cc);
 }
 
-/* Fills win (room for 4 × n triples, or NULL to count) with the windows,
- * each sorted and without repeats; returns how many. */
-static size_t make_windows(const qubo_puzzle_binary_spec *s, uint32_t *win)
+/* Fills win (room for 4 × n triples) with the windows, each a sorted
+ * triple, in increasing order and without repeats (*count of them): those
+ * whose smallest cell is x, for x = 0, 1, …, so that no sort of the whole
+ * list is needed. The build's ctl stops it. */
+static int make_windows(const qubo_puzzle_binary_spec *s, uint32_t *win, struct qubo__pz_ctl *ctl,
+			size_t *count)
 {
 	static const int dirs[4][3] = {
 		{ 0, 1, QUBO_PUZZLE_WINDOWS_ROWS },
@@ -173,42 +167,55 @@ static size_t make_windows(const qubo_puzzle_binary_spec *s, uint32_t *win)
 		{ 1, 1, QUBO_PUZZLE_WINDOWS_DIAGONALS },
 		{ 1, -1, QUBO_PUZZLE_WINDOWS_DIAGONALS },
 	};
-	size_t m = 0, i, u;
-	uint32_t r, c;
-	int d;
+	size_t n = (size_t)s->width * s->height, m = 0, x;
+	uint64_t pending = 0;
+	int d, k, rc;
 
-	for (d = 0; d < 4; d++) {
-		if (!(s->windows & dirs[d][2]))
-			continue;
-		for (r = 0; r < s->height; r++)
-			for (c = 0; c < s->width; c++) {
-				uint32_t t[3];
+	for (x = 0; x < n; x++) {
+		uint32_t r = (uint32_t)(x / s->width), c = (uint32_t)(x % s->width);
+		size_t first = m;
 
-				t[0] = step(s, r, c, dirs[d][0], dirs[d][1], 0);
-				t[1] = step(s, r, c, dirs[d][0], dirs[d][1], 1);
-				t[2] = step(s, r, c, dirs[d][0], dirs[d][1], 2);
-				if (t[1] == UINT32_MAX || t[2] == UINT32_MAX || t[0] == t[1] ||
-				    t[1] == t[2] || t[0] == t[2])
+		if ((rc = qubo__pz_build_tick(ctl, &pending, 1)))
+			return rc;
+		/* the windows through x: x at position k of the run from its start */
+		for (d = 0; d < 4; d++) {
+			if (!(s->windows & dirs[d][2]))
+				continue;
+			for (k = 0; k < 3; k++) {
+				uint32_t t[3], y;
+				size_t i;
+
+				t[0] = step(s, r, c, dirs[d][0], dirs[d][1], -k);
+				t[1] = step(s, r, c, dirs[d][0], dirs[d][1], 1 - k);
+				t[2] = step(s, r, c, dirs[d][0], dirs[d][1], 2 - k);
+				if (t[0] == UINT32_MAX || t[1] == UINT32_MAX ||
+				    t[2] == UINT32_MAX || t[0] == t[1] || t[1] == t[2] ||
+				    t[0] == t[2])
 					continue;
-				memcpy(&win[3 * m++], t, sizeof t);
+				if (t[0] > t[1])
+					y = t[0], t[0] = t[1], t[1] = y;
+				if (t[1] > t[2])
+					y = t[1], t[1] = t[2], t[2] = y;
+				if (t[0] > t[1])
+					y = t[0], t[0] = t[1], t[1] = y;
+				if (t[0] != x)
+					continue;
+				/* into its place among x's windows (at most 12), once */
+				for (i = m; i > first &&
+					    (win[3 * i - 2] > t[1] ||
+					     (win[3 * i - 2] == t[1] && win[3 * i - 1] > t[2]));
+				     i--)
+					;
+				if (i > first && win[3 * i - 2] == t[1] && win[3 * i - 1] == t[2])
+					continue;
+				memmove(&win[3 * i + 3], &win[3 * i], 3 * (m - i) * sizeof *win);
+				memcpy(&win[3 * i], t, sizeof t);
+				m++;
 			}
+		}
 	}
-	/* windows as sorted triples, each once */
-	for (i = 0; i < m; i++) {
-		uint32_t *t = &win[3 * i], x;
-
-		if (t[0] > t[1])
-			x = t[0], t[0] = t[1], t[1] = x;
-		if (t[1] > t[2])
-			x = t[1], t[1] = t[2], t[2] = x;
-		if (t[0] > t[1])
-			x = t[0], t[0] = t[1], t[1] = x;
-	}
-	qsort(win, m, 3 * sizeof *win, cmp_triple);
-	for (i = 0, u = 0; i < m; i++)
-		if (u == 0 || cmp_triple(&win[3 * (u - 1)], &win[3 * i]))
-			memmove(&win[3 * u++], &win[3 * i], 3 * sizeof *win);
-	return u;
+	*count = m;
+	return QUBO_OK;
 }
 
 /* ---- relations ---- */
@@ -283,7 +290,7 @@ int qubo_puzzle_binary_new(qubo_puzzle **out, const qubo_puzzle_binary_spec *spe
 	qubo_allocator a;
 	uint32_t *win = NULL, *first = NULL;
 	struct bn_rel *rel = NULL;
-	size_t *size = NULL, n, nrel = 0;
+	size_t *size = NULL, n, nrel = 0, nwin = 0;
 	int rc = qubo__pz_spec_args(out, spec, options, &opts, fn);
 
 	if (!rc)
@@ -303,6 +310,8 @@ int qubo_puzzle_binary_new(qubo_puzzle **out, const qubo_puzzle_binary_spec *spe
 		rc = make_relations(spec, rel, &nrel, first, fn);
 	if (!rc)
 		rc = check_region_sizes(spec, size, fn);
+	if (!rc)
+		rc = make_windows(spec, win, opts.ctl, &nwin);
 	if (!rc) {
 		memset(&b, 0, sizeof b);
 		b.width = spec->width;
@@ -313,7 +322,7 @@ int qubo_puzzle_binary_new(qubo_puzzle **out, const qubo_puzzle_binary_spec *spe
 		b.row_ones = spec->row_ones;
 		b.col_ones = spec->col_ones;
 		b.windows = win;
-		b.num_windows = make_windows(spec, win);
+		b.num_windows = nwin;
 		b.rels = rel;
 		b.num_rels = nrel;
 		b.regions = spec->regions;

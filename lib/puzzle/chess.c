@@ -265,7 +265,8 @@ static int copy_spec(struct cz *z, const qubo_allocator *a, const qubo_puzzle_ch
 
 /* ---- derived structures ---- */
 
-static int build_graph(struct cz *z, const qubo_allocator *a, const char *fn)
+static int build_graph(struct cz *z, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       const char *fn)
 {
 	uint8_t *can = qubo__pz_alloc(a, z->n, 1);
 	size_t i;
@@ -279,12 +280,13 @@ static int build_graph(struct cz *z, const qubo_allocator *a, const char *fn)
 	rc = qubo__pz_cz_reach_check(a, z->w, z->h, z->code, &z->sets, can,
 				     QUBO__CZ_MAX_ENTRIES / 2, NULL, fn);
 	if (!rc)
-		rc = qubo__pz_cz_reach_lists(a, z->w, z->h, z->code, &z->sets, can, &z->out_start,
-					     &z->out, fn);
+		rc = qubo__pz_cz_reach_lists(a, z->w, z->h, z->code, &z->sets, can, ctl,
+					     &z->out_start, &z->out, fn);
 	qubo__pz_free(a, can);
 	if (rc)
 		return rc;
-	return qubo__pz_cz_transpose(a, z->n, z->out_start, z->out, 1, &z->adj_start, &z->adj, fn);
+	return qubo__pz_cz_transpose(a, z->n, z->out_start, z->out, 1, ctl, &z->adj_start, &z->adj,
+				     fn);
 }
 
 /* Nonzero when the piece at a attacks cell b (binary search). */
@@ -378,9 +380,12 @@ static int place(const struct cz *z, int8_t *val, size_t c, int quiet)
  * weights are positive). Every rule keeps exactly the solutions (coloured)
  * or the optima (max) that agree with val. The messages of a contradiction
  * speak of pre-placed pieces (the only pieces at parse time); `quiet`
- * (the search) sets none.
+ * (the search) sets none. ctl (a build's, or NULL) is polled once a round
+ * of the forced regions: a chain of regions each forcing the next takes as
+ * many rounds as regions.
  */
-static int reduce(const struct cz *z, int32_t level, int8_t *val, int quiet)
+static int reduce(const struct cz *z, int32_t level, int8_t *val, int quiet,
+		  struct qubo__pz_ctl *ctl)
 {
 	size_t i, k;
 	int rc, changed;
@@ -406,6 +411,8 @@ static int reduce(const struct cz *z, int32_t level, int8_t *val, int quiet)
 		return QUBO_OK;
 	do {
 		changed = 0;
+		if ((rc = qubo__pz_build_poll(ctl, z->n)))
+			return rc;
 		for (k = 0; k < z->nreg; k++) {
 			size_t nfree = 0, last = 0, ones = 0, j;
 
@@ -452,14 +459,14 @@ static int reduce(const struct cz *z, int32_t level, int8_t *val, int quiet)
 
 /* Fixes cells from the puzzle alone: val (n bytes) receives -1 (free), 0
  * or 1. Cells without a piece are 0 and pre-placed pieces 1 at every
- * level; then the reduction of the level. */
-static int propagate(const struct cz *z, int32_t level, int8_t *val)
+ * level; then the reduction of the level, which ctl stops. */
+static int propagate(const struct cz *z, int32_t level, int8_t *val, struct qubo__pz_ctl *ctl)
 {
 	size_t i;
 
 	for (i = 0; i < z->n; i++)
 		val[i] = z->code[i] == QUBO_CHESS_NONE ? 0 : z->placed[i] ? 1 : -1;
-	return reduce(z, level, val, 0);
+	return reduce(z, level, val, 0, ctl);
 }
 
 int qubo__pz_cz_propagate(const struct cz *z, int8_t *val)
@@ -477,7 +484,7 @@ int qubo__pz_cz_propagate(const struct cz *z, int8_t *val)
 			val[i] = 1;
 		}
 	}
-	return reduce(z, QUBO_REDUCE_FULL, val, 1);
+	return reduce(z, QUBO_REDUCE_FULL, val, 1, NULL);
 }
 
 /* ---- the model ---- */
@@ -703,7 +710,9 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 	z->text = letters != NULL || reg_chars != NULL;
 	rc = copy_spec(z, a, spec, letters, reg_chars, opts->penalty, fn);
 	if (!rc)
-		rc = build_graph(z, a, fn);
+		rc = qubo__pz_build_poll(opts->ctl, z->n);
+	if (!rc)
+		rc = build_graph(z, a, opts->ctl, fn);
 	if (rc)
 		goto fail;
 	p->cell_lits = qubo__pz_alloc(a, z->n, sizeof *p->cell_lits);
@@ -715,9 +724,9 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 	}
 	/* Full propagation always runs, to find contradictions; the level
 	 * decides which fixed cells become constants. */
-	rc = propagate(z, QUBO_REDUCE_FULL, full);
+	rc = propagate(z, QUBO_REDUCE_FULL, full, opts->ctl);
 	if (!rc && opts->reduce != QUBO_REDUCE_FULL)
-		rc = propagate(z, opts->reduce, val);
+		rc = propagate(z, opts->reduce, val, opts->ctl);
 	if (!rc)
 		rc = build_model(z, a, opts->ctl, opts->penalty,
 				 opts->reduce == QUBO_REDUCE_FULL ? full : val, &p->model,
@@ -736,7 +745,7 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 			rc = qubo__pz_nomem("the unreduced model");
 			goto fail;
 		}
-		rc = propagate(z, QUBO_REDUCE_NONE, val);
+		rc = propagate(z, QUBO_REDUCE_NONE, val, opts->ctl);
 		/* The model depends on the cells' literals only: when the
 		 * reduction fixed no more cells, it is the model itself. */
 		if (!rc)

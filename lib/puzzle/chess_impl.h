@@ -38,10 +38,12 @@ void qubo__pz_cz_moves(const struct cz_sets *sets, int32_t code, const qubo_ches
  * sorted distinct cells b != a with target[b] nonzero that a's piece
  * reaches. Linear in the entries for the built-in pieces (no sort).
  * QUBO_OK, QUBO_ERR_NOMEM or QUBO_ERR_TOO_LARGE (message set, naming
- * `fn`). */
+ * `fn`), or QUBO_TIME_LIMIT / QUBO_CANCELLED when ctl (the build's, NULL:
+ * none) stopped it. */
 int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, const int32_t *codes,
-			    const struct cz_sets *sets, const uint8_t *target, size_t **start_out,
-			    uint32_t **list_out, const char *fn);
+			    const struct cz_sets *sets, const uint8_t *target,
+			    struct qubo__pz_ctl *ctl, size_t **start_out, uint32_t **list_out,
+			    const char *fn);
 
 /* Checks, before anything proportional to them is allocated, that the
  * lists qubo__pz_cz_reach_lists would make stay within the limits: the walk
@@ -58,10 +60,10 @@ int qubo__pz_cz_reach_check(const qubo_allocator *a, uint32_t w, uint32_t h, con
 
 /* The transpose (or, with `sym`, the symmetric closure) of CSR lists over n
  * cells whose rows are sorted and distinct (as the reach lists are):
- * sorted, distinct, in time linear in n and the entries. */
+ * sorted, distinct, in time linear in n and the entries; ctl as above. */
 int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start,
-			  const uint32_t *list, int sym, size_t **start_out, uint32_t **list_out,
-			  const char *fn);
+			  const uint32_t *list, int sym, struct qubo__pz_ctl *ctl,
+			  size_t **start_out, uint32_t **list_out, const char *fn);
 
 /* Checks move sets of a spec and copies them (letters NULL). */
 int qubo__pz_cz_check_moves(const qubo_chess_move *moves, size_t count, const char *what,

@@ -331,14 +331,16 @@ int qubo__pz_cz_reach_check(const qubo_allocator *a, uint32_t w, uint32_t h, con
  * from before: the limits fail where they did.
  */
 int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, const int32_t *codes,
-			    const struct cz_sets *sets, const uint8_t *target, size_t **start_out,
-			    uint32_t **list_out, const char *fn)
+			    const struct cz_sets *sets, const uint8_t *target,
+			    struct qubo__pz_ctl *ctl, size_t **start_out, uint32_t **list_out,
+			    const char *fn)
 {
 	size_t n = (size_t)w * h, cap = n < 1024 ? 1024 : n, len = 0, tcap = 0, i;
 	size_t *start = qubo__pz_alloc(a, n + 1, sizeof *start);
 	uint32_t *list = qubo__pz_alloc(a, cap, sizeof *list), *tmp = NULL;
 	struct cz_order ord = { NULL, NULL };
-	uint64_t work = 0;
+	uint64_t work = 0, pending = 0;
+	int rc;
 
 	*start_out = NULL;
 	*list_out = NULL;
@@ -350,6 +352,9 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 		int64_t r0 = (int64_t)(i / w), c0 = (int64_t)(i % w), last = -1;
 		int sorted = 1;
 
+		/* the cells and the entries so far: the work since the last cell */
+		if ((rc = qubo__pz_build_tick(ctl, &pending, 1 + len - (i ? start[i - 1] : 0))))
+			goto fail;
 		start[i] = len;
 		if (codes[i] == QUBO_CHESS_NONE)
 			continue;
@@ -452,19 +457,17 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 	*list_out = list;
 	return QUBO_OK;
 large:
-	qubo__pz_free(a, start);
-	qubo__pz_free(a, list);
-	qubo__pz_free(a, tmp);
-	qubo__pz_free(a, ord.mv);
-	qubo__pz_free(a, ord.at);
-	return too_large(fn);
+	rc = too_large(fn);
+	goto fail;
 nomem:
+	rc = qubo__pz_nomem("the attack graph");
+fail:
 	qubo__pz_free(a, start);
 	qubo__pz_free(a, list);
 	qubo__pz_free(a, tmp);
 	qubo__pz_free(a, ord.mv);
 	qubo__pz_free(a, ord.at);
-	return qubo__pz_nomem("the attack graph");
+	return rc;
 }
 
 /*
@@ -477,12 +480,14 @@ nomem:
  * at most the transposed rows before b plus start[b] ≤ start[n] entries).
  */
 int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start,
-			  const uint32_t *list, int sym, size_t **start_out, uint32_t **list_out,
-			  const char *fn)
+			  const uint32_t *list, int sym, struct qubo__pz_ctl *ctl,
+			  size_t **start_out, uint32_t **list_out, const char *fn)
 {
 	size_t total = start[n] * (sym ? 2 : 1), base = sym ? start[n] : 0, i, k, m, lo;
 	size_t *ts, *fill;
 	uint32_t *tl;
+	uint64_t pending = 0;
+	int rc;
 
 	*start_out = NULL;
 	*list_out = NULL;
@@ -497,15 +502,24 @@ int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start
 		qubo__pz_free(a, tl);
 		return qubo__pz_nomem("the attack graph");
 	}
-	for (k = 0; k < start[n]; k++)
-		ts[list[k] + 1]++;
+	/* three passes over the rows, each polling the build's clock */
+	for (i = 0; i < n; i++) {
+		if ((rc = qubo__pz_build_tick(ctl, &pending, 1 + start[i + 1] - start[i])))
+			goto stop;
+		for (k = start[i]; k < start[i + 1]; k++)
+			ts[list[k] + 1]++;
+	}
 	for (i = 0; i < n; i++)
 		ts[i + 1] += ts[i];
 	memcpy(fill, ts, (n + 1) * sizeof *fill);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if ((rc = qubo__pz_build_tick(ctl, &pending, 1 + start[i + 1] - start[i])))
+			goto stop;
 		for (k = start[i]; k < start[i + 1]; k++)
 			tl[base + fill[list[k]]++] = (uint32_t)i;
+	}
 	qubo__pz_free(a, fill);
+	fill = NULL;
 	if (sym) {
 		/* ts[b] … ts[b + 1] is row b of the transpose (at base);
 		 * ts[b] becomes the start of merged row b once read. */
@@ -515,6 +529,8 @@ int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start
 			size_t x = base + lo, xe = base + ts[i + 1];
 			size_t y = start[i], ye = start[i + 1], row = m;
 
+			if ((rc = qubo__pz_build_tick(ctl, &pending, 1 + (xe - x) + (ye - y))))
+				goto stop;
 			lo = ts[i + 1];
 			/* a piece that attacks exactly the cells attacking
 			 * it (all queens, all rooks …): one copy */
@@ -554,6 +570,11 @@ int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start
 	*start_out = ts;
 	*list_out = tl;
 	return QUBO_OK;
+stop:
+	qubo__pz_free(a, ts);
+	qubo__pz_free(a, fill);
+	qubo__pz_free(a, tl);
+	return rc;
 }
 
 int qubo__pz_cz_check_moves(const qubo_chess_move *moves, size_t count, const char *what,

@@ -130,11 +130,12 @@ static size_t gain(const struct dz *d, const uint8_t *cov, size_t a)
 /* The size of a dominating set chosen greedily: the cell that covers most
  * uncovered cells (ties: the first), while the budget lasts; then, for the
  * first uncovered cell, the best of it and its attackers. */
-static int greedy(struct dz *d, const qubo_allocator *a)
+static int greedy(struct dz *d, const qubo_allocator *a, struct qubo__pz_ctl *ctl)
 {
 	uint8_t *cov = qubo__pz_alloc(a, d->n, 1);
 	size_t i, left = 0, scan = 0, count = 0;
-	uint64_t work = 0, step = (uint64_t)d->n + d->out_start[d->n];
+	uint64_t work = 0, step = (uint64_t)d->n + d->out_start[d->n], pending = 0;
+	int rc = QUBO_OK;
 
 	if (!cov)
 		return qubo__pz_nomem("the greedy dominating set");
@@ -142,7 +143,7 @@ static int greedy(struct dz *d, const qubo_allocator *a)
 		cov[i] = !d->on[i];
 		left += d->on[i];
 	}
-	while (left) {
+	while (left && !rc) {
 		size_t best = d->n, bg = 0, k;
 
 		if (work + step <= GREEDY_BUDGET) {
@@ -179,10 +180,11 @@ static int greedy(struct dz *d, const qubo_allocator *a)
 			left -= !cov[d->out[k]];
 			cov[d->out[k]] = 1;
 		}
+		rc = qubo__pz_build_tick(ctl, &pending, step);
 	}
 	qubo__pz_free(a, cov);
 	d->greedy = count;
-	return QUBO_OK;
+	return rc;
 }
 
 /* The pairwise terms the cover term of a cell that `in` cells attack
@@ -233,6 +235,7 @@ static int build_model(const struct dz *d, const qubo_allocator *a, struct qubo_
 	int64_t *ones = NULL;
 	double *cost = NULL;
 	size_t nv = 0, i, k, maxin = 0;
+	uint64_t pending = 0;
 	int rc;
 
 	*model_out = NULL;
@@ -274,6 +277,9 @@ static int build_model(const struct dz *d, const qubo_allocator *a, struct qubo_
 		if (d->slack == QUBO_DOMINATION_SLACK_TIGHT && bound < hi)
 			hi = bound;
 		rc = qubo_penalty_range(m, buf, ones, cnt, 1, (int64_t)hi, 1.0 + P, NULL, NULL);
+		/* a cover term of cnt literals and its slack: about cnt² / 2 pairs */
+		if (!rc)
+			rc = qubo__pz_build_tick(ctl, &pending, (uint64_t)cnt * cnt / 2);
 		if (rc)
 			goto fail;
 	}
@@ -545,13 +551,13 @@ static int create(qubo_puzzle **out, const qubo_puzzle_domination_spec *spec, in
 	}
 	rc = check_sizes(d, a, codes, fn);
 	if (!rc)
-		rc = qubo__pz_cz_reach_lists(a, d->w, d->h, codes, &d->sets, d->on, &d->out_start,
-					     &d->out, fn);
+		rc = qubo__pz_cz_reach_lists(a, d->w, d->h, codes, &d->sets, d->on, opts->ctl,
+					     &d->out_start, &d->out, fn);
 	if (!rc)
-		rc = qubo__pz_cz_transpose(a, d->n, d->out_start, d->out, 0, &d->in_start, &d->in,
-					   fn);
+		rc = qubo__pz_cz_transpose(a, d->n, d->out_start, d->out, 0, opts->ctl,
+					   &d->in_start, &d->in, fn);
 	if (!rc)
-		rc = greedy(d, a);
+		rc = greedy(d, a, opts->ctl);
 	if (rc)
 		goto fail;
 	gamma = known_gamma(d, &known);

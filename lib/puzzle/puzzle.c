@@ -84,6 +84,16 @@ int qubo__pz_build_poll(struct qubo__pz_ctl *c, uint64_t work)
 	return qubo__pz_ctl_poll(c, 0) ? c->stopped : QUBO_OK;
 }
 
+int qubo__pz_build_tick(struct qubo__pz_ctl *c, uint64_t *pending, uint64_t work)
+{
+	*pending += work;
+	if (!c || *pending < QUBO__PZ_TICK)
+		return QUBO_OK;
+	work = *pending;
+	*pending = 0;
+	return qubo__pz_build_poll(c, work);
+}
+
 int qubo__pz_conflict_sum_check(double weight, size_t npairs)
 {
 	if (2.0 * weight * (double)npairs <= DBL_MAX)
@@ -735,6 +745,45 @@ static int sol_cell(void *ctx, uint32_t row, uint32_t col, unsigned char ch, siz
 	return 0;
 }
 
+/* Nonzero when the puzzle's solutions start with a header line. */
+static int writes_header(const qubo_puzzle *p)
+{
+	struct qubo__pz_out o = { NULL, 0, 0 };
+
+	if (p->fam->solution_header)
+		p->fam->solution_header(p, &o);
+	return o.len > 0;
+}
+
+/* Nonzero when the line is a whole first row of the board's grid. */
+static int first_row(const qubo_puzzle *p, const struct qubo__pz_line *line)
+{
+	size_t c;
+
+	if (p->fam->solution_read || qubo__pz_line_trimmed(line) != p->width)
+		return 0;
+	for (c = 0; c < p->width; c++)
+		if (p->fam->solution_value(p, c, (unsigned char)line->s[c]) < 0)
+			return 0;
+	return 1;
+}
+
+/* The first line that is not blank or a comment. A grid row may start with
+ * '#' (a cell off the board): in a solution with a header the header comes
+ * first; in one without (a spec-built board's), a '#' line that is a whole
+ * first row of the board is the grid. */
+static int first_content(const qubo_puzzle *p, struct qubo__pz_reader *r,
+			 struct qubo__pz_line *line)
+{
+	int headerless = !writes_header(p);
+
+	while (qubo__pz_reader_next(r, line))
+		if (!qubo__pz_line_blank(line) &&
+		    (!qubo__pz_line_comment(line) || (headerless && first_row(p, line))))
+			return 1;
+	return 0;
+}
+
 int qubo_puzzle_parse_solution(const qubo_puzzle *puzzle, const char *text, size_t text_length,
 			       uint8_t *board, size_t capacity)
 {
@@ -754,13 +803,20 @@ int qubo_puzzle_parse_solution(const qubo_puzzle *puzzle, const char *text, size
 	rc = qubo__pz_reader_init(&r, text ? text : "", text_length);
 	if (rc)
 		return rc;
-	/* Comments and blank lines may come before the header; a grid row
-	 * that starts with '#' therefore needs the header before it. */
-	if (!qubo__pz_next_content(&r, &line, 1))
+	/* Comments and blank lines may come before the header. */
+	if (!first_content(puzzle, &r, &line))
 		return qubo__pz_error_eof(&r, "%s: no solution grid in the input", fn);
 	if (is_header(puzzle, &line)) {
 		if (puzzle->fam->solution_header_check) {
 			rc = puzzle->fam->solution_header_check(puzzle, &line);
+			/* a size beyond any board is still a header that is not
+			 * the puzzle's, as a parse error */
+			if (rc == QUBO_ERR_TOO_LARGE)
+				rc = qubo__pz_error_at(QUBO_ERR_PARSE, qubo_error_line(),
+						       qubo_error_column(),
+						       "the solution's header names a board larger "
+						       "than the library takes, the puzzle's is %u x %u",
+						       (unsigned)puzzle->width, (unsigned)puzzle->height);
 			if (rc)
 				return rc;
 		}

@@ -334,34 +334,46 @@ static void con_push(struct qz *q, int32_t kind, size_t index, int32_t lo, int32
 	con->count = end - start;
 }
 
-/* Each cell's constraints, in constraint order. */
-static void build_memberships(struct qz *q, size_t ncells)
+/* Each cell's constraints, in constraint order; the build's ctl stops it
+ * (a column's cells lie far apart: on the largest boards these passes take
+ * seconds). */
+static int build_memberships(struct qz *q, size_t ncells, struct qubo__pz_ctl *ctl)
 {
+	uint64_t pending = 0;
 	size_t i, k;
+	int rc;
 
 	for (i = 0; i < ncells; i++)
 		q->memb_start[q->con_cells[i] + 1]++;
 	for (i = 0; i < q->n; i++)
 		q->memb_start[i + 1] += q->memb_start[i];
 	/* memb_start[i] runs ahead while filling and is restored after */
-	for (k = 0; k < q->ncon; k++)
+	for (k = 0; k < q->ncon; k++) {
+		if ((rc = qubo__pz_build_tick(ctl, &pending, q->con[k].count)))
+			return rc;
 		for (i = q->con[k].start; i < q->con[k].start + q->con[k].count; i++)
 			q->memb[q->memb_start[q->con_cells[i]]++] = (uint32_t)k;
+	}
 	for (i = q->n; i > 0; i--)
 		q->memb_start[i] = q->memb_start[i - 1];
 	q->memb_start[0] = 0;
+	return QUBO_OK;
 }
 
 /* The count constraints (rows, columns, regions) and each cell's
  * memberships. */
-static int build_constraints(struct qz *q, const qubo_allocator *a)
+static int build_constraints(struct qz *q, const qubo_allocator *a, struct qubo__pz_ctl *ctl)
 {
 	size_t nlines = (size_t)q->h + q->w, ncon = q->nreg, ncells = q->reg_start[q->nreg];
 	size_t i, k, start;
 	struct qz_line l;
+	uint64_t pending = 0;
+	int rc;
 
 	for (k = 0; k < nlines; k++) {
 		l = line_at(q, k);
+		if ((rc = qubo__pz_build_tick(ctl, &pending, l.len)))
+			return rc;
 		if (l.count >= 0) {
 			ncon++;
 			ncells += (size_t)line_sum(q->on, &l);
@@ -377,6 +389,8 @@ static int build_constraints(struct qz *q, const qubo_allocator *a)
 	ncells = 0;
 	for (k = 0; k < nlines; k++) {
 		l = line_at(q, k);
+		if ((rc = qubo__pz_build_tick(ctl, &pending, l.len)))
+			return rc;
 		if (l.count < 0)
 			continue;
 		start = ncells;
@@ -391,8 +405,7 @@ static int build_constraints(struct qz *q, const qubo_allocator *a)
 			q->con_cells[ncells++] = q->reg_cells[i];
 		con_push(q, QZ_REGION, k, q->reg_q[k], q->reg_q[k] + q->reg_t[k], start, ncells);
 	}
-	build_memberships(q, ncells);
-	return QUBO_OK;
+	return build_memberships(q, ncells, ctl);
 }
 
 /* A walk from cell `from` in direction d; k counts the steps taken. */
@@ -1086,7 +1099,9 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 	q->noun = kind == QZ_QUEENS && stars > 1 ? "star" : "queen";
 	rc = copy_spec(q, a, spec, fn);
 	if (!rc)
-		rc = build_constraints(q, a);
+		rc = qubo__pz_build_poll(opts->ctl, q->n);
+	if (!rc)
+		rc = build_constraints(q, a, opts->ctl);
 	if (!rc)
 		rc = build_conflicts(q, a, opts->ctl, fn);
 	if (!rc && opts->drop_region)

@@ -86,9 +86,10 @@ static int check_spec(const qubo_puzzle_tents_spec *s, const char *fn)
 /* Copies the spec and derives the candidates (everything through the
  * allocator). */
 static int copy_spec(struct tt *t, const qubo_allocator *a, const qubo_puzzle_tents_spec *s,
-		     const char *fn)
+		     struct qubo__pz_ctl *ctl, const char *fn)
 {
 	size_t i, k, tr;
+	uint64_t pending = 0;
 	int rc;
 
 	t->tree = qubo__pz_zalloc(a, t->n, 1);
@@ -114,6 +115,8 @@ static int copy_spec(struct tt *t, const qubo_allocator *a, const qubo_puzzle_te
 	for (tr = 0; tr < t->ntrees; tr++) {
 		int64_t r0 = t->tree_cell[tr] / t->w, c0 = t->tree_cell[tr] % t->w;
 
+		if ((rc = qubo__pz_build_tick(ctl, &pending, 4)))
+			return rc;
 		for (k = 0; k < 4; k++) {
 			int64_t r = r0 + qubo__pz_tt_dr[k], c = c0 + qubo__pz_tt_dc[k];
 			size_t cell;
@@ -456,13 +459,14 @@ static void tt_check(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz
  * The reduction: the FULL propagation always runs, since it finds the
  * contradictions whatever the level, which decides only which fixed cells
  * become constants. *fixed receives the values the model uses (NULL at
- * NONE; full or clues, both allocated here), ymask the FULL masks.
+ * NONE; full or clues, both allocated here), ymask the FULL masks; ctl
+ * (the build's) stops it.
  */
-static int reduce(struct tt *t, const qubo_allocator *a, int32_t level, int8_t **full,
-		  int8_t **clues, uint8_t *ymask, const int8_t **fixed)
+static int reduce(struct tt *t, const qubo_allocator *a, struct qubo__pz_ctl *ctl, int32_t level,
+		  int8_t **full, int8_t **clues, uint8_t *ymask, const int8_t **fixed)
 {
 	struct qubo__pz_tt_ws *ws = NULL;
-	int rc = qubo__pz_tt_ws_new(t, a, &ws);
+	int rc = qubo__pz_tt_ws_new(t, a, ctl, &ws);
 
 	if (rc)
 		return rc;
@@ -577,8 +581,9 @@ int qubo__pz_tt_create(qubo_puzzle **out, const qubo_puzzle_tents_spec *spec, in
 	p->ground_energy = 0.0;
 	p->has_ground_energy = 1;
 	p->relaxed = spec->relaxed;
-	if ((rc = copy_spec(t, a, spec, fn)) || (rc = plain_contradictions(t)) ||
-	    (rc = qubo__pz_tt_ws_new(t, a, &t->check_ws)))
+	if ((rc = copy_spec(t, a, spec, opts->ctl, fn)) || (rc = plain_contradictions(t)) ||
+	    (rc = qubo__pz_tt_ws_new(t, a, NULL, &t->check_ws)) ||
+	    (rc = qubo__pz_build_poll(opts->ctl, t->n)))
 		goto out;
 	p->cell_lits = qubo__pz_alloc(a, t->n, sizeof *p->cell_lits);
 	ymask = qubo__pz_alloc(a, t->ntrees, 1);
@@ -586,7 +591,7 @@ int qubo__pz_tt_create(qubo_puzzle **out, const qubo_puzzle_tents_spec *spec, in
 		rc = qubo__pz_nomem("the cell map");
 		goto out;
 	}
-	if ((rc = reduce(t, a, opts->reduce, &full, &clues, ymask, &fixed)) ||
+	if ((rc = reduce(t, a, opts->ctl, opts->reduce, &full, &clues, ymask, &fixed)) ||
 	    (rc = make_model(p, t, opts, fixed, ymask)))
 		goto out;
 	/* If every cell and assignment is fixed, propagation checked every
@@ -645,7 +650,7 @@ static void tt_ws_free(const qubo_puzzle *p, void *ws)
 static int tt_ws_new(const qubo_puzzle *p, void **out)
 {
 	struct qubo__pz_tt_ws *ws = NULL;
-	int rc = qubo__pz_tt_ws_new(p->data, &p->alloc, &ws);
+	int rc = qubo__pz_tt_ws_new(p->data, &p->alloc, NULL, &ws);
 
 	*out = ws;
 	return rc;

@@ -65,8 +65,11 @@ const char *qubo__pz_tt_s(int64_t n);
 /* The bits set in a 4-bit candidate mask. */
 int qubo__pz_tt_popcount(unsigned m);
 
-/* A propagation's work space, made once and reused (a search's nodes). */
-int qubo__pz_tt_ws_new(const struct tt *t, const qubo_allocator *a, struct qubo__pz_tt_ws **out);
+/* A propagation's work space, made once and reused (a search's nodes).
+ * ctl (NULL: none) is the build's time limit and progress, which its
+ * propagations poll once a round and during the matching. */
+int qubo__pz_tt_ws_new(const struct tt *t, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       struct qubo__pz_tt_ws **out);
 void qubo__pz_tt_ws_free(const qubo_allocator *a, struct qubo__pz_tt_ws *ws);
 
 /*
@@ -78,7 +81,8 @@ void qubo__pz_tt_ws_free(const qubo_allocator *a, struct qubo__pz_tt_ws *ws);
  * decided it checks the whole board (counts, no touching, the matching), so
  * a complete val on QUBO_OK is a solution. Both keep exactly the solutions
  * that agree with val. QUBO_ERR_INFEASIBLE (a message naming the place
- * unless quiet), QUBO_ERR_NOMEM never (the work space holds everything).
+ * unless quiet), QUBO_TIME_LIMIT or QUBO_CANCELLED when the work space's
+ * ctl stopped it, QUBO_ERR_NOMEM never (the work space holds everything).
  * counts (optional) receives the cells each rule fixed. ymask (optional,
  * ntrees bytes, FULL only) receives each tree's possible candidates at the
  * fixpoint: a bit cleared is an assignment that no solution agreeing with

@@ -41,9 +41,11 @@
 #include "tents_impl.h"
 
 #define NONE UINT32_MAX
+#define MATCH_POLL 64 /* augmenting path searches between two looks at the clock */
 
 struct qubo__pz_tt_ws {
 	const struct tt *t;
+	struct qubo__pz_ctl *ctl; /* the build's time limit and progress, or NULL */
 	int8_t *val;
 	uint8_t *ymask;	      /* ntrees: possible candidates */
 	uint32_t *mate_tree;  /* ntrees: the cell matched to each tree, or NONE */
@@ -95,7 +97,8 @@ void qubo__pz_tt_ws_free(const qubo_allocator *a, struct qubo__pz_tt_ws *ws)
 	qubo__pz_free(a, ws);
 }
 
-int qubo__pz_tt_ws_new(const struct tt *t, const qubo_allocator *a, struct qubo__pz_tt_ws **out)
+int qubo__pz_tt_ws_new(const struct tt *t, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+		       struct qubo__pz_tt_ws **out)
 {
 	struct qubo__pz_tt_ws *ws = qubo__pz_zalloc(a, 1, sizeof *ws);
 	size_t depth = t->ntrees + 1;
@@ -104,6 +107,7 @@ int qubo__pz_tt_ws_new(const struct tt *t, const qubo_allocator *a, struct qubo_
 	if (!ws)
 		return qubo__pz_nomem("the reduction's work space");
 	ws->t = t;
+	ws->ctl = ctl;
 	ws->ymask = qubo__pz_zalloc(a, t->ntrees, 1);
 	ws->mate_tree = qubo__pz_alloc(a, t->ntrees, sizeof *ws->mate_tree);
 	ws->mate_cell = qubo__pz_alloc(a, t->n, sizeof *ws->mate_cell);
@@ -282,6 +286,7 @@ static int fill_run(struct qubo__pz_tt_ws *ws, const struct line *l, size_t i0, 
 static int count_rule(struct qubo__pz_tt_ws *ws, int level)
 {
 	const struct tt *t = ws->t;
+	uint64_t pending = 0;
 	size_t k, i;
 	int rc;
 
@@ -289,6 +294,8 @@ static int count_rule(struct qubo__pz_tt_ws *ws, int level)
 		struct line l = line_at(t, k);
 		int64_t ones = 0, most = 0, need;
 
+		if ((rc = qubo__pz_build_tick(ws->ctl, &pending, l.len)))
+			return rc;
 		if (level == QUBO_REDUCE_CLUES) {
 			if (l.count == 0)
 				for (i = 0; i < l.len; i++)
@@ -365,6 +372,8 @@ static int tree_rule(struct qubo__pz_tt_ws *ws)
 	}
 	do {
 		ws->ychanged = 0;
+		if ((rc = qubo__pz_build_poll(ws->ctl, t->ntrees + t->n)))
+			return rc;
 		for (tr = 0; tr < t->ntrees; tr++) {
 			unsigned m = ws->ymask[tr];
 
@@ -543,18 +552,27 @@ static int match_rule(struct qubo__pz_tt_ws *ws)
 {
 	const struct tt *t = ws->t;
 	size_t c, tr;
+	int rc;
 
 	for (tr = 0; tr < t->ntrees; tr++)
 		ws->mate_tree[tr] = NONE;
 	memset(ws->mate_cell, 0xff, t->n * sizeof *ws->mate_cell);
-	for (c = 0; c < t->n; c++)
+	/* a path can be as long as the trees are many: the clock is read
+	 * every MATCH_POLL searches */
+	for (c = 0; c < t->n; c++) {
+		if (c % MATCH_POLL == 0 && (rc = qubo__pz_build_poll(ws->ctl, MATCH_POLL)))
+			return rc;
 		if (ws->val[c] == 1 && !augment(ws, 1, (uint32_t)c))
 			return infeasible(ws, "the tent", c,
 					  "cannot be given a tree of its own");
-	for (tr = 0; tr < t->ntrees; tr++)
+	}
+	for (tr = 0; tr < t->ntrees; tr++) {
+		if (tr % MATCH_POLL == 0 && (rc = qubo__pz_build_poll(ws->ctl, MATCH_POLL)))
+			return rc;
 		if (ws->mate_tree[tr] == NONE && !augment(ws, 0, (uint32_t)tr))
 			return infeasible(ws, "the tree", t->tree_cell[tr],
 					  "cannot be given a tent of its own");
+	}
 	return QUBO_OK;
 }
 
@@ -598,8 +616,10 @@ int qubo__pz_tt_propagate(struct qubo__pz_tt_ws *ws, int32_t level, int8_t *val,
 		return rc;
 	for (;;) {
 		ws->changed = 0;
-		if ((rc = touch_rule(ws)) || (rc = count_rule(ws, QUBO_REDUCE_FULL)) ||
-		    (rc = tree_rule(ws)) || (rc = common_rule(ws)))
+		/* each round looks at every cell: the build's clock once a round */
+		if ((rc = qubo__pz_build_poll(ws->ctl, t->n)) || (rc = touch_rule(ws)) ||
+		    (rc = count_rule(ws, QUBO_REDUCE_FULL)) || (rc = tree_rule(ws)) ||
+		    (rc = common_rule(ws)))
 			return rc;
 		if (ws->changed)
 			continue;

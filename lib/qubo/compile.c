@@ -492,6 +492,69 @@ typedef struct head {
 	double w;
 } head;
 
+#if defined(__GNUC__) || defined(__clang__)
+#define FILL_INLINE inline __attribute__((always_inline))
+#else
+#define FILL_INLINE inline
+#endif
+
+/* Merges the nh heads of row a into its clique region from *out on (*out
+ * advances). Each entry scans every head, so a variable in many cliques
+ * costs nh a step: with long_row (a constant in each call, so that the
+ * short rows' loop has no test for it) the scans are counted and polled
+ * within the row. QUBO_OK or QUBO_CANCELLED. */
+static FILL_INLINE int merge_heads(const qubo_model *m, work *w, size_t a, size_t nh,
+				   const int long_row, size_t *out)
+{
+	head *hd = w->heads;
+	uint32_t last = UINT32_MAX;
+	size_t scanned = 0;
+
+	for (;;) {
+		size_t best = nh, k;
+		uint32_t b = UINT32_MAX, next = UINT32_MAX;
+
+		/* the first head with the lowest member, and the lowest member
+		 * of the others: the best head's members below it come next,
+		 * one after another, with no scan between */
+		for (k = 0; k < nh; k++) {
+			uint32_t v = hd[k].v;
+			if (v < b) {
+				next = b;
+				b = v;
+				best = k;
+			} else if (v < next) {
+				next = v;
+			}
+		}
+		if (long_row && (scanned += nh) >= QUBO__INTERRUPT_EVERY) {
+			if (poll(m, w, scanned))
+				return QUBO_CANCELLED;
+			scanned = 0;
+		}
+		if (best == nh)
+			return QUBO_OK;
+		do {
+			head *h = &hd[best];
+			qubo_lit l = *h->p++;
+			double wt = QUBO_LIT_IS_NEG(l) ? -h->w : h->w;
+
+			h->v = h->p < h->end ? QUBO_LIT_VAR(*h->p) : UINT32_MAX;
+			if (b == a) {
+				/* the row's own variable */
+			} else if (b == last) {
+				w->val[*out - 1] += wt;
+				if (w->val[*out - 1] == 0.0)
+					w->flag[a] = 1;
+			} else {
+				w->col[*out] = b;
+				w->val[(*out)++] = wt;
+				last = b;
+			}
+		} while ((b = hd[best].v) < next);
+	}
+}
+
 /* Fills the clique region of every row: row a is the merge of the member
  * lists of the cliques that contain a (each sorted by variable), so it is
  * written sequentially, in column order, with duplicates summed as they
@@ -504,7 +567,7 @@ static int fill_cliques(const qubo_model *m, work *w)
 
 	for (a = 0; a < m->n; a++) {
 		size_t t, nh = 0, out = w->nrow[a];
-		uint32_t last = UINT32_MAX;
+		int rc;
 
 		for (t = w->mstart[a]; t < w->mstart[a + 1]; t++) {
 			size_t p = w->mpos[t];
@@ -515,46 +578,16 @@ static int fill_cliques(const qubo_model *m, work *w)
 			hd[nh].w = QUBO_LIT_IS_NEG(mem[p]) ? -r->w : r->w;
 			nh++;
 		}
-		for (;;) {
-			size_t best = nh, k;
-			uint32_t b = UINT32_MAX, next = UINT32_MAX;
-
-			/* the first head with the lowest member, and the lowest
-			 * member of the others: the best head's members below it
-			 * come next, one after another, with no scan between */
-			for (k = 0; k < nh; k++) {
-				uint32_t v = hd[k].v;
-				if (v < b) {
-					next = b;
-					b = v;
-					best = k;
-				} else if (v < next) {
-					next = v;
-				}
-			}
-			if (best == nh)
-				break;
-			do {
-				head *h = &hd[best];
-				qubo_lit l = *h->p++;
-				double wt = QUBO_LIT_IS_NEG(l) ? -h->w : h->w;
-
-				h->v = h->p < h->end ? QUBO_LIT_VAR(*h->p) : UINT32_MAX;
-				if (b == a) {
-					/* the row's own variable */
-				} else if (b == last) {
-					w->val[out - 1] += wt;
-					if (w->val[out - 1] == 0.0)
-						w->flag[a] = 1;
-				} else {
-					w->col[out] = b;
-					w->val[out++] = wt;
-					last = b;
-				}
-			} while ((b = hd[best].v) < next);
-		}
+		/* the scans of a row that could take 64 polls' worth are polled
+		 * within it; the others count them at its end */
+		if (nh * (w->nrow[a + 1] - w->nrow[a] + nh) >= 64 * QUBO__INTERRUPT_EVERY)
+			rc = merge_heads(m, w, a, nh, 1, &out);
+		else
+			rc = merge_heads(m, w, a, nh, 0, &out);
+		if (rc)
+			return rc;
 		w->nupper[a] = out;
-		if (poll(m, w, out - w->nrow[a]))
+		if (poll(m, w, (out - w->nrow[a]) * (nh + 1)))
 			return QUBO_CANCELLED;
 	}
 	return QUBO_OK;

@@ -600,6 +600,44 @@ Test(model, interrupt_stops_compile_and_leaves_the_model_valid)
 	qubo_model_free(ref);
 }
 
+/* Variable 0 in 3000 small cliques: its row gathers only about 6000
+ * entries, but merging them scans the 3000 heads for each, some 9 million
+ * steps that the compile polls about every 65536 (it polled none of them
+ * when it counted entries only), and a stop there stops it. */
+Test(model, interrupt_counts_the_heads_a_row_of_cliques_scans)
+{
+	enum {
+		K = 3000
+	};
+	stopper s = { 0, 0 };
+	qubo_model *m;
+	uint32_t i;
+
+	cr_assert_eq(qubo_model_new(&m, K + 2, NULL), QUBO_OK);
+	for (i = 1; i <= K; i++) {
+		qubo_lit lits[3] = { QUBO_LIT(0), QUBO_LIT(i), QUBO_LIT(i + 1) };
+
+		cr_assert_eq(qubo_model_add_clique(m, lits, 3, 1.0), QUBO_OK);
+	}
+	cr_assert_eq(qubo_model_set_interrupt(m, stop_fn, &s), QUBO_OK);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	cr_assert_geq(s.calls, (size_t)K * K / 65536 / 2, "%zu polls", s.calls);
+	qubo_model_free(m);
+	cr_assert_eq(qubo_model_new(&m, K + 2, NULL), QUBO_OK);
+	for (i = 1; i <= K; i++) {
+		qubo_lit lits[3] = { QUBO_LIT(0), QUBO_LIT(i), QUBO_LIT(i + 1) };
+
+		cr_assert_eq(qubo_model_add_clique(m, lits, 3, 1.0), QUBO_OK);
+	}
+	s.calls = 0;
+	s.stop_at = 10;
+	cr_assert_eq(qubo_model_set_interrupt(m, stop_fn, &s), QUBO_OK);
+	cr_assert_eq(qubo_model_compile(m), QUBO_CANCELLED);
+	cr_assert_eq(s.calls, 10);
+	cr_assert_eq(qubo_model_is_compiled(m), 0);
+	qubo_model_free(m);
+}
+
 /* A batch stopped by the interrupt adds nothing: a compiled model stays
  * compiled with the same energy. */
 Test(model, interrupt_stops_a_batch_adding_nothing)

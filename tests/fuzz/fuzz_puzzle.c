@@ -11,71 +11,17 @@
  * board. A mismatch aborts (allowed here, never in the library).
  *
  * The reduction level comes from the input's length, so all three are
- * exercised. Inputs whose header holds a number above 12 are skipped:
- * large boards are valid but slow to build, which is not what this target
- * looks for. Allocations go through an allocator that refuses blocks above
+ * exercised. Boards of up to 64 cells a side are built, with a time limit
+ * of FUZZ_BUILD_LIMIT seconds: the parse must return within it (and the
+ * slack of fuzz_common.h), whatever the board; a build stopped by it is
+ * not exercised further. Inputs whose header holds a number above 64 are
+ * skipped. Allocations go through an allocator that refuses blocks above
  * 64 MiB.
  */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#define FUZZ_NAME "fuzz_puzzle"
+#include "fuzz_common.h"
 
-#include <qubo.h>
-#include <qubo/puzzle.h>
-
-#define FUZZ_ALLOC_LIMIT ((size_t)64 << 20)
-#define FUZZ_MAX_SIDE 12
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void *lim_malloc(size_t size, void *ud)
-{
-	(void)ud;
-	return size > FUZZ_ALLOC_LIMIT ? NULL : malloc(size);
-}
-
-static void *lim_realloc(void *ptr, size_t size, void *ud)
-{
-	(void)ud;
-	return size > FUZZ_ALLOC_LIMIT ? NULL : realloc(ptr, size);
-}
-
-static void lim_free(void *ptr, void *ud)
-{
-	(void)ud;
-	free(ptr);
-}
-
-static const qubo_allocator lim = { sizeof(qubo_allocator), lim_malloc, lim_realloc, lim_free,
-				    NULL };
-
-static void check(int cond, const char *what)
-{
-	if (!cond) {
-		fprintf(stderr, "fuzz_puzzle: check failed: %s (%s)\n", what, qubo_error_message());
-		abort();
-	}
-}
-
-/* A parse error's position lies inside the input (or just past its end). */
-static void check_position(const char *s, size_t n)
-{
-	size_t line = qubo_error_line(), col = qubo_error_column(), l = 1, i = 0, len;
-
-	check(line >= 1 && col >= 1, "parse error without a position");
-	while (l < line) {
-		const char *nl = memchr(s + i, '\n', n - i);
-
-		check(nl != NULL, "error line beyond the input");
-		i = (size_t)(nl - s) + 1;
-		l++;
-	}
-	len = 0;
-	while (i + len < n && s[i + len] != '\n')
-		len++;
-	check(col <= len + 1, "error column beyond its line");
-}
+#define FUZZ_MAX_SIDE 64
 
 /* Nonzero when the first line that is neither blank nor a comment holds a
  * number above FUZZ_MAX_SIDE (after a UTF-8 byte-order mark, which the
@@ -161,52 +107,6 @@ static void same_puzzle(const qubo_puzzle *a, const qubo_puzzle *b)
 	free(lb);
 }
 
-static void exercise(const qubo_puzzle *p, const uint8_t *data, size_t size)
-{
-	qubo_puzzle_stats st;
-	const qubo_model *m;
-	size_t cells, nv, i, viol = 0, len = 0;
-	uint8_t *board, *back, *zero;
-	char report[256], *sol;
-	int rc;
-
-	memset(&st, 0, sizeof st);
-	st.struct_size = sizeof st;
-	check(qubo_puzzle_get_stats(p, &st) == QUBO_OK, "stats");
-	check(st.variables_after <= st.variables_before, "the reduction added variables");
-	cells = st.width * st.height;
-	check(qubo_puzzle_model(p, &m) == QUBO_OK && qubo_model_is_compiled(m), "model");
-	nv = qubo_model_num_variables(m);
-	check(nv == st.variables_after, "variables_after");
-	board = malloc(cells + 1);
-	back = malloc(cells + 1);
-	zero = calloc(nv + 1, 1);
-	check(board && back && zero, "malloc");
-	/* a board from the input's bytes */
-	for (i = 0; i < cells; i++)
-		board[i] = size ? (data[i % size] >> (i % 8)) & 1 : 0;
-	rc = qubo_puzzle_check(p, board, cells, report, sizeof report, &viol);
-	check(rc == QUBO_OK && strlen(report) < sizeof report, "check");
-	/* the all-zero sample, decoded, checked */
-	check(qubo_puzzle_decode(p, zero, nv, board, cells) == QUBO_OK, "decode");
-	check(qubo_puzzle_check(p, board, cells, NULL, 0, &viol) == QUBO_OK, "check");
-	if (st.solved_by_reduction)
-		check(viol == 0, "a puzzle solved by reduction decodes to an invalid board");
-	/* a solution file round trip */
-	rc = qubo_puzzle_format_solution(p, board, cells, NULL, 0, &len);
-	check(rc == QUBO_OK && len > 0, "solution size query");
-	sol = malloc(len + 1);
-	check(sol != NULL, "malloc");
-	check(qubo_puzzle_format_solution(p, board, cells, sol, len + 1, &len) == QUBO_OK,
-	      "format_solution");
-	check(qubo_puzzle_parse_solution(p, sol, len, back, cells) == QUBO_OK, "parse_solution");
-	check(memcmp(board, back, cells) == 0, "solution round trip differs");
-	free(sol);
-	free(board);
-	free(back);
-	free(zero);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *text = (const char *)data;
@@ -214,6 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	qubo_puzzle *p = (qubo_puzzle *)&o, *q = NULL;
 	char *out, *out2;
 	size_t len, len2;
+	double t0;
 	int rc;
 
 	if (too_big(text, size))
@@ -221,24 +122,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&o, 0, sizeof o);
 	o.struct_size = sizeof o;
 	o.reduce = (int32_t)(size % 3) + 1;
-	o.allocator = &lim;
+	o.allocator = &fuzz_alloc;
+	o.time_limit = FUZZ_BUILD_LIMIT;
 	qubo_error_clear();
+	t0 = fuzz_now();
 	rc = qubo_puzzle_parse(&p, text, size, &o);
-	if (rc != QUBO_OK) {
-		check(p == NULL, "out set on failure");
-		check(rc < 0 && qubo_error_code() == rc, "error code");
-		check(qubo_error_message()[0] != '\0', "no message");
+	if (check_build(t0, rc, p)) {
 		/* a parse error names where it is, and so may a number too large
 		 * for the library (a board side above 4096) */
 		if (rc == QUBO_ERR_PARSE || (rc == QUBO_ERR_TOO_LARGE && qubo_error_line()))
 			check_position(text, size);
-		else
+		else if (rc != QUBO_TIME_LIMIT)
 			check(qubo_error_line() == 0, "a position for an error that names none");
 		return 0;
 	}
-	exercise(p, data, size);
+	fuzz_exercise(p, data, size);
 	out = format_all(p, &len);
+	t0 = fuzz_now();
 	rc = qubo_puzzle_parse(&q, out, len, &o);
+	check_build(t0, rc, q);
+	if (rc == QUBO_TIME_LIMIT || rc == QUBO_ERR_NOMEM) { /* the limits, not a bug */
+		free(out);
+		qubo_puzzle_free(p);
+		return 0;
+	}
 	check(rc == QUBO_OK, "the formatted puzzle does not parse");
 	out2 = format_all(q, &len2);
 	check(len == len2 && memcmp(out, out2, len) == 0, "format is not stable");

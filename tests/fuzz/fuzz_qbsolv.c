@@ -8,69 +8,24 @@
  * terms, couplers), and writing it again must give the same text. A
  * mismatch aborts (allowed here, never in the library).
  *
- * Allocations go through an allocator that refuses blocks above 64 MiB, so
- * huge declared sizes (maxNodes up to 2^31) exercise the out-of-memory
- * path instead of libFuzzer's malloc limit.
+ * Allocations go through an allocator that refuses blocks above 64 MiB
+ * (fuzz_common.h), so huge declared sizes (maxNodes up to 2^31) exercise
+ * the out-of-memory path instead of libFuzzer's malloc limit.
+ *
+ * With FUZZ_QBSOLV_CAPS (fuzz_qbsolv_caps.c), the reader runs under tight
+ * limits taken from the input's first three bytes: at most 1 to 64
+ * variables, 1 to 128 couplers, and (unless the byte is 0) 16 to 4080
+ * bytes of input. A model read must keep within them, a refusal by size
+ * names the input's size or the header's position, and the written model
+ * reads back under the same limits (the input-size one aside: the written
+ * text may be longer).
  */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#ifndef FUZZ_NAME
+#define FUZZ_NAME "fuzz_qbsolv"
+#endif
+#include "fuzz_common.h"
 
-#include <qubo.h>
-
-#define FUZZ_ALLOC_LIMIT ((size_t)64 << 20)
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void *lim_malloc(size_t size, void *ud)
-{
-	(void)ud;
-	return size > FUZZ_ALLOC_LIMIT ? NULL : malloc(size);
-}
-
-static void *lim_realloc(void *ptr, size_t size, void *ud)
-{
-	(void)ud;
-	return size > FUZZ_ALLOC_LIMIT ? NULL : realloc(ptr, size);
-}
-
-static void lim_free(void *ptr, void *ud)
-{
-	(void)ud;
-	free(ptr);
-}
-
-static const qubo_allocator lim = {sizeof(qubo_allocator), lim_malloc, lim_realloc, lim_free,
-				   NULL};
-
-static void check(int cond, const char *what)
-{
-	if (!cond) {
-		fprintf(stderr, "fuzz_qbsolv: check failed: %s (%s)\n", what,
-			qubo_error_message());
-		abort();
-	}
-}
-
-/* A parse error's position lies inside the input (or just past its end). */
-static void check_position(const char *s, size_t n)
-{
-	size_t line = qubo_error_line(), col = qubo_error_column(), l = 1, i = 0, len;
-
-	check(line >= 1 && col >= 1, "parse error without a position");
-	while (l < line) {
-		const char *nl = memchr(s + i, '\n', n - i);
-
-		check(nl != NULL, "error line beyond the input");
-		i = (size_t)(nl - s) + 1;
-		l++;
-	}
-	len = 0;
-	while (i + len < n && s[i + len] != '\n')
-		len++;
-	check(col <= len + 1, "error column beyond its line");
-}
+static qubo_qbsolv_options caps = QUBO_QBSOLV_OPTIONS_INIT;
 
 static char *write_all(const qubo_model *m, size_t *len_out)
 {
@@ -127,6 +82,11 @@ static void compare(const qubo_model *a, const qubo_model *b)
 	free(wb);
 }
 
+static int read_model(qubo_model **m, const char *text, size_t size)
+{
+	return qubo_qbsolv_read_ex(m, text, size, &caps);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *text = (const char *)data;
@@ -135,11 +95,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len, len2;
 	int rc;
 
-	rc = qubo_qbsolv_read(&m, text, size, &lim);
+	caps.allocator = &fuzz_alloc;
+#ifdef FUZZ_QBSOLV_CAPS
+	if (size < 3)
+		return 0;
+	caps.max_variables = 1 + (size_t)data[0] % 64;
+	caps.max_couplers = 1 + (size_t)data[1] % 128;
+	caps.max_input_bytes = 16 * (size_t)data[2];
+	text += 3;
+	size -= 3;
+#endif
+	rc = read_model(&m, text, size);
 	if (rc != QUBO_OK) {
 		check(m == NULL, "out set on failure");
-		check(qubo_error_message()[0] != '\0', "empty message");
-		check(qubo_error_code() == rc, "error code");
+		check_failure(rc);
+		if (rc == QUBO_ERR_TOO_LARGE && caps.max_input_bytes && size > caps.max_input_bytes &&
+		    !qubo_error_line())
+			return 0; /* refused by its size, before any line is read */
 		if (rc == QUBO_ERR_PARSE || rc == QUBO_ERR_TOO_LARGE)
 			check_position(text, size);
 		else
@@ -147,8 +119,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	check(m != NULL && qubo_model_is_compiled(m), "model not compiled");
+	if (caps.max_variables) {
+		size_t nc = 0;
+
+		check(qubo_model_num_variables(m) <= caps.max_variables,
+		      "more variables than the limit");
+		qubo_model_export_coo(m, NULL, NULL, NULL, 0, &nc);
+		check(nc <= caps.max_couplers, "more couplers than the limit");
+	}
+	caps.max_input_bytes = 0;
 	out = write_all(m, &len);
-	rc = qubo_qbsolv_read(&back, out, len, &lim);
+	rc = read_model(&back, out, len);
 	if (rc == QUBO_ERR_NOMEM) { /* the limit allocator, not a bug */
 		free(out);
 		qubo_model_free(m);

@@ -4,6 +4,8 @@
  * through qubo_puzzle_format(), and solution files. */
 #include <unistd.h>
 
+#include <qubo/puzzle/chess.h>
+
 #include "puzzle/helpers.h"
 
 typedef struct bad_case {
@@ -267,6 +269,8 @@ Test(puzzle_text, solution_files)
 		{ "queens 4\n", QUBO_ERR_PARSE, 2, 1 },
 		{ "", QUBO_ERR_PARSE, 1, 1 },
 		{ "queens 4\n.Q..\n...Q\nQ...\n..Q.\n.Q..\n", QUBO_ERR_PARSE, 6, 1 },
+		/* a size beyond any board: not the puzzle's (not "too large") */
+		{ "queens 40000\n.Q..\n...Q\nQ...\n..Q.\n", QUBO_ERR_PARSE, 1, 8 },
 	};
 	qubo_puzzle *p = NULL;
 	uint8_t board[16];
@@ -317,6 +321,50 @@ Test(puzzle_text, solution_files)
 		cr_assert_eq(qubo_error_column(), 4);
 	}
 	qubo_puzzle_free(p);
+}
+
+/* A spec-built board writes its solutions without a header, so a first row
+ * that starts off the board ('#') must still read as the grid, and round
+ * trip; a comment line before it is still a comment. */
+Test(puzzle_text, headerless_solutions_starting_off_the_board)
+{
+	static const uint8_t off[4] = { 1, 0, 0, 0 };
+	static const char commented[] = "# by hand\n#Q\n..\n";
+	qubo_puzzle_queens_spec qs = QUBO_PUZZLE_QUEENS_SPEC_INIT;
+	qubo_puzzle_domination_spec ds = QUBO_PUZZLE_DOMINATION_SPEC_INIT;
+	qubo_puzzle *p[3] = { NULL, NULL, NULL };
+	uint8_t board[4] = { 0, 1, 0, 0 }, back[4];
+	char text[64];
+	size_t k, len = 0;
+
+	qs.width = qs.height = 2;
+	qs.off_board = off;
+	cr_assert_eq(qubo_puzzle_queens_build(&p[0], &qs, NULL), QUBO_OK, "%s", qubo_error_message());
+	ds.width = ds.height = 2;
+	ds.off_board = off;
+	cr_assert_eq(qubo_puzzle_domination_new(&p[1], &ds, NULL), QUBO_OK, "%s",
+		     qubo_error_message());
+	qs.width = qs.height = 1; /* every cell off the board */
+	cr_assert_eq(qubo_puzzle_queens_build(&p[2], &qs, NULL), QUBO_OK, "%s", qubo_error_message());
+	for (k = 0; k < 3; k++) {
+		size_t cells = k == 2 ? 1 : 4;
+
+		cr_assert_eq(qubo_puzzle_format_solution(p[k], k == 2 ? back : board, cells, text,
+							 sizeof text, &len),
+			     QUBO_OK);
+		cr_assert_eq(text[0], '#', "puzzle %zu: %s", k, text);
+		memset(back, 9, sizeof back);
+		cr_assert_eq(qubo_puzzle_parse_solution(p[k], text, len, back, cells), QUBO_OK,
+			     "puzzle %zu: %s: %s", k, text, qubo_error_message());
+		if (k < 2)
+			cr_assert_eq(memcmp(back, board, 4), 0, "puzzle %zu", k);
+	}
+	/* a comment that is no row of the board is still a comment */
+	cr_assert_eq(qubo_puzzle_parse_solution(p[0], commented, sizeof commented - 1, back, 4),
+		     QUBO_OK, "%s", qubo_error_message());
+	cr_assert_eq(memcmp(back, board, 4), 0);
+	for (k = 0; k < 3; k++)
+		qubo_puzzle_free(p[k]);
 }
 
 /* parse_file reads a file; a missing file is an I/O error. */
