@@ -278,7 +278,7 @@ static int build_graph(struct cz *z, const qubo_allocator *a, struct qubo__pz_ct
 		can[i] = z->code[i] != QUBO_CHESS_NONE;
 	/* the conflict graph holds each attack twice, once each way */
 	rc = qubo__pz_cz_reach_check(a, z->w, z->h, z->code, &z->sets, can,
-				     QUBO__CZ_MAX_ENTRIES / 2, NULL, fn);
+				     QUBO__CZ_MAX_ENTRIES / 2, NULL, ctl, fn);
 	if (!rc)
 		rc = qubo__pz_cz_reach_lists(a, z->w, z->h, z->code, &z->sets, can, ctl,
 					     &z->out_start, &z->out, fn);

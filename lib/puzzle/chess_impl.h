@@ -52,11 +52,12 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
  * whose symmetric closure is made too). Where the board alone does not
  * settle it, the targets are counted, with a stamp per cell; with in_count
  * (n zeroed counters) always, and every target's distinct attackers are
- * added to in_count. QUBO_OK, QUBO_ERR_TOO_LARGE (the message of
- * qubo__pz_cz_reach_lists) or QUBO_ERR_NOMEM. */
+ * added to in_count. The walks poll ctl (NULL: never stopped). QUBO_OK,
+ * QUBO_ERR_TOO_LARGE (the message of qubo__pz_cz_reach_lists), the stop of
+ * ctl or QUBO_ERR_NOMEM. */
 int qubo__pz_cz_reach_check(const qubo_allocator *a, uint32_t w, uint32_t h, const int32_t *codes,
 			    const struct cz_sets *sets, const uint8_t *target, size_t max_entries,
-			    uint32_t *in_count, const char *fn);
+			    uint32_t *in_count, struct qubo__pz_ctl *ctl, const char *fn);
 
 /* The transpose (or, with `sym`, the symmetric closure) of CSR lists over n
  * cells whose rows are sorted and distinct (as the reach lists are):

@@ -254,12 +254,13 @@ static uint64_t cell_bound(const struct cz_sets *sets, uint32_t w, uint32_t h)
 
 int qubo__pz_cz_reach_check(const qubo_allocator *a, uint32_t w, uint32_t h, const int32_t *codes,
 			    const struct cz_sets *sets, const uint8_t *target, size_t max_entries,
-			    uint32_t *in_count, const char *fn)
+			    uint32_t *in_count, struct qubo__pz_ctl *ctl, const char *fn)
 {
 	size_t n = (size_t)w * h, i, m, nmv;
-	uint64_t work = 0, steps = 0, entries = 0;
+	uint64_t work = 0, steps = 0, entries = 0, pending = 0, before;
 	const qubo_chess_move *mv;
 	uint32_t *stamp;
+	int rc = QUBO_OK;
 
 	/* most boards are settled by their size */
 	if (!in_count && cell_bound(sets, w, h) <= max_entries / n)
@@ -275,6 +276,8 @@ int qubo__pz_cz_reach_check(const qubo_allocator *a, uint32_t w, uint32_t h, con
 						      (int64_t)(i % w), w);
 		if (work + steps > QUBO__CZ_MAX_WORK)
 			return too_large(fn);
+		if ((rc = qubo__pz_build_tick(ctl, &pending, 1 + nmv)))
+			return rc;
 	}
 	if (steps <= max_entries && !in_count)
 		return QUBO_OK;
@@ -283,7 +286,8 @@ int qubo__pz_cz_reach_check(const qubo_allocator *a, uint32_t w, uint32_t h, con
 	stamp = qubo__pz_zalloc(a, n, sizeof *stamp);
 	if (!stamp)
 		return qubo__pz_nomem("the attack graph");
-	for (i = 0; i < n; i++) {
+	for (i = 0; !rc && i < n; i++) {
+		before = entries;
 		qubo__pz_cz_moves(sets, codes[i], &mv, &nmv);
 		for (m = 0; m < nmv; m++) {
 			int64_t k, kmax = move_steps(&mv[m],
@@ -302,8 +306,11 @@ int qubo__pz_cz_reach_check(const qubo_allocator *a, uint32_t w, uint32_t h, con
 					in_count[b]++;
 			}
 		}
+		rc = qubo__pz_build_tick(ctl, &pending, 1 + nmv + entries - before);
 	}
 	qubo__pz_free(a, stamp);
+	if (rc)
+		return rc;
 	return entries > max_entries ? too_large(fn) : QUBO_OK;
 }
 

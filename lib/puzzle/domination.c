@@ -204,7 +204,7 @@ static uint64_t cover_pairs(uint64_t in)
  * terms pass the limits: the attackers of every cell are counted from the
  * board (qubo__pz_cz_reach_check). */
 static int check_sizes(const struct dz *d, const qubo_allocator *a, const int32_t *codes,
-		       const char *fn)
+		       struct qubo__pz_ctl *ctl, const char *fn)
 {
 	uint32_t *in = qubo__pz_zalloc(a, d->n, sizeof *in);
 	uint64_t pairs = 0;
@@ -214,7 +214,7 @@ static int check_sizes(const struct dz *d, const qubo_allocator *a, const int32_
 	if (!in)
 		return qubo__pz_nomem("the attack graph");
 	rc = qubo__pz_cz_reach_check(a, d->w, d->h, codes, &d->sets, d->on, QUBO__CZ_MAX_ENTRIES,
-				     in, fn);
+				     in, ctl, fn);
 	for (i = 0; !rc && i < d->n; i++)
 		if (d->on[i])
 			pairs += cover_pairs(in[i]);
@@ -549,7 +549,7 @@ static int create(qubo_puzzle **out, const qubo_puzzle_domination_spec *spec, in
 		d->on[i] = !(spec->off_board && spec->off_board[i]);
 		codes[i] = d->on[i] ? d->piece : QUBO_CHESS_NONE;
 	}
-	rc = check_sizes(d, a, codes, fn);
+	rc = check_sizes(d, a, codes, opts->ctl, fn);
 	if (!rc)
 		rc = qubo__pz_cz_reach_lists(a, d->w, d->h, codes, &d->sets, d->on, opts->ctl,
 					     &d->out_start, &d->out, fn);

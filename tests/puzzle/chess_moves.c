@@ -354,24 +354,24 @@ static void check_sizes(const board *B, const qubo_allocator *al, const csr *ari
 
 	cr_assert_not_null(in);
 	cr_assert_eq(qubo__pz_cz_reach_check(al, B->w, B->h, B->code, &B->sets, B->target, entries,
-					     in, "test"),
+					     in, NULL, "test"),
 		     QUBO_OK, "seed %llu: %s", (unsigned long long)seed, qubo_error_message());
 	for (i = 0; i < B->n; i++)
 		cr_assert_eq(in[i], tr.start[i + 1] - tr.start[i],
 			     "seed %llu: cell %zu has %u attackers, want %zu",
 			     (unsigned long long)seed, i, in[i], tr.start[i + 1] - tr.start[i]);
 	cr_assert_eq(qubo__pz_cz_reach_check(al, B->w, B->h, B->code, &B->sets, B->target, entries,
-					     NULL, "test"),
+					     NULL, NULL, "test"),
 		     QUBO_OK);
 	if (entries) {
 		cr_assert_eq(qubo__pz_cz_reach_check(al, B->w, B->h, B->code, &B->sets, B->target,
-						     entries - 1, NULL, "test"),
+						     entries - 1, NULL, NULL, "test"),
 			     QUBO_ERR_TOO_LARGE, "seed %llu", (unsigned long long)seed);
 		cr_assert(strstr(qubo_error_message(), "test: the attack graph"), "%s",
 			  qubo_error_message());
 		memset(in, 0, B->n * sizeof *in);
 		cr_assert_eq(qubo__pz_cz_reach_check(al, B->w, B->h, B->code, &B->sets, B->target,
-						     entries - 1, in, "test"),
+						     entries - 1, in, NULL, "test"),
 			     QUBO_ERR_TOO_LARGE, "seed %llu", (unsigned long long)seed);
 	}
 	free(in);
@@ -709,7 +709,7 @@ Test(chess_moves, out_of_memory)
 
 		tu_failalloc_init(&fa, k);
 		cr_assert_eq(qubo__pz_cz_reach_check(&fa.a, B->w, B->h, B->code, &B->sets,
-						     B->target, ref.start[B->n], in, "test"),
+						     B->target, ref.start[B->n], in, NULL, "test"),
 			     k ? QUBO_ERR_NOMEM : QUBO_OK);
 		cr_assert_eq(fa.count, 1);
 		cr_assert_eq(fa.live, 0);
