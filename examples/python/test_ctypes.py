@@ -17,7 +17,7 @@ usage: test_ctypes.py [LIBQUBO LIBQUBO_PUZZLE [QUBO_CLI [STRUCT_LAYOUT]]]
 The shared puzzle collection is read from $QUBO_PUZZLES_DIR (skipped with a
 message when absent).
 Exit status: 0 passed, 1 failed, 77 skipped (ASan-instrumented libraries
-without the ASan runtime in LD_PRELOAD, which Python needs to load them).
+without an ASan runtime in LD_PRELOAD, which Python needs to load them).
 """
 import ctypes
 import glob
@@ -372,7 +372,7 @@ def test_puzzle(cli):
         check((st["width"], st["height"]) == (4, 4), "board 4 x 4")
         if cli:
             r = subprocess.run([cli, "info", "-"], input=PUZZLE, capture_output=True,
-                               text=True, timeout=60)
+                               text=True, timeout=60, env=program_env())
             out = dict(line.split(": ", 1) for line in r.stdout.splitlines() if ": " in line)
             check(r.returncode == 0 and out.get("family", "").startswith("queens"),
                   "`qubo info` accepts the puzzle (exit %d)" % r.returncode)
@@ -451,7 +451,7 @@ def test_struct_layouts(layout_program):
         print("skip: no struct layout program given (4th argument)")
         return
     text = subprocess.run([layout_program], capture_output=True, text=True, timeout=60,
-                          check=True).stdout
+                          check=True, env=program_env()).stdout
     structs, current = {}, None
     for line in text.splitlines():
         kind, name, a, b, *more = line.split()
@@ -764,9 +764,25 @@ def test_cells():
               "get_cell: without reduction, cell (r, c) is variable 4r + c")
 
 
+def asan_preloaded():
+    """True when LD_PRELOAD names an ASan runtime (gcc's libasan.so, clang's
+    libclang_rt.asan-ARCH.so)."""
+    return any("asan" in os.path.basename(p)
+               for p in os.environ.get("LD_PRELOAD", "").replace(":", " ").split())
+
+
+def program_env():
+    """The environment of the programs this test runs: without the
+    interpreter's preloaded runtimes, as the programs link their own (clang
+    links it into each program, and refuses a second one)."""
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)
+    return env
+
+
 def asan_instrumented(paths):
     """True when the libraries need the ASan runtime and it is not preloaded."""
-    if "libasan" in os.environ.get("LD_PRELOAD", ""):
+    if asan_preloaded():
         return False
     if os.environ.get("QUBO_ASAN") == "1":
         return True

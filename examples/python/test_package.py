@@ -13,7 +13,8 @@ It imports qubo from sys.path as it is, and never names a build tree:
 
 Run: python3 -m unittest -v test_package (or python3 test_package.py).
 Exit status: 0 passed, 1 failed, 77 skipped (ASan-instrumented libraries
-without the ASan runtime in LD_PRELOAD).
+without an ASan runtime in LD_PRELOAD: gcc's libasan.so, clang's
+libclang_rt.asan-ARCH.so).
 """
 import itertools
 import os
@@ -384,7 +385,7 @@ class Options(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if os.environ.get("QUBO_ASAN") == "1" and "libasan" not in os.environ.get("LD_PRELOAD", ""):
+    if os.environ.get("QUBO_ASAN") == "1" and "asan" not in os.environ.get("LD_PRELOAD", ""):
         print("skip: the libraries are ASan-instrumented; Python would need the ASan "
               "runtime preloaded (LD_PRELOAD) to load them")
         sys.exit(77)

@@ -87,7 +87,8 @@ int qubo_model_energy_batch(const qubo_model *m, const uint8_t *samples, size_t 
 	if (num_samples && ((!samples && length) || !energies))
 		return qubo__error(QUBO_ERR_MISUSE, "%s: NULL sample or energy array", fn);
 	for (s = 0; s < num_samples; s++) {
-		const uint8_t *x = samples + s * length;
+		/* samples may be NULL when the model has no variables */
+		const uint8_t *x = length ? samples + s * length : samples;
 		rc = check_sample(m, x, length, fn, s);
 		if (rc)
 			return rc;

@@ -1,5 +1,6 @@
 /* Energy, flip deltas, batches and the Ising form. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <string.h>
 
 #include "util.h"
@@ -82,6 +83,23 @@ Test(energy, batch_equals_single)
 	qubo_model_free(m);
 }
 
+/* A model of no variables takes NULL samples of length 0: each energy is
+ * the offset (clang's UBSan reported the sample address formed from NULL). */
+Test(energy, empty_model_takes_null_samples)
+{
+	qubo_model *m;
+	double e[3] = { 0, 0, 0 };
+
+	cr_assert_eq(qubo_model_new(&m, 0, NULL), QUBO_OK);
+	cr_assert_eq(qubo_model_add_offset(m, 2.5), QUBO_OK);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	cr_assert_eq(qubo_model_energy(m, NULL, 0, e), QUBO_OK);
+	cr_assert_eq(e[0], 2.5);
+	cr_assert_eq(qubo_model_energy_batch(m, NULL, 3, 0, e), QUBO_OK);
+	cr_assert(e[0] == 2.5 && e[1] == 2.5 && e[2] == 2.5);
+	qubo_model_free(m);
+}
+
 /* The Ising form gives the same energy for s = 2x − 1, and converting back
  * gives the same model (exactly, for integer weights). */
 Test(energy, ising_round_trip)
@@ -136,7 +154,7 @@ Test(energy, ising_errors)
 	cr_assert_eq(qubo_model_from_ising(&m, 2, h, 1, &i, &j, &w, 0.0, NULL),
 		     QUBO_ERR_INVALID_ARG);
 	cr_assert_null(m);
-	h[1] = 0.0 / 0.0;
+	h[1] = (double)NAN;
 	cr_assert_eq(qubo_model_from_ising(&m, 2, h, 0, NULL, NULL, NULL, 0.0, NULL),
 		     QUBO_ERR_INVALID_ARG);
 	cr_assert_eq(qubo_model_new(&m, 2, NULL), QUBO_OK);

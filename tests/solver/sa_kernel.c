@@ -412,6 +412,35 @@ Test(sa_kernel, wide_models_equal_portable_reads)
 	}
 }
 
+/* A model of 32-bit columns and no couplers has no column or weight arrays:
+ * every field type sweeps its empty rows (clang's UBSan reported the row
+ * address formed from the missing arrays). */
+Test(sa_kernel, wide_models_without_couplers)
+{
+	const size_t n = 65600;
+	qubo_model *m;
+	uint32_t i;
+	int kind;
+
+	for (kind = 0; kind < 3; kind++) {
+		qubo__run run = run_init(2, 3, 1);
+		sa_out o;
+
+		cr_assert_eq(qubo_model_new(&m, n, NULL), QUBO_OK);
+		for (i = 0; i < n; i++)
+			cr_assert_eq(qubo_model_add_linear(m, i, (i % 2 ? 1.0 : -1.0) *
+								    (kind ? 0.3 : 1.0)), QUBO_OK);
+		cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+		/* an unreachable target keeps the fields in double */
+		run.has_target = kind == 2;
+		run.target = -1e300;
+		o = sample(m, 3, 0, 0, &run);
+		check_stop(m, &o, QUBO__STOP_DONE, "no couplers", kind);
+		out_free(&o);
+		qubo_model_free(m);
+	}
+}
+
 Test(sa_kernel, grouped_reads_keep_their_state_when_stopped)
 {
 	const size_t n = 100000;

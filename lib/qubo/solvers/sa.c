@@ -270,6 +270,9 @@ static void prep_free(const qubo_allocator *a, sa_prep *p)
 	qubo__free(a, p);
 }
 
+/* Stands for the columns and weights of a model without couplers. */
+static const double no_entries[1];
+
 /* Builds the sweep layout: rows, columns, weights, initial fields, touch. */
 static int prep_build(const qubo_model *m, sa_prep *p, int shift)
 {
@@ -356,8 +359,11 @@ static int prep_build(const qubo_model *m, sa_prep *p, int shift)
 		touch[i] = (uint8_t)(u < m->row[i + 1] && m->col[u] < blk_end);
 	}
 	p->rp = p->narrow ? rp : m->row;
-	p->col = p->narrow ? (const void *)col : (const void *)m->col;
-	p->w = w ? (const void *)w : (const void *)m->val;
+	/* A compiled model without couplers has no column or weight arrays
+	 * (NULL); the sweeps still form the address of each empty row's start,
+	 * to prefetch it, so they get one of no entries. */
+	p->col = p->narrow ? (const void *)col : m->col ? (const void *)m->col : no_entries;
+	p->w = w ? (const void *)w : m->val ? (const void *)m->val : no_entries;
 	p->gcol = gcol;
 	p->h = h ? (const void *)h : (const void *)m->h;
 	p->touch = touch;
