@@ -17,7 +17,11 @@
 # optimisation level and the sanitizers leave alone (the code has no
 # NDEBUG-dependent parts).
 #
-# Usage: tools/check-builds.sh [--all] [--compiler CC] [OUT_DIR]   (default:
+# --no-tests leaves the test suites out (-Dtests=disabled): the libraries,
+# the examples and the programs only, as packagers ship them. CI passes it:
+# its build step compiles the suites with gcc at -O2 and -Dwerror=true.
+#
+# Usage: tools/check-builds.sh [--all] [--compiler CC] [--no-tests] [OUT_DIR]   (default:
 # build-ci-builds; one build directory per configuration under it, logs in
 # OUT_DIR/*.log)
 # Exit status: 0 when every build is warning-free, 1 otherwise.
@@ -25,9 +29,11 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 all=0
 only=
+notests=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--all) all=1 ;;
+	--no-tests) notests=1 ;;
 	--compiler)
 		only=${2:-}
 		shift
@@ -45,6 +51,7 @@ tests=auto
 if pkg-config --exists criterion 2>/dev/null; then
 	tests=enabled
 fi
+[ "$notests" = 1 ] && tests=disabled
 
 # name  compiler  meson options
 configs=(
