@@ -279,3 +279,32 @@ Test(puzzle_api, sizes_and_limits)
 	cr_assert_eq(qubo_puzzle_parse(&p, "nqueens 1000\n", 13, NULL), QUBO_ERR_TOO_LARGE);
 	cr_assert(strstr(qubo_error_message(), "limit"), "%s", qubo_error_message());
 }
+
+/* An error the puzzle library sets is the one libqubo's accessors read: one
+ * per-thread error for both libraries, with its parts. */
+Test(puzzle_api, errors_are_read_through_libqubo)
+{
+	static const char nul[] = "queens 4\naabb\naxbb\ndccb\nddcc\n\0";
+	qubo_puzzle *p = NULL;
+
+	qubo_error_clear();
+	cr_assert_eq(qubo_puzzle_parse(NULL, "nqueens 4", 9, NULL), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_error_code(), QUBO_ERR_MISUSE);
+	cr_assert_str_eq(qubo_error_message(), "qubo_puzzle_parse: out is NULL");
+	cr_assert_str_eq(qubo_error_function(), "qubo_puzzle_parse");
+	cr_assert_str_eq(qubo_error_detail(), "out is NULL");
+	cr_assert_eq(qubo_error_line(), 0);
+
+	cr_assert_eq(qubo_puzzle_parse(&p, nul, sizeof nul - 1, NULL), QUBO_ERR_PARSE);
+	cr_assert_null(p);
+	cr_assert_str_eq(qubo_error_message(), "line 6, column 1: NUL byte in the input");
+	cr_assert_str_empty(qubo_error_function());
+	cr_assert_str_eq(qubo_error_detail(), "NUL byte in the input");
+	cr_assert_eq(qubo_error_line(), 6);
+	cr_assert_eq(qubo_error_column(), 1);
+	cr_assert_eq(qubo_error_cell_row(), 0);
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_NONE);
+	qubo_error_clear();
+	cr_assert_str_empty(qubo_error_message());
+	cr_assert_str_empty(qubo_error_detail());
+}
