@@ -124,47 +124,48 @@ QUBO_API void qubo_error_clear(void);
  * qubo_puzzle_count_options.max_variables sets up to
  * #QUBO_EXHAUSTIVE_MAX_VARIABLES.
  */
-#define QUBO_LIMIT_LIST(L)                                                         \
-	L(QUBO_LIMIT_NONE, 0, "none", "no limit (the error is not QUBO_ERR_TOO_LARGE)") \
-	L(QUBO_LIMIT_MAX_INPUT_BYTES, 1, "max_input_bytes", "bytes of input (options.max_input_bytes)") \
-	L(QUBO_LIMIT_MAX_VARIABLES, 2, "max_variables",                             \
-	  "variables a qbsolv header may declare (qubo_qbsolv_options.max_variables)") \
-	L(QUBO_LIMIT_MAX_COUPLERS, 3, "max_couplers",                               \
+#define QUBO_LIMIT_LIST(L)                                                                      \
+	L(QUBO_LIMIT_NONE, 0, "none", "no limit (the error is not QUBO_ERR_TOO_LARGE)")         \
+	L(QUBO_LIMIT_MAX_INPUT_BYTES, 1, "max_input_bytes",                                     \
+	  "bytes of input (options.max_input_bytes)")                                           \
+	L(QUBO_LIMIT_MAX_VARIABLES, 2, "max_variables",                                         \
+	  "variables a qbsolv header may declare (qubo_qbsolv_options.max_variables)")          \
+	L(QUBO_LIMIT_MAX_COUPLERS, 3, "max_couplers",                                           \
 	  "couplers a qbsolv header may declare or a puzzle board need (options.max_couplers)") \
-	L(QUBO_LIMIT_MAX_CELLS, 4, "max_cells",                                     \
-	  "cells of a puzzle board read from text (qubo_puzzle_options.max_cells)")  \
-	L(QUBO_LIMIT_MAX_QUBITS, 5, "max_qubits", "qubits of a QAOA state (max_qubits)") \
-	L(QUBO_LIMIT_ENUMERATION_VARIABLES, 6, "enumeration_variables",             \
-	  "variables of a model enumerated state by state")                        \
-	L(QUBO_LIMIT_MODEL_VARIABLES, 7, "model_variables",                         \
-	  "variables of a model (QUBO_MODEL_MAX_VARIABLES)")                        \
-	L(QUBO_LIMIT_VARIABLE_INDEX, 8, "variable_index",                           \
-	  "variables a literal can name (indices below QUBO_MAX_VARIABLES)")        \
-	L(QUBO_LIMIT_TERM_LITERALS, 9, "term_literals", "literals of one term or penalty") \
-	L(QUBO_LIMIT_SAMPLE_BYTES, 10, "sample_bytes",                              \
-	  "bytes of a run's samples (QUBO_MAX_SAMPLE_BYTES)")                       \
-	L(QUBO_LIMIT_REPLICA_BYTES, 11, "replica_bytes",                            \
-	  "bytes of the replicas of parallel tempering")                           \
-	L(QUBO_LIMIT_ADDRESS_SPACE, 12, "address_space",                            \
-	  "bytes a size_t can count: a size that would overflow it")               \
-	L(QUBO_LIMIT_INPUT_VARIABLES, 13, "input_variables",                        \
-	  "variables a qbsolv header may declare for the length of its input")     \
-	L(QUBO_LIMIT_INPUT_LINES, 14, "input_lines",                                \
-	  "lines a qbsolv header may declare for the length of its input")         \
-	L(QUBO_LIMIT_BOARD_SIDE, 15, "board_side", "a side of a puzzle board read from text") \
-	L(QUBO_LIMIT_BOARD_CELLS, 16, "board_cells", "cells of any puzzle board")    \
-	L(QUBO_LIMIT_REGIONS, 17, "regions", "regions of a queens board")            \
-	L(QUBO_LIMIT_ATTACK_STEPS, 18, "attack_steps",                              \
-	  "steps that listing a board's attack lines or moves may take")           \
-	L(QUBO_LIMIT_ATTACK_ENTRIES, 19, "attack_entries",                          \
-	  "entries of a chess board's attack graph or move sets")                  \
-	L(QUBO_LIMIT_PAIRWISE_TERMS, 20, "pairwise_terms",                          \
-	  "pairwise terms that a domination board's cover terms expand to")        \
-	L(QUBO_LIMIT_WITNESS_VARIABLES, 21, "witness_variables",                    \
-	  "witness variables that distinct rows and columns need")                 \
-	L(QUBO_LIMIT_SEARCH_WORDS, 22, "search_words",                              \
-	  "64-bit words of an exact search's work space")                          \
-	L(QUBO_LIMIT_GROUND_STATES, 23, "ground_states",                            \
+	L(QUBO_LIMIT_MAX_CELLS, 4, "max_cells",                                                 \
+	  "cells of a puzzle board read from text (qubo_puzzle_options.max_cells)")             \
+	L(QUBO_LIMIT_MAX_QUBITS, 5, "max_qubits", "qubits of a QAOA state (max_qubits)")        \
+	L(QUBO_LIMIT_ENUMERATION_VARIABLES, 6, "enumeration_variables",                         \
+	  "variables of a model enumerated state by state")                                     \
+	L(QUBO_LIMIT_MODEL_VARIABLES, 7, "model_variables",                                     \
+	  "variables of a model (QUBO_MODEL_MAX_VARIABLES)")                                    \
+	L(QUBO_LIMIT_VARIABLE_INDEX, 8, "variable_index",                                       \
+	  "variables a literal can name (indices below QUBO_MAX_VARIABLES)")                    \
+	L(QUBO_LIMIT_TERM_LITERALS, 9, "term_literals", "literals of one term or penalty")      \
+	L(QUBO_LIMIT_SAMPLE_BYTES, 10, "sample_bytes",                                          \
+	  "bytes of a run's samples (QUBO_MAX_SAMPLE_BYTES)")                                   \
+	L(QUBO_LIMIT_REPLICA_BYTES, 11, "replica_bytes",                                        \
+	  "bytes of the replicas of parallel tempering")                                        \
+	L(QUBO_LIMIT_ADDRESS_SPACE, 12, "address_space",                                        \
+	  "bytes a size_t can count: a size that would overflow it")                            \
+	L(QUBO_LIMIT_INPUT_VARIABLES, 13, "input_variables",                                    \
+	  "variables a qbsolv header may declare for the length of its input")                  \
+	L(QUBO_LIMIT_INPUT_LINES, 14, "input_lines",                                            \
+	  "lines a qbsolv header may declare for the length of its input")                      \
+	L(QUBO_LIMIT_BOARD_SIDE, 15, "board_side", "a side of a puzzle board read from text")   \
+	L(QUBO_LIMIT_BOARD_CELLS, 16, "board_cells", "cells of any puzzle board")               \
+	L(QUBO_LIMIT_REGIONS, 17, "regions", "regions of a queens board")                       \
+	L(QUBO_LIMIT_ATTACK_STEPS, 18, "attack_steps",                                          \
+	  "steps that listing a board's attack lines or moves may take")                        \
+	L(QUBO_LIMIT_ATTACK_ENTRIES, 19, "attack_entries",                                      \
+	  "entries of a chess board's attack graph or move sets")                               \
+	L(QUBO_LIMIT_PAIRWISE_TERMS, 20, "pairwise_terms",                                      \
+	  "pairwise terms that a domination board's cover terms expand to")                     \
+	L(QUBO_LIMIT_WITNESS_VARIABLES, 21, "witness_variables",                                \
+	  "witness variables that distinct rows and columns need")                              \
+	L(QUBO_LIMIT_SEARCH_WORDS, 22, "search_words",                                          \
+	  "64-bit words of an exact search's work space")                                       \
+	L(QUBO_LIMIT_GROUND_STATES, 23, "ground_states",                                        \
 	  "ground states that enumeration decodes one by one")
 
 /** @cond QUBO_INTERNAL */
@@ -283,7 +284,10 @@ typedef struct qubo_error_parts {
 
 /** An empty set of parts with @c struct_size set:
  *  `qubo_error_parts e = QUBO_ERROR_PARTS_INIT;` */
-#define QUBO_ERROR_PARTS_INIT { sizeof(qubo_error_parts), 0, 0, NULL, NULL, 0, 0, 0, 0, 0 }
+#define QUBO_ERROR_PARTS_INIT                                             \
+	{                                                                 \
+		sizeof(qubo_error_parts), 0, 0, NULL, NULL, 0, 0, 0, 0, 0 \
+	}
 
 /**
  * Sets this thread's error from its parts, as libqubo's own functions and

@@ -78,12 +78,16 @@ int qubo__verror_at(int code, size_t line, size_t column, const char *fmt, va_li
 	QUBO__PRINTF(4, 0);
 /* An error about one board cell (1-based row and column). */
 int qubo__error_cell(int code, size_t row, size_t column, const char *fmt, ...) QUBO__PRINTF(4, 5);
-/* QUBO_ERR_TOO_LARGE naming the limit hit (enum qubo_limit) and its value in
- * force (the largest figure it allows), at an input position (line 0: none). */
-int qubo__too_large_at(int limit, uint64_t value, size_t line, size_t column, const char *fmt,
-		       ...) QUBO__PRINTF(5, 6);
-/* The same without a position. */
-#define qubo__too_large(limit, value, ...) qubo__too_large_at(limit, value, 0, 0, __VA_ARGS__)
+/* An error naming the limit hit (enum qubo_limit; QUBO_LIMIT_NONE: none)
+ * and its value in force (the largest figure it allows), at an input
+ * position (line 0: none). */
+int qubo__error_limit_at(int code, int limit, uint64_t value, size_t line, size_t column,
+			 const char *fmt, ...) QUBO__PRINTF(6, 7);
+/* QUBO_ERR_TOO_LARGE naming its limit, at a position and without one. */
+#define qubo__too_large_at(limit, value, line, column, ...) \
+	qubo__error_limit_at(QUBO_ERR_TOO_LARGE, limit, value, line, column, __VA_ARGS__)
+#define qubo__too_large(limit, value, ...) \
+	qubo__error_limit_at(QUBO_ERR_TOO_LARGE, limit, value, 0, 0, __VA_ARGS__)
 /* The general form: the parts other than the function and the detail are
  * set in *parts; the message is formatted, split and recorded. */
 int qubo__verror_parts(qubo_error_parts *parts, const char *fmt, va_list ap) QUBO__PRINTF(2, 0);

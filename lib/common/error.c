@@ -68,13 +68,13 @@ int qubo__error_cell(int code, size_t row, size_t column, const char *fmt, ...)
 	return code;
 }
 
-int qubo__too_large_at(int limit, uint64_t value, size_t line, size_t column, const char *fmt,
-		       ...)
+int qubo__error_limit_at(int code, int limit, uint64_t value, size_t line, size_t column,
+			 const char *fmt, ...)
 {
 	qubo_error_parts parts = QUBO_ERROR_PARTS_INIT;
 	va_list ap;
 
-	parts.code = QUBO_ERR_TOO_LARGE;
+	parts.code = code;
 	parts.limit = limit;
 	parts.limit_value = value;
 	parts.line = line;
@@ -82,7 +82,7 @@ int qubo__too_large_at(int limit, uint64_t value, size_t line, size_t column, co
 	va_start(ap, fmt);
 	qubo__verror_parts(&parts, fmt, ap);
 	va_end(ap);
-	return QUBO_ERR_TOO_LARGE;
+	return code;
 }
 
 int qubo__nomem(const char *what)

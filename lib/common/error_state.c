@@ -110,9 +110,10 @@ int qubo_error_set_parts(const qubo_error_parts *parts)
 		return parts_error(QUBO_ERR_MISUSE, "parts is NULL");
 	size = parts->struct_size;
 	if (size < QUBO_ERROR_PARTS_SIZE_V1) {
-		snprintf(detail, sizeof detail,
-			 "qubo_error_parts.struct_size is %zu, below the smallest size accepted, %zu",
-			 size, QUBO_ERROR_PARTS_SIZE_V1);
+		snprintf(
+			detail, sizeof detail,
+			"qubo_error_parts.struct_size is %zu, below the smallest size accepted, %zu",
+			size, QUBO_ERROR_PARTS_SIZE_V1);
 		return parts_error(QUBO_ERR_UNSUPPORTED_VERSION, detail);
 	}
 	for (i = sizeof p; i < size; i++) {

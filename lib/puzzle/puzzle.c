@@ -156,21 +156,23 @@ int qubo__pz_check_size(const struct qubo__pz_opts *opts, const struct qubo__pz_
 	uint64_t cells = (uint64_t)width * height, couplers;
 
 	if (cells > opts->max_cells)
-		return qubo__pz_error_at(QUBO_ERR_TOO_LARGE, line->no, tok->column,
-					 "the board has %llu cells, more than the limit of %zu "
-					 "(options.max_cells raises it)",
-					 (unsigned long long)cells, opts->max_cells);
+		return qubo__too_large_at(QUBO_LIMIT_MAX_CELLS, opts->max_cells, line->no,
+					  tok->column,
+					  "the board has %llu cells, more than the limit of %zu "
+					  "(options.max_cells raises it)",
+					  (unsigned long long)cells, opts->max_cells);
 	if (!lines)
 		return QUBO_OK;
 	/* every pair in a row and every pair in a column: a lower bound of
 	 * what queens, nqueens, takuzu and tango build before any reduction */
 	couplers = cells * ((uint64_t)(width - 1) + (height - 1)) / 2;
 	if (couplers > opts->max_couplers)
-		return qubo__pz_error_at(QUBO_ERR_TOO_LARGE, line->no, tok->column,
-					 "a %u x %u board needs at least %llu couplers, more than "
-					 "the limit of %zu (options.max_couplers raises it)",
-					 (unsigned)width, (unsigned)height,
-					 (unsigned long long)couplers, opts->max_couplers);
+		return qubo__too_large_at(QUBO_LIMIT_MAX_COUPLERS, opts->max_couplers, line->no,
+					  tok->column,
+					  "a %u x %u board needs at least %llu couplers, more than "
+					  "the limit of %zu (options.max_couplers raises it)",
+					  (unsigned)width, (unsigned)height,
+					  (unsigned long long)couplers, opts->max_couplers);
 	return QUBO_OK;
 }
 
@@ -192,9 +194,9 @@ int qubo__pz_check_board(uint32_t width, uint32_t height, const char *fn)
 				      "%s: the board is %u x %u; both sides must be at least 1", fn,
 				      (unsigned)width, (unsigned)height);
 	if ((uint64_t)width * height > QUBO__PZ_MAX_CELLS)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "%s: the board has %llu cells, at most %zu are supported", fn,
-				      (unsigned long long)width * height, QUBO__PZ_MAX_CELLS);
+		return qubo__too_large(QUBO_LIMIT_BOARD_CELLS, QUBO__PZ_MAX_CELLS,
+				       "%s: the board has %llu cells, at most %zu are supported",
+				       fn, (unsigned long long)width * height, QUBO__PZ_MAX_CELLS);
 	return QUBO_OK;
 }
 
@@ -395,10 +397,10 @@ static int parse_gameid(qubo_puzzle **out, struct qubo__pz_reader *r,
 static int check_length(size_t length, const struct qubo__pz_opts *opts, const char *fn)
 {
 	if (length > opts->max_input_bytes)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "%s: the text is %zu bytes, more than the limit of %zu "
-				      "(options.max_input_bytes raises it)",
-				      fn, length, opts->max_input_bytes);
+		return qubo__too_large(QUBO_LIMIT_MAX_INPUT_BYTES, opts->max_input_bytes,
+				       "%s: the text is %zu bytes, more than the limit of %zu "
+				       "(options.max_input_bytes raises it)",
+				       fn, length, opts->max_input_bytes);
 	return QUBO_OK;
 }
 

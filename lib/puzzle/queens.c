@@ -132,8 +132,8 @@ static int check_spec(const qubo_puzzle_queens_spec *s, const char *fn)
 					      s->num_regions,
 					      s->region_start ? "region_counts" : "region_start");
 		if (s->num_regions > n * 64 + 1024)
-			return qubo__pz_error(
-				QUBO_ERR_TOO_LARGE,
+			return qubo__too_large(
+				QUBO_LIMIT_REGIONS, n * 64 + 1024,
 				"%s: spec.num_regions is %zu, at most %zu for this board", fn,
 				s->num_regions, n * 64 + 1024);
 		if (s->region_start[0] != 0)
@@ -486,11 +486,11 @@ static int build_conflicts(struct qz *q, const qubo_allocator *a, struct qubo__p
 		work += (lim < lb ? lim : lb) * (uint64_t)q->n;
 	}
 	if (work > QZ_MAX_WALK)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "%s: the attack lines of this %u x %u board need about %llu "
-				      "steps to list, more than the limit of %llu",
-				      fn, (unsigned)q->w, (unsigned)q->h, (unsigned long long)work,
-				      (unsigned long long)QZ_MAX_WALK);
+		return qubo__too_large(QUBO_LIMIT_ATTACK_STEPS, QZ_MAX_WALK,
+				       "%s: the attack lines of this %u x %u board need about %llu "
+				       "steps to list, more than the limit of %llu",
+				       fn, (unsigned)q->w, (unsigned)q->h, (unsigned long long)work,
+				       (unsigned long long)QZ_MAX_WALK);
 	q->adj_start = qubo__pz_zalloc(a, q->n + 1, sizeof *q->adj_start);
 	stamp = qubo__pz_zalloc(a, q->n, sizeof *stamp);
 	if (!q->adj_start || !stamp) {

@@ -486,8 +486,9 @@ static void assert_message_is_its_parts(void)
 
 	assert_parts_defined();
 	if (qubo_error_line())
-		used = (size_t)snprintf(whole, sizeof whole, "line %zu, column %zu: ",
-					qubo_error_line(), qubo_error_column());
+		used = (size_t)snprintf(whole, sizeof whole,
+					"line %zu, column %zu: ", qubo_error_line(),
+					qubo_error_column());
 	if (*fn)
 		used += (size_t)snprintf(whole + used, sizeof whole - used, "%s: ", fn);
 	snprintf(whole + used, sizeof whole - used, "%s", qubo_error_detail());
@@ -558,16 +559,16 @@ Test(status, full_messages_are_unchanged)
 	qubo_model *m = NULL;
 	qubo_parity *p;
 
-	cr_assert_eq(qubo_parity_new(&p, (size_t)QUBO_MAX_VARIABLES + 5, NULL),
-		     QUBO_ERR_TOO_LARGE);
+	cr_assert_eq(qubo_parity_new(&p, (size_t)QUBO_MAX_VARIABLES + 5, NULL), QUBO_ERR_TOO_LARGE);
 	cr_assert_str_eq(qubo_error_message(),
 			 "qubo_parity_new: num_elements is 2147483652, but it must be below "
 			 "2147483647");
 	cr_assert_eq(qubo_parity_fix(NULL, 0, 0), QUBO_ERR_MISUSE);
 	cr_assert_str_eq(qubo_error_message(), "qubo_parity_fix: parity is NULL");
 	cr_assert_eq(qubo_qbsolv_read(&m, bad, sizeof bad - 1, NULL), QUBO_ERR_PARSE);
-	cr_assert_str_eq(qubo_error_message(),
-			 "line 2, column 5: qubo_qbsolv_read: weight 'zebra' is not a decimal number");
+	cr_assert_str_eq(
+		qubo_error_message(),
+		"line 2, column 5: qubo_qbsolv_read: weight 'zebra' is not a decimal number");
 	cr_assert_eq(qubo_model_new(&m, (size_t)QUBO_MODEL_MAX_VARIABLES + 1, NULL),
 		     QUBO_ERR_TOO_LARGE);
 	cr_assert_str_eq(qubo_error_message(),
@@ -625,7 +626,8 @@ Test(status, set_parts_records_every_part)
 	e.limit_value = 1000;
 	cr_assert_eq(qubo_error_set_parts(&e), QUBO_ERR_TOO_LARGE);
 	cr_assert_eq(qubo_error_code(), QUBO_ERR_TOO_LARGE);
-	cr_assert_str_eq(qubo_error_message(), "line 3, column 9: qubo_puzzle_parse: too many cells");
+	cr_assert_str_eq(qubo_error_message(),
+			 "line 3, column 9: qubo_puzzle_parse: too many cells");
 	cr_assert_str_eq(qubo_error_function(), "qubo_puzzle_parse");
 	cr_assert_str_eq(qubo_error_detail(), "too many cells");
 	cr_assert_eq(qubo_error_cell_row(), 2);
@@ -706,7 +708,8 @@ Test(status, set_parts_cuts_long_text)
 	/* "line 12, column 4: " and the name are 84 bytes: whole characters
 	 * after them keep the length even */
 	cr_assert_eq(strlen(qubo_error_message()) % 2, 0, "a character cut in two");
-	cr_assert_str_eq(qubo_error_message() + strlen(qubo_error_message()) - strlen(qubo_error_detail()),
+	cr_assert_str_eq(qubo_error_message() + strlen(qubo_error_message()) -
+				 strlen(qubo_error_detail()),
 			 qubo_error_detail());
 	assert_message_is_its_parts();
 }
@@ -788,4 +791,80 @@ Test(status, parts_are_per_thread)
 	cr_assert_eq(mine.line, 0);
 	cr_assert_str_eq(mine.function, "qubo_parity_fix");
 	cr_assert_str_eq(mine.detail, "parity is NULL");
+}
+
+/* QUBO_ERR_TOO_LARGE names the limit it hit and the value in force. */
+static void assert_limit(int limit, uint64_t value)
+{
+	cr_assert_eq(qubo_error_code(), QUBO_ERR_TOO_LARGE, "%s", qubo_error_message());
+	cr_assert_eq(qubo_error_limit(), limit, "%s, not %s: %s",
+		     qubo_limit_name(qubo_error_limit()), qubo_limit_name(limit),
+		     qubo_error_message());
+	cr_assert_eq(qubo_error_limit_value(), value, "%s: %llu", qubo_limit_name(limit),
+		     (unsigned long long)qubo_error_limit_value());
+	assert_message_is_its_parts();
+}
+
+Test(status, too_large_names_its_limit)
+{
+	static const char header[] = "p qubo 0 100 0 0\n";
+	static const char couplers[] = "p qubo 0 2 0 70\n";
+	qubo_qbsolv_options o = QUBO_QBSOLV_OPTIONS_INIT;
+	qubo_model *m = NULL;
+	qubo_parity *p;
+	qubo_solver *s;
+	qubo_sampleset *set = NULL;
+
+	cr_assert_eq(qubo_parity_new(&p, (size_t)QUBO_MAX_VARIABLES + 5, NULL), QUBO_ERR_TOO_LARGE);
+	assert_limit(QUBO_LIMIT_VARIABLE_INDEX, QUBO_MAX_VARIABLES - 1);
+	cr_assert_str_eq(qubo_error_function(), "qubo_parity_new");
+
+	cr_assert_eq(qubo_model_new(&m, (size_t)QUBO_MODEL_MAX_VARIABLES + 1, NULL),
+		     QUBO_ERR_TOO_LARGE);
+	assert_limit(QUBO_LIMIT_MODEL_VARIABLES, QUBO_MODEL_MAX_VARIABLES);
+
+	/* the reader's options: the value is the one the call set */
+	o.max_variables = 50;
+	cr_assert_eq(qubo_qbsolv_read_ex(&m, header, sizeof header - 1, &o), QUBO_ERR_TOO_LARGE);
+	assert_limit(QUBO_LIMIT_MAX_VARIABLES, 50);
+	cr_assert_eq(qubo_error_line(), 1);
+	cr_assert_eq(qubo_error_column(), 10);
+	cr_assert_str_eq(qubo_error_function(), "qubo_qbsolv_read_ex");
+	o.max_variables = 0;
+	o.max_couplers = 60;
+	cr_assert_eq(qubo_qbsolv_read_ex(&m, couplers, sizeof couplers - 1, &o),
+		     QUBO_ERR_TOO_LARGE);
+	assert_limit(QUBO_LIMIT_MAX_COUPLERS, 60);
+	o.max_couplers = 0;
+	o.max_input_bytes = 10;
+	cr_assert_eq(qubo_qbsolv_read_ex(&m, header, sizeof header - 1, &o), QUBO_ERR_TOO_LARGE);
+	assert_limit(QUBO_LIMIT_MAX_INPUT_BYTES, 10);
+	cr_assert_eq(qubo_error_line(), 0);
+	/* the lines a short input can hold */
+	cr_assert_eq(qubo_qbsolv_read(&m, couplers, sizeof couplers - 1, NULL), QUBO_ERR_TOO_LARGE);
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_INPUT_LINES, "%s", qubo_error_message());
+	cr_assert_gt(qubo_error_limit_value(), 0);
+	cr_assert_lt(qubo_error_limit_value(), 70);
+	cr_assert_null(m);
+
+	/* through a built-in solver, whose name the host puts in front */
+	m = tu_chain(41, NULL, 0, 1.0);
+	cr_assert_not_null(m);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	cr_assert_eq(qubo_solver_new(&s, "exhaustive", NULL), QUBO_OK);
+	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_ERR_TOO_LARGE);
+	assert_limit(QUBO_LIMIT_ENUMERATION_VARIABLES, QUBO_EXHAUSTIVE_MAX_VARIABLES);
+	qubo_solver_free(s);
+	cr_assert_eq(qubo_solver_new(&s, "sa", NULL), QUBO_OK);
+	cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_NUM_READS, (int64_t)1 << 30), QUBO_OK);
+	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_ERR_TOO_LARGE);
+	assert_limit(QUBO_LIMIT_SAMPLE_BYTES, QUBO_MAX_SAMPLE_BYTES);
+	cr_assert_eq(strncmp(qubo_error_message(), "sa: ", 4), 0, "%s", qubo_error_message());
+	qubo_solver_free(s);
+	qubo_model_free(m);
+
+	/* other errors name no limit */
+	cr_assert_eq(qubo_parity_fix(NULL, 0, 0), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_NONE);
+	cr_assert_eq(qubo_error_limit_value(), 0);
 }

@@ -278,6 +278,34 @@ Test(puzzle_api, sizes_and_limits)
 	qubo_puzzle_free(p);
 	cr_assert_eq(qubo_puzzle_parse(&p, "nqueens 1000\n", 13, NULL), QUBO_ERR_TOO_LARGE);
 	cr_assert(strstr(qubo_error_message(), "limit"), "%s", qubo_error_message());
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_MAX_COUPLERS);
+	cr_assert_eq(qubo_error_limit_value(), QUBO_PUZZLE_DEFAULT_MAX_COUPLERS);
+	cr_assert_eq(qubo_error_line(), 1);
+	cr_assert_eq(qubo_error_column(), 9);
+}
+
+/* A puzzle's QUBO_ERR_TOO_LARGE names its limit and the value in force. */
+Test(puzzle_api, too_large_names_its_limit)
+{
+	qubo_puzzle_options o = opts(QUBO_REDUCE_DEFAULT);
+	qubo_puzzle *p = NULL;
+
+	o.max_cells = 99;
+	cr_assert_eq(qubo_puzzle_parse(&p, "nqueens 10\n", 11, &o), QUBO_ERR_TOO_LARGE);
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_MAX_CELLS, "%s", qubo_error_message());
+	cr_assert_eq(qubo_error_limit_value(), 99);
+	cr_assert_eq(qubo_error_line(), 1);
+	cr_assert_str_eq(qubo_limit_name(qubo_error_limit()), "max_cells");
+	o.max_cells = 0;
+	o.max_input_bytes = 5;
+	cr_assert_eq(qubo_puzzle_parse(&p, "nqueens 10\n", 11, &o), QUBO_ERR_TOO_LARGE);
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_MAX_INPUT_BYTES, "%s", qubo_error_message());
+	cr_assert_eq(qubo_error_limit_value(), 5);
+	cr_assert_str_eq(qubo_error_function(), "qubo_puzzle_parse");
+	cr_assert_eq(qubo_puzzle_parse(&p, "nqueens 5000\n", 13, NULL), QUBO_ERR_TOO_LARGE);
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_BOARD_SIDE, "%s", qubo_error_message());
+	cr_assert_eq(qubo_error_limit_value(), 4096);
+	cr_assert_null(p);
 }
 
 /* An error the puzzle library sets is the one libqubo's accessors read: one
