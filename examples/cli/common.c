@@ -585,66 +585,6 @@ int cli_build_puzzle(const cli_input *in, int32_t reduce, double deadline, int q
 	return code;
 }
 
-int cli_parse_reduce(const char *s, int32_t *out)
-{
-	static const struct {
-		const char *name;
-		int32_t value;
-	} levels[] = {
-		{ "none", QUBO_REDUCE_NONE },
-		{ "clues", QUBO_REDUCE_CLUES },
-		{ "full", QUBO_REDUCE_FULL },
-		{ "default", QUBO_REDUCE_DEFAULT },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof levels / sizeof levels[0]; i++) {
-		if (!strcmp(s, levels[i].name)) {
-			*out = levels[i].value;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-const char *cli_reduce_name(int32_t reduce)
-{
-	switch (reduce) {
-	case QUBO_REDUCE_NONE:
-		return "none";
-	case QUBO_REDUCE_CLUES:
-		return "clues";
-	default:
-		return "full";
-	}
-}
-
-const char *cli_family_name(int family)
-{
-	switch (family) {
-	case QUBO_PUZZLE_QUEENS:
-		return "queens (LinkedIn Queens, Star Battle)";
-	case QUBO_PUZZLE_NQUEENS:
-		return "nqueens (N-Queens)";
-	case QUBO_PUZZLE_GENERAL_QUEENS:
-		return "generalised queens";
-	case QUBO_PUZZLE_CHESS_COLOURED:
-		return "coloured chess pieces";
-	case QUBO_PUZZLE_CHESS_MAX:
-		return "max chess pieces";
-	case QUBO_PUZZLE_DOMINATION:
-		return "dominating queens";
-	case QUBO_PUZZLE_TENTS:
-		return "tents (Tents & Trees)";
-	case QUBO_PUZZLE_TAKUZU:
-		return "takuzu (Takuzu, Binairo, Unruly)";
-	case QUBO_PUZZLE_TANGO:
-		return "tango (LinkedIn Tango)";
-	default:
-		return "unknown";
-	}
-}
-
 /* ---- standard output ---- */
 
 static int stdout_failed; /* a failed write was reported */
