@@ -196,6 +196,11 @@ class Files(unittest.TestCase):
         self.assertEqual(e.exception.status, qubo.QUBO_ERR_TOO_LARGE)
         self.assertEqual((e.exception.limit, e.exception.limit_value), ("board_side", 4096))
         self.assertEqual((e.exception.line, e.exception.column), (1, 9))
+        with qubo.Puzzle("nqueens 5\n") as p:
+            with self.assertRaises(qubo.QuboError) as e:
+                p.check(bytes(7) + b"\x02" + bytes(17))
+            self.assertEqual(e.exception.cell, (2, 3))
+            self.assertEqual(e.exception.function, "qubo_puzzle_check")
         with qubo.Model(2) as m:
             m.add_quadratic(0, 1, 1.0)  # pending until compiled
             with self.assertRaises(qubo.QuboError) as e:

@@ -224,10 +224,10 @@ int qubo__pz_check_cell_list(const uint32_t *cells, size_t count, const char *na
 					      name, i, (unsigned)c, n);
 		reason = why(spec, c);
 		if (reason)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.%s[%zu] (row %u, column %u) %s", fn, name, i,
-					      (unsigned)(c / width) + 1, (unsigned)(c % width) + 1,
-					      reason);
+			return qubo__error_cell(QUBO_ERR_INVALID_ARG, c / width + 1, c % width + 1,
+						"%s: spec.%s[%zu] (row %u, column %u) %s", fn, name,
+						i, (unsigned)(c / width) + 1,
+						(unsigned)(c % width) + 1, reason);
 	}
 	return QUBO_OK;
 }
@@ -241,10 +241,10 @@ int qubo__pz_mark_cells(uint8_t *mark, const uint32_t *cells, size_t count, cons
 		uint32_t c = cells[i];
 
 		if (mark[c])
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.%s lists cell %u (row %u, column %u) twice", fn,
-					      name, (unsigned)c, (unsigned)(c / width) + 1,
-					      (unsigned)(c % width) + 1);
+			return qubo__error_cell(
+				QUBO_ERR_INVALID_ARG, c / width + 1, c % width + 1,
+				"%s: spec.%s lists cell %u (row %u, column %u) twice", fn, name,
+				(unsigned)c, (unsigned)(c / width) + 1, (unsigned)(c % width) + 1);
 		mark[c] = 1;
 	}
 	return QUBO_OK;
@@ -630,8 +630,8 @@ static int check_board(const qubo_puzzle *p, const uint8_t *board, size_t length
 				      length, (unsigned)p->width, (unsigned)p->height, n);
 	for (i = 0; i < n; i++)
 		if (board[i] > 1)
-			return qubo__pz_error(
-				QUBO_ERR_INVALID_ARG,
+			return qubo__error_cell(
+				QUBO_ERR_INVALID_ARG, i / p->width + 1, i % p->width + 1,
 				"%s: board[%zu] (row %zu, column %zu) is %u, expected "
 				"0 or 1",
 				fn, i, i / p->width + 1, i % p->width + 1, (unsigned)board[i]);
@@ -678,10 +678,11 @@ int qubo_puzzle_format_solution(const qubo_puzzle *puzzle, const uint8_t *board,
 	/* a board the layout cannot show is refused, not written as another */
 	for (r = 0; r < length && !puzzle->fam->solution_grid; r++)
 		if (!puzzle->fam->solution_char(puzzle, r, board[r]))
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: board[%zu] (row %zu, column %zu) is a piece where "
-					      "none may stand, which a solution cannot show",
-					      fn, r, r / puzzle->width + 1, r % puzzle->width + 1);
+			return qubo__error_cell(
+				QUBO_ERR_INVALID_ARG, r / puzzle->width + 1, r % puzzle->width + 1,
+				"%s: board[%zu] (row %zu, column %zu) is a piece where "
+				"none may stand, which a solution cannot show",
+				fn, r, r / puzzle->width + 1, r % puzzle->width + 1);
 	o.buf = buffer;
 	o.cap = capacity;
 	o.len = 0;

@@ -254,8 +254,8 @@ static int copy_spec(struct qz *q, const qubo_allocator *a, const qubo_puzzle_qu
 
 				for (j = q->reg_start[k]; j < total; j++)
 					q->given[q->reg_cells[j]] &= 1;
-				return qubo__pz_error(
-					QUBO_ERR_INVALID_ARG,
+				return qubo__error_cell(
+					QUBO_ERR_INVALID_ARG, c / q->w + 1, c % q->w + 1,
 					"%s: region %zu lists cell %u (row %u, column "
 					"%u) twice",
 					fn, k + 1, (unsigned)c, (unsigned)(c / q->w) + 1,
@@ -584,10 +584,10 @@ static int check_drop(struct qz *q, const char *fn)
 		for (j = q->memb_start[i]; j < q->memb_start[i + 1]; j++)
 			nreg += q->con[q->memb[j]].kind == QZ_REGION;
 		if (q->on[i] && nreg != 1)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: drop_region needs regions that partition the "
-					      "board; the cell at row %zu, column %zu is in %zu",
-					      fn, i / q->w + 1, i % q->w + 1, nreg);
+			return qubo__error_cell(QUBO_ERR_INVALID_ARG, i / q->w + 1, i % q->w + 1,
+						"%s: drop_region needs regions that partition the "
+						"board; the cell at row %zu, column %zu is in %zu",
+						fn, i / q->w + 1, i % q->w + 1, nreg);
 	}
 	if (rows != regs)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,

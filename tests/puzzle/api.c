@@ -336,3 +336,30 @@ Test(puzzle_api, errors_are_read_through_libqubo)
 	cr_assert_str_empty(qubo_error_message());
 	cr_assert_str_empty(qubo_error_detail());
 }
+
+/* An error about one cell of a board names it: row and column, 1-based,
+ * apart from any input position. */
+Test(puzzle_api, errors_name_their_cell)
+{
+	qubo_puzzle *p = NULL;
+	uint8_t board[25] = { 0 };
+	char report[64];
+	size_t violations;
+
+	cr_assert_eq(qubo_puzzle_parse(&p, "nqueens 5\n", 10, NULL), QUBO_OK);
+	board[7] = 2;
+	cr_assert_eq(qubo_puzzle_check(p, board, sizeof board, report, sizeof report, &violations),
+		     QUBO_ERR_INVALID_ARG);
+	cr_assert_str_eq(qubo_error_message(),
+			 "qubo_puzzle_check: board[7] (row 2, column 3) is 2, expected 0 or 1");
+	cr_assert_eq(qubo_error_cell_row(), 2);
+	cr_assert_eq(qubo_error_cell_column(), 3);
+	cr_assert_eq(qubo_error_line(), 0);
+	cr_assert_eq(qubo_error_column(), 0);
+	/* an error about the board as a whole names no cell */
+	cr_assert_eq(qubo_puzzle_check(p, board, 24, report, sizeof report, &violations),
+		     QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(qubo_error_cell_row(), 0);
+	cr_assert_eq(qubo_error_cell_column(), 0);
+	qubo_puzzle_free(p);
+}
