@@ -55,6 +55,10 @@ SYNTAX_MACROS = {
                          '(void)(0 QUBO_STATUS_LIST(QUBO_HEADER_TEST_X));'),
     'QUBO_STATUS_ENUM_ITEM': ('enum { QUBO_STATUS_ENUM_ITEM(QUBO_HEADER_TEST_ITEM, 1, "") '
                               'QUBO_HEADER_TEST_LAST };', ''),
+    'QUBO_LIMIT_LIST': ('#define QUBO_HEADER_TEST_L(name, value, id, text) + (value)',
+                        '(void)(0 QUBO_LIMIT_LIST(QUBO_HEADER_TEST_L));'),
+    'QUBO_LIMIT_ENUM_ITEM': ('enum { QUBO_LIMIT_ENUM_ITEM(QUBO_HEADER_TEST_LIMIT, 1, "", "") '
+                             'QUBO_HEADER_TEST_LIMIT_LAST };', ''),
 }
 
 

@@ -159,14 +159,8 @@ int cli_build_puzzle(const cli_input *in, int32_t reduce, double deadline, int q
 /* Fills *st with the puzzle's statistics and returns its number of cells. */
 size_t cli_puzzle_stats(const qubo_puzzle *p, qubo_puzzle_stats *st);
 
-/* --reduce none|clues|full (or default). Returns 0 or -1. */
-int cli_parse_reduce(const char *s, int32_t *out);
-const char *cli_reduce_name(int32_t reduce);
-
-/* A readable name of a puzzle family, and the header line of a puzzle
- * input (its first line that is neither blank nor a '#' comment), copied
- * into @p buf without its line end. */
-const char *cli_family_name(int family);
+/* The header line of a puzzle input (its first line that is neither blank
+ * nor a '#' comment), copied into @p buf without its line end. */
 void cli_input_header(const cli_input *in, char *buf, size_t size);
 
 /* Seconds on a monotonic clock, from the program's start. */

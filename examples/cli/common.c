@@ -433,43 +433,41 @@ int cli_exit_code(int rc)
 	}
 }
 
-/* @p msg without a leading "qubo_name: ": the C function is of no use to
- * the program's users. */
-static const char *strip_function(const char *msg)
-{
-	const char *p = msg;
-
-	if (strncmp(p, "qubo_", 5))
-		return msg;
-	for (p += 5; (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'; p++)
-		;
-	return p[0] == ':' && p[1] == ' ' ? p + 2 : msg;
-}
-
+/* The library's message without the C function, which is of no use to the
+ * program's users; a position stays in it (cli_report() gives it apart). */
 const char *cli_library_message(void)
 {
-	return strip_function(qubo_error_message());
+	return qubo_error_line() ? qubo_error_message() : qubo_error_detail();
 }
 
 int cli_report(const char *what, int rc)
 {
-	const char *msg = qubo_error_message();
+	const char *msg = qubo_error_detail();
 	size_t line = qubo_error_line(), col = qubo_error_column();
 
-	if (line) {
-		/* The library's message starts with "line L, column C: ". */
-		const char *colon = strstr(msg, ": ");
-		if (!strncmp(msg, "line ", 5) && colon)
-			msg = colon + 2;
-		msg = strip_function(msg);
-		if (col)
-			cli_error("%s:%zu:%zu: %s", what, line, col, msg);
-		else
-			cli_error("%s:%zu: %s", what, line, msg);
-	} else {
-		cli_error("%s: %s", what, strip_function(msg));
-	}
+	if (line && col)
+		cli_error("%s:%zu:%zu: %s", what, line, col, msg);
+	else if (line)
+		cli_error("%s:%zu: %s", what, line, msg);
+	else
+		cli_error("%s: %s", what, msg);
 	return cli_exit_code(rc);
+}
+
+/* Whether the last error hit an input limit that the command line raises
+ * (--max-input, --max-input-variables, --max-input-couplers), rather than
+ * one fixed by the library. */
+static int limit_raisable(void)
+{
+	switch (qubo_error_limit()) {
+	case QUBO_LIMIT_MAX_INPUT_BYTES:
+	case QUBO_LIMIT_MAX_VARIABLES:
+	case QUBO_LIMIT_MAX_COUPLERS:
+	case QUBO_LIMIT_MAX_CELLS:
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 int cli_input_model(const cli_input *in, qubo_model **out)
@@ -485,7 +483,7 @@ int cli_input_model(const cli_input *in, qubo_model **out)
 		return CLI_OK;
 	if (rc == QUBO_ERR_TOO_LARGE) {
 		/* the hint only where an option raises the limit, not past a fixed one */
-		int raisable = strstr(qubo_error_message(), "raises it") != NULL;
+		int raisable = limit_raisable();
 
 		cli_report(in->name, rc);
 		return raisable ? too_large(in->name, NULL) : CLI_TOO_LARGE;
@@ -559,7 +557,7 @@ static int input_puzzle(const cli_input *in, int32_t reduce, double deadline,
 	}
 	if (rc == QUBO_ERR_TOO_LARGE) {
 		/* the hint only where an option raises the limit, not past a fixed one */
-		int raisable = strstr(qubo_error_message(), "raises it") != NULL;
+		int raisable = limit_raisable();
 
 		cli_report(in->name, rc);
 		return raisable ? too_large(in->name, NULL) : CLI_TOO_LARGE;
@@ -585,66 +583,6 @@ int cli_build_puzzle(const cli_input *in, int32_t reduce, double deadline, int q
 	if (prog.shown && prog.tty)
 		fputc('\n', stderr);
 	return code;
-}
-
-int cli_parse_reduce(const char *s, int32_t *out)
-{
-	static const struct {
-		const char *name;
-		int32_t value;
-	} levels[] = {
-		{ "none", QUBO_REDUCE_NONE },
-		{ "clues", QUBO_REDUCE_CLUES },
-		{ "full", QUBO_REDUCE_FULL },
-		{ "default", QUBO_REDUCE_DEFAULT },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof levels / sizeof levels[0]; i++) {
-		if (!strcmp(s, levels[i].name)) {
-			*out = levels[i].value;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-const char *cli_reduce_name(int32_t reduce)
-{
-	switch (reduce) {
-	case QUBO_REDUCE_NONE:
-		return "none";
-	case QUBO_REDUCE_CLUES:
-		return "clues";
-	default:
-		return "full";
-	}
-}
-
-const char *cli_family_name(int family)
-{
-	switch (family) {
-	case QUBO_PUZZLE_QUEENS:
-		return "queens (LinkedIn Queens, Star Battle)";
-	case QUBO_PUZZLE_NQUEENS:
-		return "nqueens (N-Queens)";
-	case QUBO_PUZZLE_GENERAL_QUEENS:
-		return "generalised queens";
-	case QUBO_PUZZLE_CHESS_COLOURED:
-		return "coloured chess pieces";
-	case QUBO_PUZZLE_CHESS_MAX:
-		return "max chess pieces";
-	case QUBO_PUZZLE_DOMINATION:
-		return "dominating queens";
-	case QUBO_PUZZLE_TENTS:
-		return "tents (Tents & Trees)";
-	case QUBO_PUZZLE_TAKUZU:
-		return "takuzu (Takuzu, Binairo, Unruly)";
-	case QUBO_PUZZLE_TANGO:
-		return "tango (LinkedIn Tango)";
-	default:
-		return "unknown";
-	}
 }
 
 /* ---- standard output ---- */

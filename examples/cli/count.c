@@ -97,7 +97,7 @@ static int parse_args(int argc, char **argv, count_args *a)
 		} else if ((rc = cli_flag(argc, argv, &k, "--reduce", &val)) != 0) {
 			if (rc < 0)
 				return -1;
-			if (cli_parse_reduce(val, &a->reduce)) {
+			if (qubo_puzzle_reduce_parse(val, &a->reduce)) {
 				cli_error("--reduce: '%s' is not none, clues or full", val);
 				return -1;
 			}

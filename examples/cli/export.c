@@ -262,7 +262,7 @@ int cli_export(int argc, char **argv)
 		} else if ((rc = cli_flag(argc, argv, &k, "--reduce", &val)) != 0) {
 			if (rc < 0)
 				return CLI_USAGE;
-			if (cli_parse_reduce(val, &reduce)) {
+			if (qubo_puzzle_reduce_parse(val, &reduce)) {
 				cli_error("--reduce: '%s' is not none, clues or full", val);
 				return CLI_USAGE;
 			}

@@ -35,10 +35,10 @@ static int puzzle_info(const cli_input *in, int32_t reduce)
 		return code;
 	cli_puzzle_stats(p, &st);
 	cli_input_header(in, header, sizeof header);
-	printf("family: %s\n", cli_family_name(qubo_puzzle_family(p)));
+	printf("family: %s\n", qubo_puzzle_family_name(qubo_puzzle_family(p)));
 	printf("header: %s\n", header);
 	printf("size: %zux%zu\n", st.width, st.height);
-	printf("reduction: %s\n", cli_reduce_name(reduce));
+	printf("reduction: %s\n", qubo_puzzle_reduce_name(reduce));
 	printf("variables before reduction: %zu\n", st.variables_before);
 	printf("couplers before reduction: %zu\n", st.couplers_before);
 	printf("variables: %zu\n", st.variables_after);
@@ -104,7 +104,7 @@ int cli_info(int argc, char **argv)
 		if (rc < 0)
 			return CLI_USAGE;
 		if (rc) {
-			if (cli_parse_reduce(val, &reduce)) {
+			if (qubo_puzzle_reduce_parse(val, &reduce)) {
 				cli_error("--reduce: '%s' is not none, clues or full", val);
 				return CLI_USAGE;
 			}

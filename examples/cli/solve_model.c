@@ -301,7 +301,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
 			a->solver = val;
 			a->solver_given = 1;
 		} else if (!strcmp(flag, "--reduce")) {
-			if (cli_parse_reduce(val, &a->reduce)) {
+			if (qubo_puzzle_reduce_parse(val, &a->reduce)) {
 				bad_value("--reduce", "none, clues or full", val);
 				return -1;
 			}

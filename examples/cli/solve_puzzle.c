@@ -101,10 +101,17 @@ static void ms(char *buf, size_t size, double seconds)
 		snprintf(buf, size, "%.2f s", seconds);
 }
 
-/* The exact search the method names. */
-static const char *search_name(const char *method)
+/* Whether the method's exact search was branch and bound. */
+static int bounded(int32_t method)
 {
-	return strstr(method, "branch and bound") ? "branch and bound" : "branch and reduce";
+	return method == QUBO_PUZZLE_METHOD_BRANCH_AND_BOUND ||
+	       method == QUBO_PUZZLE_METHOD_SAMPLING_THEN_BRANCH_AND_BOUND;
+}
+
+/* The exact search the method names. */
+static const char *search_name(int32_t method)
+{
+	return bounded(method) ? "branch and bound" : "branch and reduce";
 }
 
 typedef struct figures {
@@ -163,13 +170,13 @@ static void print_figures(const figures *f, const char *status, double t_built,
 
 	cli_input_header(f->in, header, sizeof header);
 	fprintf(stderr, "puzzle: %s: %s, %zux%zu\n", header,
-		cli_family_name(qubo_puzzle_family(f->p)), st->width, st->height);
+		qubo_puzzle_family_name(qubo_puzzle_family(f->p)), st->width, st->height);
 	fprintf(stderr, "variables: %zu -> %zu (reduce %s, %zu cells fixed)\n",
-		st->variables_before, st->variables_after, cli_reduce_name(f->reduce),
+		st->variables_before, st->variables_after, qubo_puzzle_reduce_name(f->reduce),
 		st->cells_fixed);
 	fprintf(stderr, "couplers: %zu -> %zu\n", st->couplers_before, st->couplers_after);
 	if (res->rounds) {
-		if (!strcmp(method, "a caller's solver"))
+		if (res->method_id == QUBO_PUZZLE_METHOD_OTHER_SOLVER)
 			method = f->solver;
 		fprintf(stderr, "solver: %s, %u round%s, %llu sample%s", method, res->rounds,
 			res->rounds == 1 ? "" : "s", (unsigned long long)res->reads,
@@ -181,16 +188,16 @@ static void print_figures(const figures *f, const char *status, double t_built,
 		fprintf(stderr, ", seed %llu\n", (unsigned long long)res->seed);
 		print_energy(f, res);
 	} else if (res->nodes) {
-		fprintf(stderr, "solver: %s (no sampling)\n", search_name(method));
+		fprintf(stderr, "solver: %s (no sampling)\n", search_name(res->method_id));
 		/* branch and bound finds an optimum's energy */
-		if (strstr(method, "bound"))
+		if (bounded(res->method_id))
 			print_energy(f, res);
 	} else {
 		fprintf(stderr, "solver: none (the reduction fixed every cell)\n");
 	}
 	if (res->nodes)
 		fprintf(stderr, "search: %llu node%s of %s\n", (unsigned long long)res->nodes,
-			res->nodes == 1 ? "" : "s", search_name(method));
+			res->nodes == 1 ? "" : "s", search_name(res->method_id));
 	fprintf(stderr, "status: %s\n", status);
 	ms(t1, sizeof t1, t_end);
 	ms(t2, sizeof t2, t_built);
@@ -250,9 +257,10 @@ int cli_solve_puzzle(const cli_solve_args *a, const cli_input *in)
 	uint8_t *board = NULL;
 	size_t cells, violations = 0, k;
 	double t_built, t_solved, limit;
-	const char *status, *method, *stop;
+	const char *status;
 	char report[1024] = "";
-	int rc, code, target_given = 0, interrupted, written = CLI_OK;
+	int32_t method;
+	int rc, code, target_given = 0, interrupted, by_user, written = CLI_OK;
 
 	if (a->top >= 0) {
 		cli_error("--top applies to QUBO models; %s is a puzzle", in->name);
@@ -322,29 +330,31 @@ int cli_solve_puzzle(const cli_solve_args *a, const cli_input *in)
 			goto out;
 		}
 	}
-	method = res.method ? res.method : "";
-	stop = rc == QUBO_CANCELLED || interrupted ? "interrupted" : "time limit";
+	method = res.method_id;
+	by_user = rc == QUBO_CANCELLED || interrupted; /* else the time limit */
 	switch (res.verdict) {
 	case QUBO_PUZZLE_SOLVED:
 		status = "solved and verified";
 		code = CLI_OK;
 		break;
 	case QUBO_PUZZLE_OPTIMAL:
-		status = !strcmp(method, "exhaustive") ? "optimal and proven (by exhaustive search)"
-			 : !strcmp(method, "reduction") ? "optimal and proven (by the reduction)"
-			 : !strcmp(method, "branch and bound") ? "optimal and proven (by exact search)"
-			 : ps.has_ground && res.has_energy &&
-					 res.energy <= ps.ground + 1e-9 * (1.0 + fabs(ps.ground))
-				 ? "optimal and proven (the known optimum reached)"
-			 : strstr(method, "branch and bound") ? "optimal and proven (by exact search)"
-						      : "optimal and proven";
+		status = method == QUBO_PUZZLE_METHOD_EXHAUSTIVE ?
+				 "optimal and proven (by exhaustive search)" :
+			 method == QUBO_PUZZLE_METHOD_REDUCTION ?
+				 "optimal and proven (by the reduction)" :
+			 method == QUBO_PUZZLE_METHOD_BRANCH_AND_BOUND ?
+				 "optimal and proven (by exact search)" :
+			 ps.has_ground && res.has_energy &&
+					 res.energy <= ps.ground + 1e-9 * (1.0 + fabs(ps.ground)) ?
+				 "optimal and proven (the known optimum reached)" :
+			 bounded(method) ? "optimal and proven (by exact search)" :
+					   "optimal and proven";
 		code = CLI_OK;
 		break;
 	case QUBO_PUZZLE_BEST_FOUND:
-		status = rc == QUBO_OK ? "best found, not proven optimal (sampling only)"
-			 : !strcmp(stop, "interrupted")
-				 ? "best found, not proven optimal (interrupted)"
-				 : "best found, not proven optimal (time limit)";
+		status = rc == QUBO_OK ? "best found, not proven optimal (sampling only)" :
+			 by_user       ? "best found, not proven optimal (interrupted)" :
+					 "best found, not proven optimal (time limit)";
 		code = CLI_FAILURE;
 		break;
 	case QUBO_PUZZLE_INFEASIBLE:
@@ -352,8 +362,7 @@ int cli_solve_puzzle(const cli_solve_args *a, const cli_input *in)
 		code = CLI_INFEASIBLE;
 		break;
 	case QUBO_PUZZLE_STOPPED:
-		status = !strcmp(stop, "interrupted") ? "stopped (interrupted)"
-						       : "stopped (time limit)";
+		status = by_user ? "stopped (interrupted)" : "stopped (time limit)";
 		code = CLI_FAILURE;
 		break;
 	default:

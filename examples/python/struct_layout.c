@@ -93,6 +93,7 @@ int main(void)
 	FIELD(qubo_puzzle_result, seed);
 	FIELD(qubo_puzzle_result, nodes);
 	FIELD(qubo_puzzle_result, seconds);
+	FIELD(qubo_puzzle_result, method_id);
 
 	STRUCT(qubo_puzzle_count_options, QUBO_PUZZLE_COUNT_OPTIONS_SIZE_V1);
 	FIELD(qubo_puzzle_count_options, struct_size);

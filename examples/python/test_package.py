@@ -182,6 +182,25 @@ class Files(unittest.TestCase):
             qubo.Model.from_qbsolv_file(self.path("bad.qubo", "p qubo 0 2 1 0\n0 0 x\n"))
         self.assertEqual(e.exception.status, qubo.QUBO_ERR_PARSE)
         self.assertEqual(e.exception.line, 2)
+        # the parts of the error, each read from the library
+        self.assertEqual(e.exception.column, 5)
+        self.assertEqual(e.exception.function, "qubo_qbsolv_read_file")
+        self.assertEqual(e.exception.message,
+                         "line 2, column 5: qubo_qbsolv_read_file: " + e.exception.detail)
+        self.assertEqual(e.exception.detail, "weight 'x' is not a decimal number (in '%s')"
+                         % self.path("bad.qubo"))
+        self.assertIsNone(e.exception.cell)
+        self.assertEqual((e.exception.limit, e.exception.limit_value), ("none", 0))
+        with self.assertRaises(qubo.QuboError) as e:
+            qubo.Puzzle("nqueens 5000\n")
+        self.assertEqual(e.exception.status, qubo.QUBO_ERR_TOO_LARGE)
+        self.assertEqual((e.exception.limit, e.exception.limit_value), ("board_side", 4096))
+        self.assertEqual((e.exception.line, e.exception.column), (1, 9))
+        with qubo.Puzzle("nqueens 5\n") as p:
+            with self.assertRaises(qubo.QuboError) as e:
+                p.check(bytes(7) + b"\x02" + bytes(17))
+            self.assertEqual(e.exception.cell, (2, 3))
+            self.assertEqual(e.exception.function, "qubo_puzzle_check")
         with qubo.Model(2) as m:
             m.add_quadratic(0, 1, 1.0)  # pending until compiled
             with self.assertRaises(qubo.QuboError) as e:
@@ -300,6 +319,8 @@ class Progress(unittest.TestCase):
             # False goes on: a solvable puzzle is solved
         with qubo.Puzzle("nqueens 6\n") as p:
             r = p.solve(seed=2, progress=lambda progress: False)
+            self.assertNotEqual(r["method_id"], 0)
+            self.assertEqual(r["method_name"], qubo._puzzle.qubo_puzzle_method_name(r["method_id"]).decode())
             self.assertEqual(r["verdict"], qubo.QUBO_PUZZLE_SOLVED)
             self.assertEqual(p.check(r["board"])[0], 0)
 

@@ -317,6 +317,49 @@ QUBO_API void qubo_puzzle_free(qubo_puzzle *puzzle);
 QUBO_API int qubo_puzzle_family(const qubo_puzzle *puzzle);
 
 /**
+ * A family's name for people, such as "queens (LinkedIn Queens, Star
+ * Battle)": the word of its text format, then the puzzles it covers.
+ * @param[in] family any int; values outside enum qubo_puzzle_family give
+ *            "unknown".
+ * @return a static NUL-terminated string, never NULL.
+ * @since 0.2
+ */
+QUBO_API const char *qubo_puzzle_family_name(int family);
+
+/**
+ * The name of a reduction level: "none", "clues" or "full" (which
+ * #QUBO_REDUCE_DEFAULT is).
+ * @param[in] reduce any int32_t; values outside enum qubo_puzzle_reduce give
+ *            "unknown".
+ * @return a static NUL-terminated string, never NULL.
+ * @since 0.2
+ */
+QUBO_API const char *qubo_puzzle_reduce_name(int32_t reduce);
+
+/**
+ * Reads a reduction level's name: "none", "clues", "full" or "default" (the
+ * names of qubo_puzzle_reduce_name() and the default's), as the `qubo`
+ * program's --reduce takes them.
+ * @param[in] name NUL-terminated, compared exactly.
+ * @param[out] reduce_out receives an enum qubo_puzzle_reduce value; unchanged
+ *             on failure.
+ * @return #QUBO_OK; #QUBO_ERR_INVALID_ARG (another name);
+ *         #QUBO_ERR_MISUSE (a NULL argument).
+ * @since 0.2
+ */
+QUBO_API int qubo_puzzle_reduce_parse(const char *name, int32_t *reduce_out);
+
+/**
+ * The stable name of a solve's method (enum qubo_puzzle_method), such as
+ * "branch_and_bound": the constant's name after QUBO_PUZZLE_METHOD_, in
+ * lower case.
+ * @param[in] method any int; values outside the enum give "unknown".
+ * @return a static NUL-terminated string, never NULL.
+ * @since 0.2
+ */
+QUBO_API const char *qubo_puzzle_method_name(int method);
+
+/**
  * Fills @p stats.
  * @param[in] puzzle the puzzle.
  * @param[in,out] stats with @c struct_size set.
@@ -608,6 +651,39 @@ typedef struct qubo_puzzle_solve_options {
 /** The defaults: `qubo_puzzle_solve_options o = QUBO_PUZZLE_SOLVE_OPTIONS_INIT;` */
 #define QUBO_PUZZLE_SOLVE_OPTIONS_INIT {sizeof(qubo_puzzle_solve_options), 0, 0, 0, 0.0, NULL, NULL, NULL}
 
+/** How qubo_puzzle_solve() reached its answer (qubo_puzzle_result.method_id),
+ *  with the text qubo_puzzle_result.method gives for each. A program
+ *  switches on these rather than reading the text. @since 0.2 */
+enum qubo_puzzle_method {
+	/** No method: a result the call did not write. */
+	QUBO_PUZZLE_METHOD_NONE = 0,
+	/** The reduction decided every cell: "reduction". */
+	QUBO_PUZZLE_METHOD_REDUCTION = 1,
+	/** The exact search of a feasibility puzzle: "branch and reduce". */
+	QUBO_PUZZLE_METHOD_BRANCH_AND_REDUCE = 2,
+	/** The exact search of an optimisation puzzle: "branch and bound". */
+	QUBO_PUZZLE_METHOD_BRANCH_AND_BOUND = 3,
+	/** Every state of the model, by the built-in "exhaustive" alone (the
+	 *  solver lent, or the fallback for small models): "exhaustive". */
+	QUBO_PUZZLE_METHOD_EXHAUSTIVE = 4,
+	/** The samples of a built-in solver alone; the text is its name: "sa",
+	 *  "tabu" or "descent". */
+	QUBO_PUZZLE_METHOD_SOLVER = 5,
+	/** The samples of any other solver alone (a caller's backend, "pt",
+	 *  "qaoa"): "a caller's solver". */
+	QUBO_PUZZLE_METHOD_OTHER_SOLVER = 6,
+	/** Sampling, then the exact search: "sa, then branch and reduce" or
+	 *  "sampling, then branch and reduce". */
+	QUBO_PUZZLE_METHOD_SAMPLING_THEN_BRANCH_AND_REDUCE = 7,
+	/** Sampling, then every state: "sa, then exhaustive" or "sampling, then
+	 *  exhaustive". */
+	QUBO_PUZZLE_METHOD_SAMPLING_THEN_EXHAUSTIVE = 8,
+	/** A first try of branch and bound, sampling, then branch and bound
+	 *  bounded by the best sample: "sa, then branch and bound" or
+	 *  "sampling, then branch and bound". */
+	QUBO_PUZZLE_METHOD_SAMPLING_THEN_BRANCH_AND_BOUND = 9
+};
+
 /** What qubo_puzzle_solve() found and did. Fields past the caller's
  *  @c struct_size are not written. */
 typedef struct qubo_puzzle_result {
@@ -650,6 +726,10 @@ typedef struct qubo_puzzle_result {
 	uint64_t nodes;
 	/** Wall-clock seconds of the call. */
 	double seconds;
+	/** How the answer was reached, an enum qubo_puzzle_method value: what
+	 *  @c method says, without a solver's name (qubo_puzzle_method_name()
+	 *  names it). @since 0.2 */
+	int32_t method_id;
 } qubo_puzzle_result;
 
 /** Size of the first layout of qubo_puzzle_result. */
@@ -658,8 +738,10 @@ typedef struct qubo_puzzle_result {
 /** Initialiser of a qubo_puzzle_result with @c struct_size set and every
  *  other field zero: `qubo_puzzle_result r = QUBO_PUZZLE_RESULT_INIT;`
  *  @since 0.1 */
-#define QUBO_PUZZLE_RESULT_INIT \
-	{ sizeof(qubo_puzzle_result), 0, 0, 0, 0, 0, 0.0, NULL, 0, 0, 0, 0, 0, 0, 0.0 }
+#define QUBO_PUZZLE_RESULT_INIT                                                                \
+	{                                                                                      \
+		sizeof(qubo_puzzle_result), 0, 0, 0, 0, 0, 0.0, NULL, 0, 0, 0, 0, 0, 0, 0.0, 0 \
+	}
 
 /**
  * Solves a puzzle: the default strategy is the `qubo solve` command's.

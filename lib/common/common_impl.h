@@ -8,10 +8,11 @@
  * Everything here is hidden (qubo__ names, -fvisibility=hidden): linking it
  * into a shared library exports nothing new. The code uses only libqubo's
  * public API, so that the copy inside libqubo-puzzle works against any
- * libqubo of the same SONAME. In particular the per-thread error message has
- * one home, libqubo's status.c: the error helpers below format a message and
- * hand it to qubo_error_set(), and no copy of this library keeps a message
- * of its own.
+ * libqubo of the same SONAME. In particular the per-thread error has one
+ * home, error_state.c, which is built into libqubo alone: the error helpers
+ * below format a message and hand it with its parts to the public
+ * qubo_error_set_parts(), and no copy of this library keeps an error of its
+ * own.
  */
 #ifndef QUBO_COMMON_IMPL_H
 #define QUBO_COMMON_IMPL_H
@@ -57,24 +58,49 @@ void *qubo__realloc_array(const qubo_allocator *a, void *ptr, size_t count, size
  * on failure *ptr and *cap are unchanged. */
 int qubo__grow(const qubo_allocator *a, void **ptr, size_t *cap, size_t need, size_t elem);
 
-/* ---- errors (error.c) ---- */
+/* ---- errors (error.c; the state is error_state.c's) ---- */
 
 /* Size of the per-thread message buffer, terminating NUL included. */
 #define QUBO__ERRMSG_SIZE 512
+/* Size of the per-thread function name buffer, terminating NUL included. */
+#define QUBO__ERRFN_SIZE 64
 
-/* Sets this thread's error (code, message) through qubo_error_set() and
- * returns code. */
+/* Each helper sets this thread's error and returns its code. A message that
+ * starts with "qubo_name: " (the public function, as every argument error
+ * does) gives qubo_error_function() that name; the rest is the detail. */
+
+/* An error without a position. */
 int qubo__error(int code, const char *fmt, ...) QUBO__PRINTF(2, 3);
-/* The same with an input position (1-based line and column). */
+/* An error at an input position (1-based line and column). */
 int qubo__error_at(int code, size_t line, size_t column, const char *fmt, ...) QUBO__PRINTF(4, 5);
 /* The va_list form of qubo__error_at. */
 int qubo__verror_at(int code, size_t line, size_t column, const char *fmt, va_list ap)
 	QUBO__PRINTF(4, 0);
+/* An error about one board cell (1-based row and column). */
+int qubo__error_cell(int code, size_t row, size_t column, const char *fmt, ...) QUBO__PRINTF(4, 5);
+/* An error naming the limit hit (enum qubo_limit; QUBO_LIMIT_NONE: none)
+ * and its value in force (the largest figure it allows), at an input
+ * position (line 0: none). */
+int qubo__error_limit_at(int code, int limit, uint64_t value, size_t line, size_t column,
+			 const char *fmt, ...) QUBO__PRINTF(6, 7);
+/* QUBO_ERR_TOO_LARGE naming its limit, at a position and without one. */
+#define qubo__too_large_at(limit, value, line, column, ...) \
+	qubo__error_limit_at(QUBO_ERR_TOO_LARGE, limit, value, line, column, __VA_ARGS__)
+#define qubo__too_large(limit, value, ...) \
+	qubo__error_limit_at(QUBO_ERR_TOO_LARGE, limit, value, 0, 0, __VA_ARGS__)
+/* The general form: the parts other than the function and the detail are
+ * set in *parts; the message is formatted, split and recorded. */
+int qubo__verror_parts(qubo_error_parts *parts, const char *fmt, va_list ap) QUBO__PRINTF(2, 0);
 /* Out-of-memory error naming what was being allocated. */
 int qubo__nomem(const char *what);
 
+/* The length of the function name a message starts with ("qubo_name: "),
+ * or 0 when it starts with none (message.c). */
+size_t qubo__error_function_length(const char *msg);
+
 /* Drops a UTF-8 sequence left incomplete at the end of s[0..len) (a message
- * cut to fit a buffer) and NUL-terminates there. Returns the new length. */
+ * cut to fit a buffer) and NUL-terminates there. Returns the new length
+ * (message.c). */
 size_t qubo__utf8_cut(char *s, size_t len);
 
 /* ---- argument checks (check.c) ---- */

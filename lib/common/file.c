@@ -24,10 +24,10 @@ const char *qubo__errstr(int err, char *buf, size_t size)
 /* The limit exceeded: nothing proportional to the input was kept. */
 static int too_large(const char *fn, const char *path, size_t max_bytes)
 {
-	return qubo__error(QUBO_ERR_TOO_LARGE,
-			   "%s: '%s' is larger than the limit of %zu bytes of input "
-			   "(options.max_input_bytes raises it)",
-			   fn, path, max_bytes);
+	return qubo__too_large(QUBO_LIMIT_MAX_INPUT_BYTES, max_bytes,
+			       "%s: '%s' is larger than the limit of %zu bytes of input "
+			       "(options.max_input_bytes raises it)",
+			       fn, path, max_bytes);
 }
 
 int qubo__read_file(const qubo_allocator *a, const char *path, const char *fn, size_t max_bytes,

@@ -130,11 +130,11 @@ static int check_spec(const struct bn_spec *s, const char *fn)
 	    (uint64_t)s->width * s->height * (s->height - 1) +
 			    (uint64_t)s->height * s->width * (s->width - 1) >
 		    BN_MAX_WITNESSES)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "%s: distinct rows and columns on a %u x %u board need more "
-				      "than %llu witness variables",
-				      fn, (unsigned)s->width, (unsigned)s->height,
-				      (unsigned long long)BN_MAX_WITNESSES);
+		return qubo__too_large(QUBO_LIMIT_WITNESS_VARIABLES, BN_MAX_WITNESSES,
+				       "%s: distinct rows and columns on a %u x %u board need more "
+				       "than %llu witness variables",
+				       fn, (unsigned)s->width, (unsigned)s->height,
+				       (unsigned long long)BN_MAX_WITNESSES);
 	return QUBO_OK;
 }
 

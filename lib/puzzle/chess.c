@@ -98,16 +98,18 @@ static int check_spec(const qubo_puzzle_chess_spec *s, const char *fn)
 		    (c >= QUBO_CHESS_CUSTOM && (size_t)(c - QUBO_CHESS_CUSTOM) < s->num_move_sets))
 			continue;
 		if (c >= QUBO_CHESS_CUSTOM)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.pieces[%zu] (row %zu, column %zu) is %d, "
-					      "move set %d, but there are %zu move sets",
-					      fn, i, i / s->width + 1, i % s->width + 1, (int)c,
-					      (int)(c - QUBO_CHESS_CUSTOM), s->num_move_sets);
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.pieces[%zu] (row %zu, column %zu) is %d, expected "
-				      "-1 (none), 0-4 (queen, rook, bishop, knight, king) or "
-				      "QUBO_CHESS_CUSTOM + k",
-				      fn, i, i / s->width + 1, i % s->width + 1, (int)c);
+			return qubo__error_cell(QUBO_ERR_INVALID_ARG, i / s->width + 1,
+						i % s->width + 1,
+						"%s: spec.pieces[%zu] (row %zu, column %zu) is %d, "
+						"move set %d, but there are %zu move sets",
+						fn, i, i / s->width + 1, i % s->width + 1, (int)c,
+						(int)(c - QUBO_CHESS_CUSTOM), s->num_move_sets);
+		return qubo__error_cell(
+			QUBO_ERR_INVALID_ARG, i / s->width + 1, i % s->width + 1,
+			"%s: spec.pieces[%zu] (row %zu, column %zu) is %d, expected "
+			"-1 (none), 0-4 (queen, rook, bishop, knight, king) or "
+			"QUBO_CHESS_CUSTOM + k",
+			fn, i, i / s->width + 1, i % s->width + 1, (int)c);
 	}
 	if (s->mode == QUBO_CHESS_MAX && s->regions)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
@@ -123,11 +125,12 @@ static int check_spec(const qubo_puzzle_chess_spec *s, const char *fn)
 				      fn, s->lambda);
 	for (i = 0; s->regions && i < n; i++)
 		if (s->regions[i] < -1 || (size_t)s->regions[i] + 1 > n)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.regions[%zu] (row %zu, column %zu) is %d, "
-					      "expected -1 (no region) or a region number 0 to %zu",
-					      fn, i, i / s->width + 1, i % s->width + 1,
-					      (int)s->regions[i], n - 1);
+			return qubo__error_cell(
+				QUBO_ERR_INVALID_ARG, i / s->width + 1, i % s->width + 1,
+				"%s: spec.regions[%zu] (row %zu, column %zu) is %d, "
+				"expected -1 (no region) or a region number 0 to %zu",
+				fn, i, i / s->width + 1, i % s->width + 1, (int)s->regions[i],
+				n - 1);
 	return qubo__pz_check_cell_list(s->placed, s->num_placed, "placed", s->width, n,
 					no_piece_why, s, fn);
 }
@@ -144,11 +147,12 @@ static int check_weights(struct cz *z, const qubo_puzzle_chess_spec *s, double P
 		if (z->code[i] == QUBO_CHESS_NONE)
 			continue;
 		if (!(w > 0.0 && w <= DBL_MAX))
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.weights[%zu] (row %zu, column %zu) is %g, "
-					      "expected a finite positive weight (a cell that must "
-					      "stay empty is QUBO_CHESS_NONE)",
-					      fn, i, i / z->w + 1, i % z->w + 1, w);
+			return qubo__error_cell(
+				QUBO_ERR_INVALID_ARG, i / z->w + 1, i % z->w + 1,
+				"%s: spec.weights[%zu] (row %zu, column %zu) is %g, "
+				"expected a finite positive weight (a cell that must "
+				"stay empty is QUBO_CHESS_NONE)",
+				fn, i, i / z->w + 1, i % z->w + 1, w);
 		if (argmax == z->n || w > z->maxw) {
 			z->maxw = w;
 			argmax = i;
@@ -174,12 +178,13 @@ static int check_weights(struct cz *z, const qubo_puzzle_chess_spec *s, double P
 					      "%s: spec.lambda is %g; a conflict weight must be "
 					      "positive",
 					      fn, s->lambda);
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.lambda is %g, but the model is exact only when it "
-				      "exceeds every weight (doc/formulations.md, the λ rule); the "
-				      "weight at "
-				      "row %zu, column %zu is %g",
-				      fn, s->lambda, argmax / z->w + 1, argmax % z->w + 1, z->maxw);
+		return qubo__error_cell(
+			QUBO_ERR_INVALID_ARG, argmax / z->w + 1, argmax % z->w + 1,
+			"%s: spec.lambda is %g, but the model is exact only when it "
+			"exceeds every weight (doc/formulations.md, the λ rule); the "
+			"weight at "
+			"row %zu, column %zu is %g",
+			fn, s->lambda, argmax / z->w + 1, argmax % z->w + 1, z->maxw);
 	}
 	z->lambda = s->lambda;
 	return QUBO_OK;

@@ -146,12 +146,13 @@ static size_t sort_runs(uint32_t *v, size_t len, uint32_t *tmp)
 	return kept;
 }
 
-static int too_large(const char *fn)
+/* The limit hit is QUBO_LIMIT_ATTACK_ENTRIES or QUBO_LIMIT_ATTACK_STEPS. */
+static int too_large(const char *fn, int limit, uint64_t value)
 {
-	return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-			      "%s: the attack graph of this board is too large (more than %zu "
-			      "entries or %llu steps to find)",
-			      fn, QUBO__CZ_MAX_ENTRIES, (unsigned long long)QUBO__CZ_MAX_WORK);
+	return qubo__too_large(limit, value,
+			       "%s: the attack graph of this board is too large (more than %zu "
+			       "entries or %llu steps to find)",
+			       fn, QUBO__CZ_MAX_ENTRIES, (unsigned long long)QUBO__CZ_MAX_WORK);
 }
 
 /* How many steps of d from pos stay inside [0, size); INT64_MAX for d = 0. */
@@ -275,7 +276,7 @@ int qubo__pz_cz_reach_check(const qubo_allocator *a, uint32_t w, uint32_t h, con
 						      steps_inside((int64_t)(i / w), mv[m].drow, h),
 						      (int64_t)(i % w), w);
 		if (work + steps > QUBO__CZ_MAX_WORK)
-			return too_large(fn);
+			return too_large(fn, QUBO_LIMIT_ATTACK_STEPS, QUBO__CZ_MAX_WORK);
 		if ((rc = qubo__pz_build_tick(ctl, &pending, 1 + nmv)))
 			return rc;
 	}
@@ -311,7 +312,8 @@ int qubo__pz_cz_reach_check(const qubo_allocator *a, uint32_t w, uint32_t h, con
 	qubo__pz_free(a, stamp);
 	if (rc)
 		return rc;
-	return entries > max_entries ? too_large(fn) : QUBO_OK;
+	return entries > max_entries ? too_large(fn, QUBO_LIMIT_ATTACK_ENTRIES, max_entries) :
+				       QUBO_OK;
 }
 
 /* Rays of one row step followed in step: a group of moves with the same
@@ -395,7 +397,7 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 					ktop = kmax[j];
 			}
 			if (work > QUBO__CZ_MAX_WORK)
-				goto large;
+				goto steps;
 			if (ktop == 0)
 				continue;
 			/* k downwards when the cells lie before i: rows
@@ -463,8 +465,11 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 	*start_out = start;
 	*list_out = list;
 	return QUBO_OK;
+steps:
+	rc = too_large(fn, QUBO_LIMIT_ATTACK_STEPS, QUBO__CZ_MAX_WORK);
+	goto fail;
 large:
-	rc = too_large(fn);
+	rc = too_large(fn, QUBO_LIMIT_ATTACK_ENTRIES, QUBO__CZ_MAX_ENTRIES);
 	goto fail;
 nomem:
 	rc = qubo__pz_nomem("the attack graph");
@@ -499,7 +504,7 @@ int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start
 	*start_out = NULL;
 	*list_out = NULL;
 	if (total > QUBO__CZ_MAX_ENTRIES)
-		return too_large(fn);
+		return too_large(fn, QUBO_LIMIT_ATTACK_ENTRIES, QUBO__CZ_MAX_ENTRIES);
 	ts = qubo__pz_zalloc(a, n + 1, sizeof *ts);
 	fill = qubo__pz_alloc(a, n + 1, sizeof *fill);
 	tl = qubo__pz_alloc(a, total, sizeof *tl);
@@ -638,9 +643,9 @@ int qubo__pz_cz_sets_copy(struct cz_sets *dst, const qubo_allocator *a, size_t n
 	}
 	total = start[nsets];
 	if (total > QUBO__CZ_MAX_ENTRIES)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "%s: the move sets hold %zu moves, at most %zu", fn, total,
-				      QUBO__CZ_MAX_ENTRIES);
+		return qubo__too_large(QUBO_LIMIT_ATTACK_ENTRIES, QUBO__CZ_MAX_ENTRIES,
+				       "%s: the move sets hold %zu moves, at most %zu", fn, total,
+				       QUBO__CZ_MAX_ENTRIES);
 	for (k = 0; k < nsets; k++) {
 		snprintf(what, sizeof what, "the moves of set %zu: spec.moves", k);
 		rc = qubo__pz_cz_check_moves(moves ? moves + start[k] : NULL,

@@ -295,9 +295,9 @@ int qubo__pz_chess_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 					 "unexpected word after '%s'",
 					 mode == QUBO_CHESS_MAX ? "max" : "coloured");
 	if ((uint64_t)w * h > QUBO__PZ_MAX_CELLS)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "chess: the board has %llu cells, at most %zu are supported",
-				      (unsigned long long)w * h, QUBO__PZ_MAX_CELLS);
+		return qubo__too_large(QUBO_LIMIT_BOARD_CELLS, QUBO__PZ_MAX_CELLS,
+				       "chess: the board has %llu cells, at most %zu are supported",
+				       (unsigned long long)w * h, QUBO__PZ_MAX_CELLS);
 	n = (size_t)w * h;
 	memset(&b, 0, sizeof b);
 	rc = qubo__pz_alloc_init(&b.a, opts->allocator);

@@ -203,10 +203,11 @@ static int count_enumerate(struct count_run *c)
 
 	c->res.method = "enumeration";
 	if (n > (size_t)max)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "qubo_puzzle_count: the reduced model has %zu variables, too "
-				      "many to enumerate (2^%zu states; the limit is %d)",
-				      n, n, (int)max);
+		return qubo__too_large(
+			QUBO_LIMIT_ENUMERATION_VARIABLES, (uint64_t)max,
+			"qubo_puzzle_count: the reduced model has %zu variables, too "
+			"many to enumerate (2^%zu states; the limit is %d)",
+			n, n, (int)max);
 	rc = qubo_solver_new(&s, "exhaustive", &c->p->alloc);
 	if (!rc)
 		rc = qubo_solver_set_int(s, QUBO_PARAM_MAX_GROUND_STATES, MAX_STORED);
@@ -237,11 +238,11 @@ static int count_enumerate(struct count_run *c)
 					   lowest > ground + 1e-9 * (1.0 + fabs(ground))))
 		goto out; /* no solution */
 	if (info.num_ground_states > qubo_sampleset_size(set)) {
-		rc = qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				    "qubo_puzzle_count: the model has %llu ground states, more "
-				    "than the %d that enumeration decodes one by one; count with "
-				    "the search",
-				    (unsigned long long)info.num_ground_states, MAX_STORED);
+		rc = qubo__too_large(QUBO_LIMIT_GROUND_STATES, MAX_STORED,
+				     "qubo_puzzle_count: the model has %llu ground states, more "
+				     "than the %d that enumeration decodes one by one; count with "
+				     "the search",
+				     (unsigned long long)info.num_ground_states, MAX_STORED);
 		goto out;
 	}
 	rc = count_boards(c, set);

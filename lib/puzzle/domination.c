@@ -220,10 +220,10 @@ static int check_sizes(const struct dz *d, const qubo_allocator *a, const int32_
 			pairs += cover_pairs(in[i]);
 	qubo__pz_free(a, in);
 	if (!rc && pairs > MAX_PAIRS)
-		rc = qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				    "%s: the cover terms of this board expand to about %llu "
-				    "pairwise terms, more than the %llu supported",
-				    fn, (unsigned long long)pairs, (unsigned long long)MAX_PAIRS);
+		rc = qubo__too_large(QUBO_LIMIT_PAIRWISE_TERMS, MAX_PAIRS,
+				     "%s: the cover terms of this board expand to about %llu "
+				     "pairwise terms, more than the %llu supported",
+				     fn, (unsigned long long)pairs, (unsigned long long)MAX_PAIRS);
 	return rc;
 }
 
@@ -621,10 +621,10 @@ int qubo__pz_domination_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	if (rc)
 		return rc;
 	if ((uint64_t)w * h > QUBO__PZ_MAX_CELLS)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "domination: the board has %llu cells, at most %zu are "
-				      "supported",
-				      (unsigned long long)w * h, QUBO__PZ_MAX_CELLS);
+		return qubo__too_large(QUBO_LIMIT_BOARD_CELLS, QUBO__PZ_MAX_CELLS,
+				       "domination: the board has %llu cells, at most %zu are "
+				       "supported",
+				       (unsigned long long)w * h, QUBO__PZ_MAX_CELLS);
 	s.width = w;
 	s.height = h;
 	s.piece = piece;

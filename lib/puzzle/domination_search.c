@@ -108,10 +108,10 @@ static int dw_new(const qubo_puzzle *p, void **ws)
 
 	*ws = NULL;
 	if (n > QUBO__CZ_MAX_SEARCH_WORDS / W / 2)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "domination: the exact search supports boards of up to "
-				      "about 11,000 cells; this one has %zu",
-				      n);
+		return qubo__too_large(QUBO_LIMIT_SEARCH_WORDS, QUBO__CZ_MAX_SEARCH_WORDS,
+				       "domination: the exact search supports boards of up to "
+				       "about 11,000 cells; this one has %zu",
+				       n);
 	m = qubo__pz_zalloc(a, 1, sizeof *m);
 	if (!m)
 		return qubo__pz_nomem("the search's work space");

@@ -250,9 +250,10 @@ int qubo__pz_gameid_text(const qubo_allocator *a, const struct qubo__pz_line *li
 		return gid_error(&g, 0, "an Unruly board has an even width and height");
 	n = (size_t)g.w * g.h;
 	if (n > QUBO__PZ_MAX_CELLS)
-		return qubo__pz_error_at(QUBO_ERR_TOO_LARGE, g.line, g.col0,
-					 "game ID: the board has %zu cells, at most %zu are supported",
-					 n, (size_t)QUBO__PZ_MAX_CELLS);
+		return qubo__too_large_at(
+			QUBO_LIMIT_BOARD_CELLS, QUBO__PZ_MAX_CELLS, g.line, g.col0,
+			"game ID: the board has %zu cells, at most %zu are supported", n,
+			(size_t)QUBO__PZ_MAX_CELLS);
 	grid = qubo__pz_alloc(a, n, 1);
 	if (!grid)
 		return qubo__pz_nomem("the game ID's grid");

@@ -156,21 +156,23 @@ int qubo__pz_check_size(const struct qubo__pz_opts *opts, const struct qubo__pz_
 	uint64_t cells = (uint64_t)width * height, couplers;
 
 	if (cells > opts->max_cells)
-		return qubo__pz_error_at(QUBO_ERR_TOO_LARGE, line->no, tok->column,
-					 "the board has %llu cells, more than the limit of %zu "
-					 "(options.max_cells raises it)",
-					 (unsigned long long)cells, opts->max_cells);
+		return qubo__too_large_at(QUBO_LIMIT_MAX_CELLS, opts->max_cells, line->no,
+					  tok->column,
+					  "the board has %llu cells, more than the limit of %zu "
+					  "(options.max_cells raises it)",
+					  (unsigned long long)cells, opts->max_cells);
 	if (!lines)
 		return QUBO_OK;
 	/* every pair in a row and every pair in a column: a lower bound of
 	 * what queens, nqueens, takuzu and tango build before any reduction */
 	couplers = cells * ((uint64_t)(width - 1) + (height - 1)) / 2;
 	if (couplers > opts->max_couplers)
-		return qubo__pz_error_at(QUBO_ERR_TOO_LARGE, line->no, tok->column,
-					 "a %u x %u board needs at least %llu couplers, more than "
-					 "the limit of %zu (options.max_couplers raises it)",
-					 (unsigned)width, (unsigned)height,
-					 (unsigned long long)couplers, opts->max_couplers);
+		return qubo__too_large_at(QUBO_LIMIT_MAX_COUPLERS, opts->max_couplers, line->no,
+					  tok->column,
+					  "a %u x %u board needs at least %llu couplers, more than "
+					  "the limit of %zu (options.max_couplers raises it)",
+					  (unsigned)width, (unsigned)height,
+					  (unsigned long long)couplers, opts->max_couplers);
 	return QUBO_OK;
 }
 
@@ -192,9 +194,9 @@ int qubo__pz_check_board(uint32_t width, uint32_t height, const char *fn)
 				      "%s: the board is %u x %u; both sides must be at least 1", fn,
 				      (unsigned)width, (unsigned)height);
 	if ((uint64_t)width * height > QUBO__PZ_MAX_CELLS)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "%s: the board has %llu cells, at most %zu are supported", fn,
-				      (unsigned long long)width * height, QUBO__PZ_MAX_CELLS);
+		return qubo__too_large(QUBO_LIMIT_BOARD_CELLS, QUBO__PZ_MAX_CELLS,
+				       "%s: the board has %llu cells, at most %zu are supported",
+				       fn, (unsigned long long)width * height, QUBO__PZ_MAX_CELLS);
 	return QUBO_OK;
 }
 
@@ -222,10 +224,10 @@ int qubo__pz_check_cell_list(const uint32_t *cells, size_t count, const char *na
 					      name, i, (unsigned)c, n);
 		reason = why(spec, c);
 		if (reason)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.%s[%zu] (row %u, column %u) %s", fn, name, i,
-					      (unsigned)(c / width) + 1, (unsigned)(c % width) + 1,
-					      reason);
+			return qubo__error_cell(QUBO_ERR_INVALID_ARG, c / width + 1, c % width + 1,
+						"%s: spec.%s[%zu] (row %u, column %u) %s", fn, name,
+						i, (unsigned)(c / width) + 1,
+						(unsigned)(c % width) + 1, reason);
 	}
 	return QUBO_OK;
 }
@@ -239,10 +241,10 @@ int qubo__pz_mark_cells(uint8_t *mark, const uint32_t *cells, size_t count, cons
 		uint32_t c = cells[i];
 
 		if (mark[c])
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.%s lists cell %u (row %u, column %u) twice", fn,
-					      name, (unsigned)c, (unsigned)(c / width) + 1,
-					      (unsigned)(c % width) + 1);
+			return qubo__error_cell(
+				QUBO_ERR_INVALID_ARG, c / width + 1, c % width + 1,
+				"%s: spec.%s lists cell %u (row %u, column %u) twice", fn, name,
+				(unsigned)c, (unsigned)(c / width) + 1, (unsigned)(c % width) + 1);
 		mark[c] = 1;
 	}
 	return QUBO_OK;
@@ -395,10 +397,10 @@ static int parse_gameid(qubo_puzzle **out, struct qubo__pz_reader *r,
 static int check_length(size_t length, const struct qubo__pz_opts *opts, const char *fn)
 {
 	if (length > opts->max_input_bytes)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "%s: the text is %zu bytes, more than the limit of %zu "
-				      "(options.max_input_bytes raises it)",
-				      fn, length, opts->max_input_bytes);
+		return qubo__too_large(QUBO_LIMIT_MAX_INPUT_BYTES, opts->max_input_bytes,
+				       "%s: the text is %zu bytes, more than the limit of %zu "
+				       "(options.max_input_bytes raises it)",
+				       fn, length, opts->max_input_bytes);
 	return QUBO_OK;
 }
 
@@ -628,8 +630,8 @@ static int check_board(const qubo_puzzle *p, const uint8_t *board, size_t length
 				      length, (unsigned)p->width, (unsigned)p->height, n);
 	for (i = 0; i < n; i++)
 		if (board[i] > 1)
-			return qubo__pz_error(
-				QUBO_ERR_INVALID_ARG,
+			return qubo__error_cell(
+				QUBO_ERR_INVALID_ARG, i / p->width + 1, i % p->width + 1,
 				"%s: board[%zu] (row %zu, column %zu) is %u, expected "
 				"0 or 1",
 				fn, i, i / p->width + 1, i % p->width + 1, (unsigned)board[i]);
@@ -676,10 +678,11 @@ int qubo_puzzle_format_solution(const qubo_puzzle *puzzle, const uint8_t *board,
 	/* a board the layout cannot show is refused, not written as another */
 	for (r = 0; r < length && !puzzle->fam->solution_grid; r++)
 		if (!puzzle->fam->solution_char(puzzle, r, board[r]))
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: board[%zu] (row %zu, column %zu) is a piece where "
-					      "none may stand, which a solution cannot show",
-					      fn, r, r / puzzle->width + 1, r % puzzle->width + 1);
+			return qubo__error_cell(
+				QUBO_ERR_INVALID_ARG, r / puzzle->width + 1, r % puzzle->width + 1,
+				"%s: board[%zu] (row %zu, column %zu) is a piece where "
+				"none may stand, which a solution cannot show",
+				fn, r, r / puzzle->width + 1, r % puzzle->width + 1);
 	o.buf = buffer;
 	o.cap = capacity;
 	o.len = 0;

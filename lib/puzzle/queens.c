@@ -132,8 +132,8 @@ static int check_spec(const qubo_puzzle_queens_spec *s, const char *fn)
 					      s->num_regions,
 					      s->region_start ? "region_counts" : "region_start");
 		if (s->num_regions > n * 64 + 1024)
-			return qubo__pz_error(
-				QUBO_ERR_TOO_LARGE,
+			return qubo__too_large(
+				QUBO_LIMIT_REGIONS, n * 64 + 1024,
 				"%s: spec.num_regions is %zu, at most %zu for this board", fn,
 				s->num_regions, n * 64 + 1024);
 		if (s->region_start[0] != 0)
@@ -254,8 +254,8 @@ static int copy_spec(struct qz *q, const qubo_allocator *a, const qubo_puzzle_qu
 
 				for (j = q->reg_start[k]; j < total; j++)
 					q->given[q->reg_cells[j]] &= 1;
-				return qubo__pz_error(
-					QUBO_ERR_INVALID_ARG,
+				return qubo__error_cell(
+					QUBO_ERR_INVALID_ARG, c / q->w + 1, c % q->w + 1,
 					"%s: region %zu lists cell %u (row %u, column "
 					"%u) twice",
 					fn, k + 1, (unsigned)c, (unsigned)(c / q->w) + 1,
@@ -486,11 +486,11 @@ static int build_conflicts(struct qz *q, const qubo_allocator *a, struct qubo__p
 		work += (lim < lb ? lim : lb) * (uint64_t)q->n;
 	}
 	if (work > QZ_MAX_WALK)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "%s: the attack lines of this %u x %u board need about %llu "
-				      "steps to list, more than the limit of %llu",
-				      fn, (unsigned)q->w, (unsigned)q->h, (unsigned long long)work,
-				      (unsigned long long)QZ_MAX_WALK);
+		return qubo__too_large(QUBO_LIMIT_ATTACK_STEPS, QZ_MAX_WALK,
+				       "%s: the attack lines of this %u x %u board need about %llu "
+				       "steps to list, more than the limit of %llu",
+				       fn, (unsigned)q->w, (unsigned)q->h, (unsigned long long)work,
+				       (unsigned long long)QZ_MAX_WALK);
 	q->adj_start = qubo__pz_zalloc(a, q->n + 1, sizeof *q->adj_start);
 	stamp = qubo__pz_zalloc(a, q->n, sizeof *stamp);
 	if (!q->adj_start || !stamp) {
@@ -584,10 +584,10 @@ static int check_drop(struct qz *q, const char *fn)
 		for (j = q->memb_start[i]; j < q->memb_start[i + 1]; j++)
 			nreg += q->con[q->memb[j]].kind == QZ_REGION;
 		if (q->on[i] && nreg != 1)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: drop_region needs regions that partition the "
-					      "board; the cell at row %zu, column %zu is in %zu",
-					      fn, i / q->w + 1, i % q->w + 1, nreg);
+			return qubo__error_cell(QUBO_ERR_INVALID_ARG, i / q->w + 1, i % q->w + 1,
+						"%s: drop_region needs regions that partition the "
+						"board; the cell at row %zu, column %zu is in %zu",
+						fn, i / q->w + 1, i % q->w + 1, nreg);
 	}
 	if (rows != regs)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,

@@ -106,11 +106,11 @@ static int fix(struct prop *p, size_t c, int v, int rule)
 		if (p->quiet)
 			return QUBO_ERR_INFEASIBLE;
 		cell_pos(q, c, &r, &col);
-		return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-				      "the puzzle has no solution: the reduction finds that the "
-				      "cell at row %u, column %u can neither hold a %s nor stay "
-				      "empty",
-				      r, col, q->noun);
+		return qubo__error_cell(QUBO_ERR_INFEASIBLE, r, col,
+					"the puzzle has no solution: the reduction finds that the "
+					"cell at row %u, column %u can neither hold a %s nor stay "
+					"empty",
+					r, col, q->noun);
 	}
 	p->val[c] = (int8_t)v;
 	p->changed = 1;

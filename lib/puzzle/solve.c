@@ -254,6 +254,13 @@ static int sample_with(struct run *r, const qubo_solver *lent, const char *name,
 	return rc;
 }
 
+/* Records how the answer was reached: qubo_puzzle_result's text and enum. */
+static void set_method(struct run *r, int32_t id, const char *text)
+{
+	r->res.method = text;
+	r->res.method_id = id;
+}
+
 /* Rounds of the caller's solver or the built-in annealer. */
 static int sample(struct run *r, int first_only)
 {
@@ -263,10 +270,13 @@ static int sample(struct run *r, int first_only)
 	static const char *const builtin[] = { "sa", "exhaustive", "tabu", "descent" };
 	size_t k;
 
-	r->res.method = "a caller's solver";
+	set_method(r, QUBO_PUZZLE_METHOD_OTHER_SOLVER, "a caller's solver");
 	for (k = 0; k < sizeof builtin / sizeof builtin[0]; k++)
 		if (!strcmp(name, builtin[k]))
-			r->res.method = builtin[k];
+			set_method(r,
+				   k == 1 ? QUBO_PUZZLE_METHOD_EXHAUSTIVE :
+					    QUBO_PUZZLE_METHOD_SOLVER,
+				   builtin[k]);
 	return sample_with(r, r->o.solver, "sa", first_only);
 }
 
@@ -370,7 +380,7 @@ static int solve_feasibility(struct run *r)
 	int family = r->p->fam->family, first, after, rc;
 
 	if (r->o.strategy == QUBO_PUZZLE_STRATEGY_SEARCH) {
-		r->res.method = "branch and reduce";
+		set_method(r, QUBO_PUZZLE_METHOD_BRANCH_AND_REDUCE, "branch and reduce");
 		return search(r);
 	}
 	if (r->o.strategy == QUBO_PUZZLE_STRATEGY_SAMPLE || r->target_given)
@@ -384,7 +394,7 @@ static int solve_feasibility(struct run *r)
 	after = has_search(r) && !first &&
 		(family != QUBO_PUZZLE_NQUEENS || r->cells <= NQUEENS_SEARCH_CELLS);
 	if (first) {
-		r->res.method = "branch and reduce";
+		set_method(r, QUBO_PUZZLE_METHOD_BRANCH_AND_REDUCE, "branch and reduce");
 		return search(r);
 	}
 	r->search_when_long = has_search(r);
@@ -392,13 +402,15 @@ static int solve_feasibility(struct run *r)
 	if (rc || reached(r) || r->ctl.stopped || r->proven_infeasible)
 		return rc;
 	if (has_search(r)) {
-		r->res.method = !strcmp(r->res.method, "sa") ? "sa, then branch and reduce"
-							      : "sampling, then branch and reduce";
+		set_method(r, QUBO_PUZZLE_METHOD_SAMPLING_THEN_BRANCH_AND_REDUCE,
+			   !strcmp(r->res.method, "sa") ? "sa, then branch and reduce" :
+							  "sampling, then branch and reduce");
 		return search(r);
 	}
 	if (r->n <= EXACT_FALLBACK_VARS) {
-		r->res.method = !strcmp(r->res.method, "sa") ? "sa, then exhaustive"
-							      : "sampling, then exhaustive";
+		set_method(r, QUBO_PUZZLE_METHOD_SAMPLING_THEN_EXHAUSTIVE,
+			   !strcmp(r->res.method, "sa") ? "sa, then exhaustive" :
+							  "sampling, then exhaustive");
 		rc = sample_with(r, NULL, "exhaustive", 0);
 	}
 	return rc;
@@ -409,7 +421,7 @@ static int solve_optimisation(struct run *r)
 	int rc;
 
 	if (r->o.strategy == QUBO_PUZZLE_STRATEGY_SEARCH) {
-		r->res.method = "branch and bound";
+		set_method(r, QUBO_PUZZLE_METHOD_BRANCH_AND_BOUND, "branch and bound");
 		return optimum(r, 0);
 	}
 	if (r->o.strategy == QUBO_PUZZLE_STRATEGY_SAMPLE) {
@@ -425,16 +437,17 @@ static int solve_optimisation(struct run *r)
 				r->optimum_proven = 1; /* the known optimum */
 			return rc;
 		}
-		r->res.method = "exhaustive";
+		set_method(r, QUBO_PUZZLE_METHOD_EXHAUSTIVE, "exhaustive");
 		return sample_with(r, NULL, "exhaustive", 0);
 	}
-	r->res.method = "branch and bound";
+	set_method(r, QUBO_PUZZLE_METHOD_BRANCH_AND_BOUND, "branch and bound");
 	rc = optimum(r, OPT_FIRST_TRY);
 	if (rc || r->optimum_proven || r->ctl.stopped)
 		return rc;
 	rc = sample(r, 0);
 	/* the first try of branch and bound ran, whatever stops the run now */
-	r->res.method = r->o.solver ? "sampling, then branch and bound" : "sa, then branch and bound";
+	set_method(r, QUBO_PUZZLE_METHOD_SAMPLING_THEN_BRANCH_AND_BOUND,
+		   r->o.solver ? "sampling, then branch and bound" : "sa, then branch and bound");
 	if (!rc && reached(r) && r->has_ground && !r->target_given)
 		r->optimum_proven = 1; /* the known optimum */
 	if (rc || r->ctl.stopped || r->optimum_proven)
@@ -532,7 +545,7 @@ static int solve(struct run *r, uint8_t *board)
 
 		for (i = 0; i < r->cells; i++)
 			r->board[i] = r->p->cell_lits[i] == QUBO_LIT_TRUE;
-		r->res.method = "reduction";
+		set_method(r, QUBO_PUZZLE_METHOD_REDUCTION, "reduction");
 		if (qubo__pz_board_valid(r->p, r->board)) {
 			r->found = 1;
 			r->found_e = qubo_model_offset(r->m);

@@ -234,10 +234,10 @@ static int token_side(const struct qubo__pz_line *line, const struct qubo__pz_to
 		if (v <= QUBO__PZ_MAX_SIDE)
 			v = v * 10 + (uint64_t)(tok->s[i] - '0');
 	if (tok->len && i == tok->len && v > QUBO__PZ_MAX_SIDE)
-		return qubo__pz_error_at(QUBO_ERR_TOO_LARGE, line->no, tok->column,
-					 "%s %.*s is above the largest the library takes, %u", what,
-					 (int)(tok->len < 40 ? tok->len : 40), tok->s,
-					 (unsigned)QUBO__PZ_MAX_SIDE);
+		return qubo__too_large_at(
+			QUBO_LIMIT_BOARD_SIDE, QUBO__PZ_MAX_SIDE, line->no, tok->column,
+			"%s %.*s is above the largest the library takes, %u", what,
+			(int)(tok->len < 40 ? tok->len : 40), tok->s, (unsigned)QUBO__PZ_MAX_SIDE);
 	return qubo__pz_token_uint(line, tok, 1, QUBO__PZ_MAX_SIDE, what, out);
 }
 

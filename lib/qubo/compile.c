@@ -1928,8 +1928,8 @@ int qubo_model_compile(qubo_model *m)
 	return QUBO_OK;
 
 too_large:
-	rc = qubo__error(QUBO_ERR_TOO_LARGE,
-			 "qubo_model_compile: the adjacency would exceed the address space");
+	rc = qubo__too_large(QUBO_LIMIT_ADDRESS_SPACE, SIZE_MAX,
+			     "qubo_model_compile: the adjacency would exceed the address space");
 fail:
 	work_free(al, &w);
 	return rc;

@@ -139,10 +139,10 @@ int qubo_model_new(qubo_model **out, size_t num_variables, const qubo_allocator 
 	if (rc)
 		return rc;
 	if (num_variables > QUBO_MODEL_MAX_VARIABLES)
-		return qubo__error(QUBO_ERR_TOO_LARGE,
-				   "qubo_model_new: %zu variables requested, the limit is %zu "
-				   "(QUBO_MODEL_MAX_VARIABLES)",
-				   num_variables, QUBO_MODEL_MAX_VARIABLES);
+		return qubo__too_large(QUBO_LIMIT_MODEL_VARIABLES, QUBO_MODEL_MAX_VARIABLES,
+				       "qubo_model_new: %zu variables requested, the limit is %zu "
+				       "(QUBO_MODEL_MAX_VARIABLES)",
+				       num_variables, QUBO_MODEL_MAX_VARIABLES);
 	m = qubo__malloc(&a, sizeof *m);
 	if (!m)
 		return qubo__nomem("a model");
@@ -269,10 +269,10 @@ int qubo_model_add_variables(qubo_model *m, size_t count, uint32_t *first_out)
 	if (!m)
 		return qubo__error(QUBO_ERR_MISUSE, "qubo_model_add_variables: model is NULL");
 	if (count > QUBO_MODEL_MAX_VARIABLES || m->n + count > QUBO_MODEL_MAX_VARIABLES)
-		return qubo__error(QUBO_ERR_TOO_LARGE,
-				   "qubo_model_add_variables: %zu + %zu variables exceed the "
-				   "limit of %zu (QUBO_MODEL_MAX_VARIABLES)", m->n, count,
-				   QUBO_MODEL_MAX_VARIABLES);
+		return qubo__too_large(QUBO_LIMIT_MODEL_VARIABLES, QUBO_MODEL_MAX_VARIABLES,
+				       "qubo_model_add_variables: %zu + %zu variables exceed the "
+				       "limit of %zu (QUBO_MODEL_MAX_VARIABLES)",
+				       m->n, count, QUBO_MODEL_MAX_VARIABLES);
 	rc = reserve_vars(m, m->n + count);
 	if (rc)
 		return rc;
@@ -569,7 +569,8 @@ int qubo_model_add_clique(qubo_model *m, const qubo_lit *lits, size_t count, dou
 		return QUBO_OK;
 	if (nf >= 2) {
 		if (nf > UINT32_MAX)
-			return qubo__error(QUBO_ERR_TOO_LARGE, "%s: %zu literals", fn, nf);
+			return qubo__too_large(QUBO_LIMIT_TERM_LITERALS, UINT32_MAX,
+					       "%s: %zu literals", fn, nf);
 		if (qubo__grow(&m->alloc, (void **)&m->members, &m->cap_members,
 			       m->num_members + nf, sizeof *m->members) ||
 		    qubo__grow(&m->alloc, (void **)&m->cliques, &m->cap_cliques,

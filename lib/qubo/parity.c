@@ -96,9 +96,10 @@ int qubo_parity_new(qubo_parity **out, size_t num_elements, const qubo_allocator
 		return qubo__error(QUBO_ERR_MISUSE, "qubo_parity_new: out is NULL");
 	*out = NULL;
 	if (num_elements >= QUBO_MAX_VARIABLES)
-		return qubo__error(QUBO_ERR_TOO_LARGE,
-				   "qubo_parity_new: num_elements is %zu, but it must be below %u",
-				   num_elements, (unsigned)QUBO_MAX_VARIABLES);
+		return qubo__too_large(
+			QUBO_LIMIT_VARIABLE_INDEX, QUBO_MAX_VARIABLES - 1,
+			"qubo_parity_new: num_elements is %zu, but it must be below %u",
+			num_elements, (unsigned)QUBO_MAX_VARIABLES);
 	rc = qubo__alloc_init(&alloc, allocator, "qubo_parity_new");
 	if (rc != QUBO_OK)
 		return rc;

@@ -412,7 +412,8 @@ static int count_penalty(qubo_model *model, const qubo_lit *lits, size_t count, 
 				   "%s: form is %d, not a value of enum qubo_k_or_k1_form", fn,
 				   form);
 	if (count >= (size_t)1 << 62)
-		return qubo__error(QUBO_ERR_TOO_LARGE, "%s: %zu literals", fn, count);
+		return qubo__too_large(QUBO_LIMIT_TERM_LITERALS, ((uint64_t)1 << 62) - 1,
+				       "%s: %zu literals", fn, count);
 	/* S is in [0, count]: reject hopeless k before any arithmetic on it. */
 	if (kind == COUNT_EXACTLY && (k < 0 || (uint64_t)k > count))
 		return qubo__error(QUBO_ERR_INFEASIBLE,
@@ -493,7 +494,8 @@ static int count_penalty(qubo_model *model, const qubo_lit *lits, size_t count, 
 		goto out;
 	}
 	if (f.m > UINT32_MAX) {
-		rc = qubo__error(QUBO_ERR_TOO_LARGE, "%s: %zu free literals", fn, f.m);
+		rc = qubo__too_large(QUBO_LIMIT_TERM_LITERALS, UINT32_MAX, "%s: %zu free literals",
+				     fn, f.m);
 		goto out;
 	}
 
@@ -608,7 +610,8 @@ static int add_square(qubo_model *model, const square *q, const char *fn)
 	int rc = QUBO_OK, finite = 1;
 
 	if (n > UINT32_MAX)
-		return qubo__error(QUBO_ERR_TOO_LARGE, "%s: %zu literals", fn, n);
+		return qubo__too_large(QUBO_LIMIT_TERM_LITERALS, UINT32_MAX, "%s: %zu literals", fn,
+				       n);
 	/* P (Σ |a_i| + |b|)² bounds every partial sum below. */
 	for (i = 0; i < n; i++)
 		bound += q->a[i] < 0 ? -q->a[i] : q->a[i];
@@ -617,8 +620,8 @@ static int add_square(qubo_model *model, const square *q, const char *fn)
 		return overflow_error(fn);
 	maxp = n * (n - (n > 0)) / 2 - nc * (nc - (nc > 0)) / 2;
 	if (maxp > SIZE_MAX / (2 * sizeof(uint32_t) + sizeof(double)))
-		return qubo__error(QUBO_ERR_TOO_LARGE, "%s: %zu literals need too many pairs", fn,
-				   n);
+		return qubo__too_large(QUBO_LIMIT_ADDRESS_SPACE, SIZE_MAX,
+				       "%s: %zu literals need too many pairs", fn, n);
 	lin = qubo__calloc_array(al, n, sizeof *lin);
 	if (!batch_init(al, &pb, maxp) || !lin) {
 		rc = qubo__nomem("a penalty's pairwise terms");
@@ -843,9 +846,9 @@ static int add_range_square(qubo_model *model, terms *t, int64_t lo, int64_t spa
 	while (nslack < 63 && ((int64_t)1 << nslack) - 1 < span)
 		nslack++;
 	if (nv + nslack >= QUBO_MAX_VARIABLES)
-		return qubo__error(QUBO_ERR_TOO_LARGE,
-				   "%s: %u slack variables would exceed the variable limit", fn,
-				   nslack);
+		return qubo__too_large(QUBO_LIMIT_VARIABLE_INDEX, QUBO_MAX_VARIABLES - 1,
+				       "%s: %u slack variables would exceed the variable limit", fn,
+				       nslack);
 	for (k = 0; k < nslack; k++) {
 		int64_t ck = k + 1 < nslack ? (int64_t)1 << k
 					     : span - (((int64_t)1 << k) - 1);
@@ -1180,7 +1183,8 @@ int qubo_penalty_conflicts(qubo_model *model, const qubo_lit *pairs, size_t num_
 	if (rc)
 		return rc;
 	if (num_edges > SIZE_MAX / 2 / sizeof(uint32_t))
-		return qubo__error(QUBO_ERR_TOO_LARGE, "%s: %zu edges", fn, num_edges);
+		return qubo__too_large(QUBO_LIMIT_ADDRESS_SPACE, SIZE_MAX, "%s: %zu edges", fn,
+				       num_edges);
 	rc = check_lits(model, pairs, 2 * num_edges, fn, "pairs");
 	if (rc)
 		return rc;

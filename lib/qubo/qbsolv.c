@@ -325,24 +325,51 @@ typedef struct rd {
 	/* the failure, reported by the caller */
 	int code;
 	int api_error; /* message already set by a model function */
+	int limit;     /* the enum qubo_limit of a QUBO_ERR_TOO_LARGE */
+	uint64_t limit_value;
 	size_t err_line, err_col;
 	char msg[320];
 } rd;
 
 static int rd_fail(rd *r, int code, size_t line, size_t col, const char *fmt, ...)
 	QUBO__PRINTF(5, 6);
+static int rd_too_large(rd *r, int limit, uint64_t value, size_t line, size_t col, const char *fmt,
+			...) QUBO__PRINTF(6, 7);
+
+static int rd_vfail(rd *r, int code, size_t line, size_t col, const char *fmt, va_list ap)
+	QUBO__PRINTF(5, 0);
+
+static int rd_vfail(rd *r, int code, size_t line, size_t col, const char *fmt, va_list ap)
+{
+	r->code = code;
+	r->err_line = line;
+	r->err_col = col;
+	vsnprintf(r->msg, sizeof r->msg, fmt, ap);
+	return code;
+}
 
 static int rd_fail(rd *r, int code, size_t line, size_t col, const char *fmt, ...)
 {
 	va_list ap;
 
-	r->code = code;
-	r->err_line = line;
-	r->err_col = col;
 	va_start(ap, fmt);
-	vsnprintf(r->msg, sizeof r->msg, fmt, ap);
+	rd_vfail(r, code, line, col, fmt, ap);
 	va_end(ap);
 	return code;
+}
+
+/* QUBO_ERR_TOO_LARGE naming the limit and its value. */
+static int rd_too_large(rd *r, int limit, uint64_t value, size_t line, size_t col, const char *fmt,
+			...)
+{
+	va_list ap;
+
+	r->limit = limit;
+	r->limit_value = value;
+	va_start(ap, fmt);
+	rd_vfail(r, QUBO_ERR_TOO_LARGE, line, col, fmt, ap);
+	va_end(ap);
+	return QUBO_ERR_TOO_LARGE;
 }
 
 /* Position of a byte of the current line. */
@@ -710,9 +737,9 @@ static int apply_groups(parse *p)
 		rc = qubo_model_add_group(p->m, g->first, g->count);
 		if (rc == QUBO_ERR_INVALID_ARG) {
 			/* an overlap; the model's message says with which group */
-			why = strstr(qubo_error_message(), ": ");
+			why = qubo_error_detail();
 			return rd_fail(&p->r, QUBO_ERR_PARSE, g->line, g->col, "c group %u %u: %s",
-				       g->first, g->count, why ? why + 2 : "overlaps another group");
+				       g->first, g->count, *why ? why : "overlaps another group");
 		}
 		if (rc) {
 			p->r.code = rc;
@@ -721,6 +748,17 @@ static int apply_groups(parse *p)
 		}
 	}
 	return QUBO_OK;
+}
+
+/* The most variables a header may declare in `length` bytes of input. */
+static uint64_t max_nodes_for(size_t length)
+{
+	uint64_t most =
+		(uint64_t)length > (UINT64_MAX - QBSOLV_NODES_PER_BYTE) / QBSOLV_NODES_PER_BYTE ?
+			UINT64_MAX :
+			(uint64_t)length * QBSOLV_NODES_PER_BYTE + QBSOLV_NODES_PER_BYTE - 1;
+
+	return most > QBSOLV_FREE_NODES ? most : QBSOLV_FREE_NODES;
 }
 
 static const char header_form[] = "'p qubo 0 <maxNodes> <nNodes> <nCouplers>'";
@@ -758,33 +796,37 @@ static int do_header(parse *p, const tok *ptok, const char *cur, size_t length)
 	    (rc = rd_line_end(r, cur, "the header")))
 		return rc;
 	if (p->max_nodes > p->max_variables)
-		return rd_fail(r, QUBO_ERR_TOO_LARGE, r->line, col_of(r, tm.s),
-			       "maxNodes %llu exceeds the limit of %zu variables "
-			       "(qubo_qbsolv_options.max_variables raises it)",
-			       (unsigned long long)p->max_nodes, p->max_variables);
+		return rd_too_large(r, QUBO_LIMIT_MAX_VARIABLES, p->max_variables, r->line,
+				    col_of(r, tm.s),
+				    "maxNodes %llu exceeds the limit of %zu variables "
+				    "(qubo_qbsolv_options.max_variables raises it)",
+				    (unsigned long long)p->max_nodes, p->max_variables);
 	if (p->n_couplers > p->max_couplers)
-		return rd_fail(r, QUBO_ERR_TOO_LARGE, r->line, col_of(r, tc.s),
-			       "nCouplers %llu exceeds the limit of %zu couplers "
-			       "(qubo_qbsolv_options.max_couplers raises it)",
-			       (unsigned long long)p->n_couplers, p->max_couplers);
+		return rd_too_large(r, QUBO_LIMIT_MAX_COUPLERS, p->max_couplers, r->line,
+				    col_of(r, tc.s),
+				    "nCouplers %llu exceeds the limit of %zu couplers "
+				    "(qubo_qbsolv_options.max_couplers raises it)",
+				    (unsigned long long)p->n_couplers, p->max_couplers);
 	/* Variables without terms cost memory too (about 24 bytes each): a huge
 	 * declared count must be backed by input, so that a few bytes of a hostile
 	 * file cannot make the reader touch gigabytes. */
 	if (p->max_nodes > QBSOLV_FREE_NODES && p->max_nodes / QBSOLV_NODES_PER_BYTE > length)
-		return rd_fail(r, QUBO_ERR_TOO_LARGE, r->line, col_of(r, tm.s),
-			       "maxNodes %llu in %zu bytes of input: above %u variables the "
-			       "reader needs one byte of input per %u variables",
-			       (unsigned long long)p->max_nodes, length, QBSOLV_FREE_NODES,
-			       QBSOLV_NODES_PER_BYTE);
+		return rd_too_large(r, QUBO_LIMIT_INPUT_VARIABLES, max_nodes_for(length), r->line,
+				    col_of(r, tm.s),
+				    "maxNodes %llu in %zu bytes of input: above %u variables the "
+				    "reader needs one byte of input per %u variables",
+				    (unsigned long long)p->max_nodes, length, QBSOLV_FREE_NODES,
+				    QBSOLV_NODES_PER_BYTE);
 	if (p->n_nodes > lines_max)
-		return rd_fail(r, QUBO_ERR_TOO_LARGE, r->line, col_of(r, tn.s),
-			       "nNodes %llu: %zu bytes of input cannot hold that many lines",
-			       (unsigned long long)p->n_nodes, length);
+		return rd_too_large(r, QUBO_LIMIT_INPUT_LINES, lines_max, r->line, col_of(r, tn.s),
+				    "nNodes %llu: %zu bytes of input cannot hold that many lines",
+				    (unsigned long long)p->n_nodes, length);
 	if (p->n_couplers > lines_max - p->n_nodes)
-		return rd_fail(r, QUBO_ERR_TOO_LARGE, r->line, col_of(r, tc.s),
-			       "nNodes %llu + nCouplers %llu: %zu bytes of input cannot hold "
-			       "that many lines", (unsigned long long)p->n_nodes,
-			       (unsigned long long)p->n_couplers, length);
+		return rd_too_large(r, QUBO_LIMIT_INPUT_LINES, lines_max, r->line, col_of(r, tc.s),
+				    "nNodes %llu + nCouplers %llu: %zu bytes of input cannot hold "
+				    "that many lines",
+				    (unsigned long long)p->n_nodes,
+				    (unsigned long long)p->n_couplers, length);
 	p->have_header = 1;
 	rc = qubo_model_new(&p->m, (size_t)p->max_nodes, r->a);
 	if (rc) {
@@ -1114,11 +1156,7 @@ static int parse_all(parse *p, size_t length)
 	 * weights whose magnitudes do: the compile's message, which says
 	 * which, without the compile's name */
 	if (rc == QUBO_ERR_OUT_OF_RANGE) {
-		const char *why = qubo_error_message(), *fn = "qubo_model_compile: ";
-
-		if (!strncmp(why, fn, strlen(fn)))
-			why += strlen(fn);
-		return rd_fail(r, QUBO_ERR_PARSE, line, col, "%s", why);
+		return rd_fail(r, QUBO_ERR_PARSE, line, col, "%s", qubo_error_detail());
 	}
 	if (rc) {
 		r->code = rc;
@@ -1189,9 +1227,10 @@ static int read_buffer(qubo_model **out, const char *data, size_t length, const 
 	if (p.r.api_error)
 		return rc;
 	if (path)
-		return qubo__error_at(rc, p.r.err_line, p.r.err_col, "%s: %s (in '%s')", func,
-				      p.r.msg, path);
-	return qubo__error_at(rc, p.r.err_line, p.r.err_col, "%s: %s", func, p.r.msg);
+		return qubo__error_limit_at(rc, p.r.limit, p.r.limit_value, p.r.err_line,
+					    p.r.err_col, "%s: %s (in '%s')", func, p.r.msg, path);
+	return qubo__error_limit_at(rc, p.r.limit, p.r.limit_value, p.r.err_line, p.r.err_col,
+				    "%s: %s", func, p.r.msg);
 }
 
 static int read_mem(qubo_model **out, const char *data, size_t length,
@@ -1209,10 +1248,10 @@ static int read_mem(qubo_model **out, const char *data, size_t length,
 	if ((rc = limits_init(&l, options, fn)) || (rc = get_c_locale(fn)))
 		return rc;
 	if (length > l.max_input_bytes)
-		return qubo__error(QUBO_ERR_TOO_LARGE,
-				   "%s: the input is %zu bytes, more than the limit of %zu "
-				   "(qubo_qbsolv_options.max_input_bytes raises it)",
-				   fn, length, l.max_input_bytes);
+		return qubo__too_large(QUBO_LIMIT_MAX_INPUT_BYTES, l.max_input_bytes,
+				       "%s: the input is %zu bytes, more than the limit of %zu "
+				       "(qubo_qbsolv_options.max_input_bytes raises it)",
+				       fn, length, l.max_input_bytes);
 	return read_buffer(out, data ? data : "", length, &l, fn, NULL, 0);
 }
 

@@ -450,3 +450,421 @@ Test(status, literal_functions_agree_with_macros)
 	/* The largest variable's literals stay below the constants. */
 	cr_assert_lt(QUBO_LIT_NEG(QUBO_MAX_VARIABLES - 1), QUBO_LIT_FALSE);
 }
+
+/* ---- the parts of an error ---- */
+
+/* Every part of this thread's error is defined: never NULL. */
+static void assert_parts_defined(void)
+{
+	cr_assert_not_null(qubo_error_message());
+	cr_assert_not_null(qubo_error_detail());
+	cr_assert_not_null(qubo_error_function());
+}
+
+/* No error at all: every part empty or 0. */
+static void assert_no_error(void)
+{
+	assert_parts_defined();
+	cr_assert_eq(qubo_error_code(), QUBO_OK);
+	cr_assert_str_empty(qubo_error_message());
+	cr_assert_str_empty(qubo_error_detail());
+	cr_assert_str_empty(qubo_error_function());
+	cr_assert_eq(qubo_error_line(), 0);
+	cr_assert_eq(qubo_error_column(), 0);
+	cr_assert_eq(qubo_error_cell_row(), 0);
+	cr_assert_eq(qubo_error_cell_column(), 0);
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_NONE);
+	cr_assert_eq(qubo_error_limit_value(), 0);
+}
+
+/* The message is its parts put together: [line L, column C: ][fn: ]detail. */
+static void assert_message_is_its_parts(void)
+{
+	char whole[1200];
+	size_t used = 0;
+	const char *fn = qubo_error_function();
+
+	assert_parts_defined();
+	if (qubo_error_line())
+		used = (size_t)snprintf(whole, sizeof whole,
+					"line %zu, column %zu: ", qubo_error_line(),
+					qubo_error_column());
+	if (*fn)
+		used += (size_t)snprintf(whole + used, sizeof whole - used, "%s: ", fn);
+	snprintf(whole + used, sizeof whole - used, "%s", qubo_error_detail());
+	cr_assert_str_eq(qubo_error_message(), whole);
+}
+
+Test(status, parts_are_empty_without_an_error)
+{
+	assert_no_error();
+	cr_assert_eq(qubo_parity_fix(NULL, 0, 0), QUBO_ERR_MISUSE);
+	qubo_error_clear();
+	assert_no_error();
+}
+
+Test(status, parts_of_an_argument_error)
+{
+	qubo_parity *p;
+
+	cr_assert_eq(qubo_parity_new(&p, 2, NULL), QUBO_OK);
+	cr_assert_eq(qubo_parity_fix(p, 1, 7), QUBO_ERR_INVALID_ARG);
+	qubo_parity_free(p);
+	cr_assert_eq(qubo_error_code(), QUBO_ERR_INVALID_ARG);
+	cr_assert_str_eq(qubo_error_function(), "qubo_parity_fix");
+	cr_assert_str_eq(qubo_error_detail(), "value is 7, expected 0 or 1");
+	cr_assert_eq(qubo_error_line(), 0);
+	cr_assert_eq(qubo_error_cell_row(), 0);
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_NONE);
+	cr_assert_eq(qubo_error_limit_value(), 0);
+	assert_message_is_its_parts();
+}
+
+Test(status, parts_of_a_parse_error)
+{
+	static const char bad[] = "c a comment\np qubo 0 3 1 0\n0 0 zebra\n";
+	qubo_model *m = NULL;
+
+	cr_assert_eq(qubo_qbsolv_read(&m, bad, sizeof bad - 1, NULL), QUBO_ERR_PARSE);
+	cr_assert_eq(qubo_error_line(), 3);
+	cr_assert_eq(qubo_error_column(), 5);
+	cr_assert_str_eq(qubo_error_function(), "qubo_qbsolv_read");
+	cr_assert_str_eq(qubo_error_detail(), "weight 'zebra' is not a decimal number");
+	cr_assert_eq(qubo_error_cell_row(), 0);
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_NONE);
+	assert_message_is_its_parts();
+}
+
+Test(status, parts_of_an_out_of_memory_error)
+{
+	tu_failalloc f;
+	qubo_model *m = NULL;
+
+	tu_failalloc_init(&f, 1);
+	cr_assert_eq(qubo_model_new(&m, 4, &f.a), QUBO_ERR_NOMEM);
+	cr_assert_null(m);
+	cr_assert_eq(qubo_error_code(), QUBO_ERR_NOMEM);
+	cr_assert_str_empty(qubo_error_function());
+	cr_assert_eq(strncmp(qubo_error_detail(), "out of memory allocating ", 25), 0, "'%s'",
+		     qubo_error_detail());
+	cr_assert_eq(qubo_error_line(), 0);
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_NONE);
+	assert_message_is_its_parts();
+}
+
+Test(status, full_messages_are_unchanged)
+{
+	/* The text of qubo_error_message() as it was before the parts existed. */
+	static const char bad[] = "p qubo 0 3 1 0\n0 0 zebra\n";
+	qubo_model *m = NULL;
+	qubo_parity *p;
+
+	cr_assert_eq(qubo_parity_new(&p, (size_t)QUBO_MAX_VARIABLES + 5, NULL), QUBO_ERR_TOO_LARGE);
+	cr_assert_str_eq(qubo_error_message(),
+			 "qubo_parity_new: num_elements is 2147483652, but it must be below "
+			 "2147483647");
+	cr_assert_eq(qubo_parity_fix(NULL, 0, 0), QUBO_ERR_MISUSE);
+	cr_assert_str_eq(qubo_error_message(), "qubo_parity_fix: parity is NULL");
+	cr_assert_eq(qubo_qbsolv_read(&m, bad, sizeof bad - 1, NULL), QUBO_ERR_PARSE);
+	cr_assert_str_eq(
+		qubo_error_message(),
+		"line 2, column 5: qubo_qbsolv_read: weight 'zebra' is not a decimal number");
+	cr_assert_eq(qubo_model_new(&m, (size_t)QUBO_MODEL_MAX_VARIABLES + 1, NULL),
+		     QUBO_ERR_TOO_LARGE);
+	cr_assert_str_eq(qubo_error_message(),
+			 "qubo_model_new: 67108865 variables requested, the limit is 67108864 "
+			 "(QUBO_MODEL_MAX_VARIABLES)");
+	qubo_error_set(QUBO_ERR_CALLBACK, 4, 2, "my_backend: it broke");
+	cr_assert_str_eq(qubo_error_message(), "line 4, column 2: my_backend: it broke");
+}
+
+Test(status, a_callers_error_has_parts)
+{
+	cr_assert_eq(qubo_error_set(QUBO_ERR_CALLBACK, 0, 0, "qubo_solver_solve: the link is down"),
+		     QUBO_ERR_CALLBACK);
+	cr_assert_str_eq(qubo_error_function(), "qubo_solver_solve");
+	cr_assert_str_eq(qubo_error_detail(), "the link is down");
+	cr_assert_str_eq(qubo_error_message(), "qubo_solver_solve: the link is down");
+	assert_message_is_its_parts();
+
+	/* Not a function of the library's form: all of it is the detail. */
+	qubo_error_set(QUBO_ERR_IO, 7, 3, "Qubo_x: y");
+	cr_assert_str_empty(qubo_error_function());
+	cr_assert_str_eq(qubo_error_detail(), "Qubo_x: y");
+	cr_assert_eq(qubo_error_line(), 7);
+	cr_assert_eq(qubo_error_column(), 3);
+	cr_assert_str_eq(qubo_error_message(), "line 7, column 3: Qubo_x: y");
+	qubo_error_set(QUBO_ERR_IO, 0, 0, "qubo_: y");
+	cr_assert_str_empty(qubo_error_function());
+	qubo_error_set(QUBO_ERR_IO, 0, 0, "qubo_a:y");
+	cr_assert_str_empty(qubo_error_function());
+	qubo_error_set(QUBO_ERR_IO, 0, 3, NULL);
+	cr_assert_str_empty(qubo_error_message());
+	cr_assert_eq(qubo_error_column(), 0);
+	assert_message_is_its_parts();
+
+	/* The current error's own text, passed back. */
+	qubo_error_set(QUBO_ERR_IO, 0, 0, "qubo_x_y: first");
+	qubo_error_set(QUBO_ERR_PARSE, 2, 1, qubo_error_message());
+	cr_assert_str_eq(qubo_error_message(), "line 2, column 1: qubo_x_y: first");
+	cr_assert_str_eq(qubo_error_function(), "qubo_x_y");
+	cr_assert_str_eq(qubo_error_detail(), "first");
+}
+
+Test(status, set_parts_records_every_part)
+{
+	qubo_error_parts e = QUBO_ERROR_PARTS_INIT;
+
+	e.code = QUBO_ERR_TOO_LARGE;
+	e.function = "qubo_puzzle_parse";
+	e.detail = "too many cells";
+	e.line = 3;
+	e.column = 9;
+	e.cell_row = 2;
+	e.cell_column = 5;
+	e.limit = QUBO_LIMIT_MAX_CELLS;
+	e.limit_value = 1000;
+	cr_assert_eq(qubo_error_set_parts(&e), QUBO_ERR_TOO_LARGE);
+	cr_assert_eq(qubo_error_code(), QUBO_ERR_TOO_LARGE);
+	cr_assert_str_eq(qubo_error_message(),
+			 "line 3, column 9: qubo_puzzle_parse: too many cells");
+	cr_assert_str_eq(qubo_error_function(), "qubo_puzzle_parse");
+	cr_assert_str_eq(qubo_error_detail(), "too many cells");
+	cr_assert_eq(qubo_error_cell_row(), 2);
+	cr_assert_eq(qubo_error_cell_column(), 5);
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_MAX_CELLS);
+	cr_assert_eq(qubo_error_limit_value(), 1000);
+	assert_message_is_its_parts();
+
+	/* Half a cell is none; a limit's value needs a limit; a column needs a line. */
+	e.line = 0;
+	e.cell_column = 0;
+	e.limit = QUBO_LIMIT_NONE;
+	e.function = NULL;
+	e.detail = NULL;
+	cr_assert_eq(qubo_error_set_parts(&e), QUBO_ERR_TOO_LARGE);
+	cr_assert_str_empty(qubo_error_message());
+	cr_assert_eq(qubo_error_column(), 0);
+	cr_assert_eq(qubo_error_cell_row(), 0);
+	cr_assert_eq(qubo_error_cell_column(), 0);
+	cr_assert_eq(qubo_error_limit_value(), 0);
+
+	/* The current error's own strings, passed back. */
+	qubo_error_set(QUBO_ERR_IO, 0, 0, "qubo_a_b: gone");
+	e.function = qubo_error_function();
+	e.detail = qubo_error_detail();
+	e.line = 5;
+	e.column = 1;
+	qubo_error_set_parts(&e);
+	cr_assert_str_eq(qubo_error_message(), "line 5, column 1: qubo_a_b: gone");
+
+	qubo_error_clear();
+	assert_no_error();
+}
+
+Test(status, set_parts_checks_its_argument)
+{
+	qubo_error_parts e = QUBO_ERROR_PARTS_INIT;
+	unsigned char big[sizeof(qubo_error_parts) + 8];
+
+	cr_assert_eq(qubo_error_set_parts(NULL), QUBO_ERR_MISUSE);
+	cr_assert_str_eq(qubo_error_message(), "qubo_error_set_parts: parts is NULL");
+	cr_assert_str_eq(qubo_error_function(), "qubo_error_set_parts");
+	e.struct_size = QUBO_ERROR_PARTS_SIZE_V1 - 1;
+	cr_assert_eq(qubo_error_set_parts(&e), QUBO_ERR_UNSUPPORTED_VERSION);
+	cr_assert_eq(qubo_error_code(), QUBO_ERR_UNSUPPORTED_VERSION);
+	/* A larger struct of a later version: zeros past this one's end are fine. */
+	memset(big, 0, sizeof big);
+	e.struct_size = sizeof big;
+	e.code = QUBO_ERR_IO;
+	e.detail = "later";
+	memcpy(big, &e, sizeof e);
+	cr_assert_eq(qubo_error_set_parts((const qubo_error_parts *)(void *)big), QUBO_ERR_IO);
+	cr_assert_str_eq(qubo_error_message(), "later");
+	big[sizeof e + 3] = 1;
+	cr_assert_eq(qubo_error_set_parts((const qubo_error_parts *)(void *)big),
+		     QUBO_ERR_UNSUPPORTED_VERSION);
+}
+
+Test(status, set_parts_cuts_long_text)
+{
+	char fn[200], detail[2000];
+	qubo_error_parts e = QUBO_ERROR_PARTS_INIT;
+
+	memset(fn, 'f', sizeof fn - 1);
+	fn[sizeof fn - 1] = '\0';
+	/* a detail of two-byte characters, so that a cut can split one */
+	for (size_t i = 0; i + 2 < sizeof detail; i += 2)
+		memcpy(detail + i, "\xc3\xa9", 2);
+	detail[sizeof detail - 2] = '\0';
+	e.code = QUBO_ERR_IO;
+	e.function = fn;
+	e.detail = detail;
+	e.line = 12;
+	e.column = 4;
+	qubo_error_set_parts(&e);
+	cr_assert_eq(strlen(qubo_error_function()), 63);
+	cr_assert_lt(strlen(qubo_error_message()), 512);
+	/* "line 12, column 4: " and the name are 84 bytes: whole characters
+	 * after them keep the length even */
+	cr_assert_eq(strlen(qubo_error_message()) % 2, 0, "a character cut in two");
+	cr_assert_str_eq(qubo_error_message() + strlen(qubo_error_message()) -
+				 strlen(qubo_error_detail()),
+			 qubo_error_detail());
+	assert_message_is_its_parts();
+}
+
+Test(status, limit_names)
+{
+#define LIMIT_ENTRY(name, value, id, text) { name, value, id, text },
+	static const struct {
+		int limit;
+		int listed;
+		const char *id, *text;
+	} list[] = { QUBO_LIMIT_LIST(LIMIT_ENTRY) };
+#undef LIMIT_ENTRY
+	size_t n = sizeof list / sizeof list[0], i, j;
+
+	cr_assert_eq(n, QUBO_LIMIT_END_);
+	for (i = 0; i < n; i++) {
+		cr_assert_eq(list[i].limit, (int)i);
+		cr_assert_eq(list[i].listed, (int)i);
+		cr_assert_str_eq(qubo_limit_name(list[i].limit), list[i].id);
+		for (j = 0; j < strlen(list[i].id); j++)
+			cr_assert(islower((unsigned char)list[i].id[j]) || list[i].id[j] == '_',
+				  "'%s'", list[i].id);
+		for (j = i + 1; j < n; j++)
+			cr_assert_str_neq(list[i].id, list[j].id);
+	}
+	/* The names of the limits an option raises are its field's. */
+	cr_assert_str_eq(qubo_limit_name(QUBO_LIMIT_NONE), "none");
+	cr_assert_str_eq(qubo_limit_name(QUBO_LIMIT_MAX_INPUT_BYTES), "max_input_bytes");
+	cr_assert_str_eq(qubo_limit_name(QUBO_LIMIT_MAX_VARIABLES), "max_variables");
+	cr_assert_str_eq(qubo_limit_name(QUBO_LIMIT_MAX_COUPLERS), "max_couplers");
+	cr_assert_str_eq(qubo_limit_name(QUBO_LIMIT_MAX_CELLS), "max_cells");
+	cr_assert_str_eq(qubo_limit_name(-1), "unknown");
+	cr_assert_str_eq(qubo_limit_name(QUBO_LIMIT_END_), "unknown");
+	cr_assert_str_eq(qubo_limit_name(INT_MAX), "unknown");
+}
+
+struct parts_report {
+	int code;
+	size_t line, column;
+	char function[64], detail[600], message[600];
+};
+
+static void read_parts(struct parts_report *r)
+{
+	r->code = qubo_error_code();
+	r->line = qubo_error_line();
+	r->column = qubo_error_column();
+	snprintf(r->function, sizeof r->function, "%s", qubo_error_function());
+	snprintf(r->detail, sizeof r->detail, "%s", qubo_error_detail());
+	snprintf(r->message, sizeof r->message, "%s", qubo_error_message());
+}
+
+static void *parse_error_thread(void *arg)
+{
+	static const char bad[] = "p qubo 0 3 1 0\n0 0 zebra\n";
+	qubo_model *m = NULL;
+
+	(void)qubo_qbsolv_read(&m, bad, sizeof bad - 1, NULL);
+	read_parts(arg);
+	return NULL;
+}
+
+Test(status, parts_are_per_thread)
+{
+	struct parts_report theirs, mine;
+	pthread_t t;
+
+	cr_assert_eq(qubo_parity_fix(NULL, 0, 0), QUBO_ERR_MISUSE);
+	cr_assert_eq(pthread_create(&t, NULL, parse_error_thread, &theirs), 0);
+	cr_assert_eq(pthread_join(t, NULL), 0);
+	read_parts(&mine);
+	cr_assert_eq(theirs.code, QUBO_ERR_PARSE);
+	cr_assert_eq(theirs.line, 2);
+	cr_assert_eq(theirs.column, 5);
+	cr_assert_str_eq(theirs.function, "qubo_qbsolv_read");
+	cr_assert_str_eq(theirs.detail, "weight 'zebra' is not a decimal number");
+	cr_assert_eq(mine.code, QUBO_ERR_MISUSE);
+	cr_assert_eq(mine.line, 0);
+	cr_assert_str_eq(mine.function, "qubo_parity_fix");
+	cr_assert_str_eq(mine.detail, "parity is NULL");
+}
+
+/* QUBO_ERR_TOO_LARGE names the limit it hit and the value in force. */
+static void assert_limit(int limit, uint64_t value)
+{
+	cr_assert_eq(qubo_error_code(), QUBO_ERR_TOO_LARGE, "%s", qubo_error_message());
+	cr_assert_eq(qubo_error_limit(), limit, "%s, not %s: %s",
+		     qubo_limit_name(qubo_error_limit()), qubo_limit_name(limit),
+		     qubo_error_message());
+	cr_assert_eq(qubo_error_limit_value(), value, "%s: %llu", qubo_limit_name(limit),
+		     (unsigned long long)qubo_error_limit_value());
+	assert_message_is_its_parts();
+}
+
+Test(status, too_large_names_its_limit)
+{
+	static const char header[] = "p qubo 0 100 0 0\n";
+	static const char couplers[] = "p qubo 0 2 0 70\n";
+	qubo_qbsolv_options o = QUBO_QBSOLV_OPTIONS_INIT;
+	qubo_model *m = NULL;
+	qubo_parity *p;
+	qubo_solver *s;
+	qubo_sampleset *set = NULL;
+
+	cr_assert_eq(qubo_parity_new(&p, (size_t)QUBO_MAX_VARIABLES + 5, NULL), QUBO_ERR_TOO_LARGE);
+	assert_limit(QUBO_LIMIT_VARIABLE_INDEX, QUBO_MAX_VARIABLES - 1);
+	cr_assert_str_eq(qubo_error_function(), "qubo_parity_new");
+
+	cr_assert_eq(qubo_model_new(&m, (size_t)QUBO_MODEL_MAX_VARIABLES + 1, NULL),
+		     QUBO_ERR_TOO_LARGE);
+	assert_limit(QUBO_LIMIT_MODEL_VARIABLES, QUBO_MODEL_MAX_VARIABLES);
+
+	/* the reader's options: the value is the one the call set */
+	o.max_variables = 50;
+	cr_assert_eq(qubo_qbsolv_read_ex(&m, header, sizeof header - 1, &o), QUBO_ERR_TOO_LARGE);
+	assert_limit(QUBO_LIMIT_MAX_VARIABLES, 50);
+	cr_assert_eq(qubo_error_line(), 1);
+	cr_assert_eq(qubo_error_column(), 10);
+	cr_assert_str_eq(qubo_error_function(), "qubo_qbsolv_read_ex");
+	o.max_variables = 0;
+	o.max_couplers = 60;
+	cr_assert_eq(qubo_qbsolv_read_ex(&m, couplers, sizeof couplers - 1, &o),
+		     QUBO_ERR_TOO_LARGE);
+	assert_limit(QUBO_LIMIT_MAX_COUPLERS, 60);
+	o.max_couplers = 0;
+	o.max_input_bytes = 10;
+	cr_assert_eq(qubo_qbsolv_read_ex(&m, header, sizeof header - 1, &o), QUBO_ERR_TOO_LARGE);
+	assert_limit(QUBO_LIMIT_MAX_INPUT_BYTES, 10);
+	cr_assert_eq(qubo_error_line(), 0);
+	/* the lines a short input can hold */
+	cr_assert_eq(qubo_qbsolv_read(&m, couplers, sizeof couplers - 1, NULL), QUBO_ERR_TOO_LARGE);
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_INPUT_LINES, "%s", qubo_error_message());
+	cr_assert_gt(qubo_error_limit_value(), 0);
+	cr_assert_lt(qubo_error_limit_value(), 70);
+	cr_assert_null(m);
+
+	/* through a built-in solver, whose name the host puts in front */
+	m = tu_chain(41, NULL, 0, 1.0);
+	cr_assert_not_null(m);
+	cr_assert_eq(qubo_model_compile(m), QUBO_OK);
+	cr_assert_eq(qubo_solver_new(&s, "exhaustive", NULL), QUBO_OK);
+	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_ERR_TOO_LARGE);
+	assert_limit(QUBO_LIMIT_ENUMERATION_VARIABLES, QUBO_EXHAUSTIVE_MAX_VARIABLES);
+	qubo_solver_free(s);
+	cr_assert_eq(qubo_solver_new(&s, "sa", NULL), QUBO_OK);
+	cr_assert_eq(qubo_solver_set_int(s, QUBO_PARAM_NUM_READS, (int64_t)1 << 30), QUBO_OK);
+	cr_assert_eq(qubo_solver_sample(&set, s, m), QUBO_ERR_TOO_LARGE);
+	assert_limit(QUBO_LIMIT_SAMPLE_BYTES, QUBO_MAX_SAMPLE_BYTES);
+	cr_assert_eq(strncmp(qubo_error_message(), "sa: ", 4), 0, "%s", qubo_error_message());
+	qubo_solver_free(s);
+	qubo_model_free(m);
+
+	/* other errors name no limit */
+	cr_assert_eq(qubo_parity_fix(NULL, 0, 0), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_NONE);
+	cr_assert_eq(qubo_error_limit_value(), 0);
+}

@@ -278,4 +278,88 @@ Test(puzzle_api, sizes_and_limits)
 	qubo_puzzle_free(p);
 	cr_assert_eq(qubo_puzzle_parse(&p, "nqueens 1000\n", 13, NULL), QUBO_ERR_TOO_LARGE);
 	cr_assert(strstr(qubo_error_message(), "limit"), "%s", qubo_error_message());
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_MAX_COUPLERS);
+	cr_assert_eq(qubo_error_limit_value(), QUBO_PUZZLE_DEFAULT_MAX_COUPLERS);
+	cr_assert_eq(qubo_error_line(), 1);
+	cr_assert_eq(qubo_error_column(), 9);
+}
+
+/* A puzzle's QUBO_ERR_TOO_LARGE names its limit and the value in force. */
+Test(puzzle_api, too_large_names_its_limit)
+{
+	qubo_puzzle_options o = opts(QUBO_REDUCE_DEFAULT);
+	qubo_puzzle *p = NULL;
+
+	o.max_cells = 99;
+	cr_assert_eq(qubo_puzzle_parse(&p, "nqueens 10\n", 11, &o), QUBO_ERR_TOO_LARGE);
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_MAX_CELLS, "%s", qubo_error_message());
+	cr_assert_eq(qubo_error_limit_value(), 99);
+	cr_assert_eq(qubo_error_line(), 1);
+	cr_assert_str_eq(qubo_limit_name(qubo_error_limit()), "max_cells");
+	o.max_cells = 0;
+	o.max_input_bytes = 5;
+	cr_assert_eq(qubo_puzzle_parse(&p, "nqueens 10\n", 11, &o), QUBO_ERR_TOO_LARGE);
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_MAX_INPUT_BYTES, "%s", qubo_error_message());
+	cr_assert_eq(qubo_error_limit_value(), 5);
+	cr_assert_str_eq(qubo_error_function(), "qubo_puzzle_parse");
+	cr_assert_eq(qubo_puzzle_parse(&p, "nqueens 5000\n", 13, NULL), QUBO_ERR_TOO_LARGE);
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_BOARD_SIDE, "%s", qubo_error_message());
+	cr_assert_eq(qubo_error_limit_value(), 4096);
+	cr_assert_null(p);
+}
+
+/* An error the puzzle library sets is the one libqubo's accessors read: one
+ * per-thread error for both libraries, with its parts. */
+Test(puzzle_api, errors_are_read_through_libqubo)
+{
+	static const char nul[] = "queens 4\naabb\naxbb\ndccb\nddcc\n\0";
+	qubo_puzzle *p = NULL;
+
+	qubo_error_clear();
+	cr_assert_eq(qubo_puzzle_parse(NULL, "nqueens 4", 9, NULL), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_error_code(), QUBO_ERR_MISUSE);
+	cr_assert_str_eq(qubo_error_message(), "qubo_puzzle_parse: out is NULL");
+	cr_assert_str_eq(qubo_error_function(), "qubo_puzzle_parse");
+	cr_assert_str_eq(qubo_error_detail(), "out is NULL");
+	cr_assert_eq(qubo_error_line(), 0);
+
+	cr_assert_eq(qubo_puzzle_parse(&p, nul, sizeof nul - 1, NULL), QUBO_ERR_PARSE);
+	cr_assert_null(p);
+	cr_assert_str_eq(qubo_error_message(), "line 6, column 1: NUL byte in the input");
+	cr_assert_str_empty(qubo_error_function());
+	cr_assert_str_eq(qubo_error_detail(), "NUL byte in the input");
+	cr_assert_eq(qubo_error_line(), 6);
+	cr_assert_eq(qubo_error_column(), 1);
+	cr_assert_eq(qubo_error_cell_row(), 0);
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_NONE);
+	qubo_error_clear();
+	cr_assert_str_empty(qubo_error_message());
+	cr_assert_str_empty(qubo_error_detail());
+}
+
+/* An error about one cell of a board names it: row and column, 1-based,
+ * apart from any input position. */
+Test(puzzle_api, errors_name_their_cell)
+{
+	qubo_puzzle *p = NULL;
+	uint8_t board[25] = { 0 };
+	char report[64];
+	size_t violations;
+
+	cr_assert_eq(qubo_puzzle_parse(&p, "nqueens 5\n", 10, NULL), QUBO_OK);
+	board[7] = 2;
+	cr_assert_eq(qubo_puzzle_check(p, board, sizeof board, report, sizeof report, &violations),
+		     QUBO_ERR_INVALID_ARG);
+	cr_assert_str_eq(qubo_error_message(),
+			 "qubo_puzzle_check: board[7] (row 2, column 3) is 2, expected 0 or 1");
+	cr_assert_eq(qubo_error_cell_row(), 2);
+	cr_assert_eq(qubo_error_cell_column(), 3);
+	cr_assert_eq(qubo_error_line(), 0);
+	cr_assert_eq(qubo_error_column(), 0);
+	/* an error about the board as a whole names no cell */
+	cr_assert_eq(qubo_puzzle_check(p, board, 24, report, sizeof report, &violations),
+		     QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(qubo_error_cell_row(), 0);
+	cr_assert_eq(qubo_error_cell_column(), 0);
+	qubo_puzzle_free(p);
 }

@@ -10,6 +10,8 @@
 
 #include "helpers.h"
 
+static int32_t method_of_text(const char *text);
+
 static qubo_puzzle_result result_init(void)
 {
 	qubo_puzzle_result r;
@@ -161,6 +163,7 @@ Test(puzzle_solve, count_and_solve_match_the_oracle_on_random_instances)
 			rc = qubo_puzzle_solve(p, &so, board, sizeof board, &sr);
 			cr_assert_eq(rc, QUBO_OK, "instance %d, strategy %d: %d %s", i, strategy, rc,
 				     qubo_error_message());
+			cr_assert_eq(sr.method_id, method_of_text(sr.method), "'%s'", sr.method);
 			if (!sols.n) {
 				cr_assert_eq(sr.verdict, QUBO_PUZZLE_INFEASIBLE,
 					     "instance %d, strategy %d: verdict %d", i, strategy,
@@ -892,4 +895,127 @@ Test(puzzle_solve, a_known_optimum_reached_is_optimal_whatever_the_target)
 	cr_assert_eq(r.verdict, QUBO_PUZZLE_OPTIMAL, "verdict %d", r.verdict);
 	qubo_solver_free(s);
 	qubo_puzzle_free(p);
+}
+
+/* ---- the method as an enum ---- */
+
+/* The enum value that goes with each text qubo_puzzle_result.method gives. */
+static int32_t method_of_text(const char *text)
+{
+	static const struct {
+		const char *text;
+		int32_t id;
+	} map[] = {
+		{ "reduction", QUBO_PUZZLE_METHOD_REDUCTION },
+		{ "branch and reduce", QUBO_PUZZLE_METHOD_BRANCH_AND_REDUCE },
+		{ "branch and bound", QUBO_PUZZLE_METHOD_BRANCH_AND_BOUND },
+		{ "exhaustive", QUBO_PUZZLE_METHOD_EXHAUSTIVE },
+		{ "sa", QUBO_PUZZLE_METHOD_SOLVER },
+		{ "tabu", QUBO_PUZZLE_METHOD_SOLVER },
+		{ "descent", QUBO_PUZZLE_METHOD_SOLVER },
+		{ "a caller's solver", QUBO_PUZZLE_METHOD_OTHER_SOLVER },
+		{ "sa, then branch and reduce",
+		  QUBO_PUZZLE_METHOD_SAMPLING_THEN_BRANCH_AND_REDUCE },
+		{ "sampling, then branch and reduce",
+		  QUBO_PUZZLE_METHOD_SAMPLING_THEN_BRANCH_AND_REDUCE },
+		{ "sa, then exhaustive", QUBO_PUZZLE_METHOD_SAMPLING_THEN_EXHAUSTIVE },
+		{ "sampling, then exhaustive", QUBO_PUZZLE_METHOD_SAMPLING_THEN_EXHAUSTIVE },
+		{ "sa, then branch and bound", QUBO_PUZZLE_METHOD_SAMPLING_THEN_BRANCH_AND_BOUND },
+		{ "sampling, then branch and bound",
+		  QUBO_PUZZLE_METHOD_SAMPLING_THEN_BRANCH_AND_BOUND },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (!strcmp(text, map[i].text))
+			return map[i].id;
+	cr_assert_fail("method '%s' has no enum value", text);
+	return -1;
+}
+
+/* Solves `text` with a strategy and a solver (NULL name: none) and checks
+ * that the method's enum value goes with its text and is `want`. */
+static void check_method(const char *text, int32_t strategy, const char *solver, int32_t want)
+{
+	qubo_puzzle *p = parse(text);
+	qubo_puzzle_solve_options o = QUBO_PUZZLE_SOLVE_OPTIONS_INIT;
+	qubo_puzzle_result r = result_init();
+	qubo_solver *s = NULL;
+	static uint8_t board[4096];
+	int rc;
+
+	if (solver)
+		cr_assert_eq(qubo_solver_new(&s, solver, NULL), QUBO_OK);
+	o.strategy = strategy;
+	o.solver = s;
+	o.seed = 3;
+	o.time_limit = 30;
+	rc = qubo_puzzle_solve(p, &o, board, sizeof board, &r);
+	cr_assert_eq(rc, QUBO_OK, "%s: %s", text, qubo_error_message());
+	cr_assert_not_null(r.method);
+	cr_assert_eq(r.method_id, method_of_text(r.method), "%s: '%s' is %d", text, r.method,
+		     (int)r.method_id);
+	cr_assert_eq(r.method_id, want, "%s (%s): '%s', %s", text, solver ? solver : "no solver",
+		     r.method, qubo_puzzle_method_name(r.method_id));
+	qubo_solver_free(s);
+	qubo_puzzle_free(p);
+}
+
+Test(puzzle_solve, the_method_as_an_enum)
+{
+	check_method("nqueens 1\n", QUBO_PUZZLE_STRATEGY_AUTO, NULL, QUBO_PUZZLE_METHOD_REDUCTION);
+	check_method("nqueens 8\n", QUBO_PUZZLE_STRATEGY_SEARCH, NULL,
+		     QUBO_PUZZLE_METHOD_BRANCH_AND_REDUCE);
+	check_method("domination 3\n", QUBO_PUZZLE_STRATEGY_SEARCH, NULL,
+		     QUBO_PUZZLE_METHOD_BRANCH_AND_BOUND);
+	check_method("nqueens 6\n", QUBO_PUZZLE_STRATEGY_SAMPLE, NULL, QUBO_PUZZLE_METHOD_SOLVER);
+	check_method("nqueens 6\n", QUBO_PUZZLE_STRATEGY_SAMPLE, "tabu", QUBO_PUZZLE_METHOD_SOLVER);
+	check_method("nqueens 4\n", QUBO_PUZZLE_STRATEGY_SAMPLE, "exhaustive",
+		     QUBO_PUZZLE_METHOD_EXHAUSTIVE);
+	check_method("nqueens 6\n", QUBO_PUZZLE_STRATEGY_SAMPLE, "pt",
+		     QUBO_PUZZLE_METHOD_OTHER_SOLVER);
+
+	/* the names: one for each value, distinct; "unknown" beyond */
+	for (int i = 0; i <= QUBO_PUZZLE_METHOD_SAMPLING_THEN_BRANCH_AND_BOUND; i++) {
+		cr_assert_str_neq(qubo_puzzle_method_name(i), "unknown", "%d", i);
+		for (int j = 0; j < i; j++)
+			cr_assert_str_neq(qubo_puzzle_method_name(i), qubo_puzzle_method_name(j));
+	}
+	cr_assert_str_eq(qubo_puzzle_method_name(QUBO_PUZZLE_METHOD_BRANCH_AND_BOUND),
+			 "branch_and_bound");
+	cr_assert_str_eq(qubo_puzzle_method_name(-1), "unknown");
+	cr_assert_str_eq(qubo_puzzle_method_name(10), "unknown");
+}
+
+Test(puzzle_solve, family_and_reduce_names)
+{
+	static const char *const reduce[] = { "none", "clues", "full", "default" };
+	int32_t level = 77;
+	size_t i;
+
+	for (int f = QUBO_PUZZLE_QUEENS; f <= QUBO_PUZZLE_TANGO; f++) {
+		cr_assert_str_neq(qubo_puzzle_family_name(f), "unknown", "%d", f);
+		for (int g = QUBO_PUZZLE_QUEENS; g < f; g++)
+			cr_assert_str_neq(qubo_puzzle_family_name(f), qubo_puzzle_family_name(g));
+	}
+	cr_assert_str_eq(qubo_puzzle_family_name(QUBO_PUZZLE_TANGO), "tango (LinkedIn Tango)");
+	cr_assert_str_eq(qubo_puzzle_family_name(0), "unknown");
+	cr_assert_str_eq(qubo_puzzle_family_name(QUBO_PUZZLE_TANGO + 1), "unknown");
+
+	for (i = 0; i < sizeof reduce / sizeof reduce[0]; i++) {
+		cr_assert_eq(qubo_puzzle_reduce_parse(reduce[i], &level), QUBO_OK);
+		/* the default reads back as the level it is */
+		cr_assert_str_eq(qubo_puzzle_reduce_name(level), i == 3 ? "full" : reduce[i]);
+	}
+	cr_assert_eq(qubo_puzzle_reduce_parse("default", &level), QUBO_OK);
+	cr_assert_eq(level, QUBO_REDUCE_DEFAULT);
+	cr_assert_eq(qubo_puzzle_reduce_parse("Full", &level), QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(level, QUBO_REDUCE_DEFAULT, "unchanged on failure");
+	cr_assert_str_eq(qubo_error_function(), "qubo_puzzle_reduce_parse");
+	cr_assert_eq(qubo_puzzle_reduce_parse("", &level), QUBO_ERR_INVALID_ARG);
+	cr_assert_eq(qubo_puzzle_reduce_parse(NULL, &level), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_puzzle_reduce_parse("full", NULL), QUBO_ERR_MISUSE);
+	cr_assert_str_eq(qubo_puzzle_reduce_name(QUBO_REDUCE_NONE), "none");
+	cr_assert_str_eq(qubo_puzzle_reduce_name(-1), "unknown");
+	cr_assert_str_eq(qubo_puzzle_reduce_name(4), "unknown");
 }

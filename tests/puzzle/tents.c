@@ -674,6 +674,8 @@ Test(tents, bad_specs)
 	BAD(s.struct_size = 8, QUBO_ERR_UNSUPPORTED_VERSION, "qubo_puzzle_tents_spec.struct_size");
 	BAD(s.width = 0, QUBO_ERR_INVALID_ARG, "both sides must be at least 1");
 	BAD((s.width = 1u << 13, s.height = 1u << 12), QUBO_ERR_TOO_LARGE, "at most");
+	cr_assert_eq(qubo_error_limit(), QUBO_LIMIT_BOARD_CELLS);
+	cr_assert_eq(qubo_error_limit_value(), 1u << 24);
 	BAD(s.row_counts = NULL, QUBO_ERR_INVALID_ARG, "spec.row_counts is NULL");
 	BAD(s.col_counts = NULL, QUBO_ERR_INVALID_ARG, "spec.col_counts is NULL");
 	BAD(rows[1] = -1, QUBO_ERR_INVALID_ARG, "spec.row_counts[1] is -1, expected a count from 0 to 3");
@@ -685,8 +687,13 @@ Test(tents, bad_specs)
 	BAD(s.trees = NULL, QUBO_ERR_INVALID_ARG, "spec.num_trees is 2 but spec.trees is NULL");
 	BAD(s.num_trees = 7, QUBO_ERR_INVALID_ARG, "spec.num_trees is 7, the board has 6 cells");
 	BAD(trees[1] = 6, QUBO_ERR_INVALID_ARG, "spec.trees[1] is 6, the board has 6 cells");
+	cr_assert_eq(qubo_error_cell_row(), 0, "a cell off the board is none");
 	trees[1] = 4;
 	BAD(s.num_trees = 3, QUBO_ERR_INVALID_ARG, "spec.trees lists cell 0 (row 1, column 1) twice");
+	/* the cell is a part of the error too */
+	cr_assert_eq(qubo_error_cell_row(), 1);
+	cr_assert_eq(qubo_error_cell_column(), 1);
+	cr_assert_str_eq(qubo_error_function(), "qubo_puzzle_tents_new");
 	/* well formed, no solution */
 	BAD(rows[0] = 1, QUBO_ERR_INFEASIBLE, "the rows ask for 3 and the columns for 2");
 	rows[0] = 0;

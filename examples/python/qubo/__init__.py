@@ -324,6 +324,7 @@ class PuzzleResult(Structure):
         ("seed", c_uint64),
         ("nodes", c_uint64),
         ("seconds", c_double),
+        ("method_id", c_int32),  # enum qubo_puzzle_method
     ]
 
 
@@ -429,6 +430,14 @@ _CORE_PROTOTYPES = {
     "qubo_status_name": (c_char_p, [c_int]),
     "qubo_error_message": (c_char_p, []),
     "qubo_error_line": (c_size_t, []),
+    "qubo_error_column": (c_size_t, []),
+    "qubo_error_detail": (c_char_p, []),
+    "qubo_error_function": (c_char_p, []),
+    "qubo_error_cell_row": (c_size_t, []),
+    "qubo_error_cell_column": (c_size_t, []),
+    "qubo_error_limit": (c_int, []),
+    "qubo_error_limit_value": (c_uint64, []),
+    "qubo_limit_name": (c_char_p, [c_int]),
     "qubo_model_new": (c_int, [POINTER(ModelP), c_size_t, c_void_p]),
     "qubo_model_free": (None, [ModelP]),
     "qubo_model_num_variables": (c_size_t, [ModelP]),
@@ -491,6 +500,7 @@ _CORE_PROTOTYPES = {
 }
 
 _PUZZLE_PROTOTYPES = {
+    "qubo_puzzle_method_name": (c_char_p, [c_int]),
     "qubo_puzzle_parse": (c_int, [POINTER(PuzzleP), c_char_p, c_size_t,
                                   POINTER(PuzzleOptions)]),
     "qubo_puzzle_parse_file": (c_int, [POINTER(PuzzleP), c_char_p, POINTER(PuzzleOptions)]),
@@ -607,23 +617,45 @@ def version():
 class QuboError(Exception):
     """A failed libqubo call: status (int, a QUBO_ERR_ code), name
     ("QUBO_ERR_..."), the library's message naming what went wrong
-    (qubo_error_message()) and line (qubo_error_line(): the 1-based line of
-    the input a parse error names, or 0)."""
+    (qubo_error_message()) and its parts, so that nothing needs to take the
+    message apart: detail (the message without its prefixes,
+    qubo_error_detail()), function (the public function that failed, or ""),
+    line and column (the 1-based position in an input, or 0), cell (the
+    1-based (row, column) of a puzzle board's cell, or None), limit (for
+    QUBO_ERR_TOO_LARGE the stable name of the limit hit, such as
+    "max_cells", else "none") and limit_value (its value, or 0)."""
 
-    def __init__(self, status, message, line=0):
+    def __init__(self, status, message, line=0, detail=None, function="", column=0,
+                 cell=None, limit="none", limit_value=0):
         self.status = status
         self.name = _core.qubo_status_name(status).decode()
         self.message = message
         self.line = line
+        self.detail = message if detail is None else detail
+        self.function = function
+        self.column = column
+        self.cell = cell
+        self.limit = limit
+        self.limit_value = limit_value
         super().__init__("%s: %s" % (self.name, message))
+
+
+def _text(s):
+    return s.decode("utf-8", "replace")
 
 
 def check(status):
     """Raises QuboError on a negative status; returns the status otherwise."""
     if status < 0:
-        # Read the message before any other call can replace it.
-        message = _core.qubo_error_message().decode("utf-8", "replace")
-        raise QuboError(status, message, _core.qubo_error_line())
+        # Read the parts before any other call can replace them.
+        row, col = _core.qubo_error_cell_row(), _core.qubo_error_cell_column()
+        raise QuboError(status, _text(_core.qubo_error_message()), _core.qubo_error_line(),
+                        detail=_text(_core.qubo_error_detail()),
+                        function=_text(_core.qubo_error_function()),
+                        column=_core.qubo_error_column(),
+                        cell=(row, col) if row else None,
+                        limit=_core.qubo_limit_name(_core.qubo_error_limit()).decode(),
+                        limit_value=_core.qubo_error_limit_value())
     return status
 
 
@@ -1352,7 +1384,8 @@ class Puzzle(_Owned):
         run. Returns a dict: status (QUBO_OK, or QUBO_CANCELLED /
         QUBO_TIME_LIMIT when stopped), the fields of qubo_puzzle_result
         (verdict, has_board, has_energy, violations, energy, method, rounds,
-        reads, sweeps_first, sweeps_last, seed, nodes, seconds), and board:
+        reads, sweeps_first, sweeps_last, seed, nodes, seconds, method_id),
+        method_name (qubo_puzzle_method_name() of method_id), and board:
         width x height bytes, or None when has_board is 0."""
         cells = self._cells()
         board = (c_uint8 * max(cells, 1))()
@@ -1372,6 +1405,7 @@ class Puzzle(_Owned):
         check(status)
         out = _as_dict(res)
         del out["reserved"]
+        out["method_name"] = _puzzle.qubo_puzzle_method_name(res.method_id).decode()
         out["status"] = status
         out["board"] = bytes(board[:cells]) if res.has_board else None
         return out

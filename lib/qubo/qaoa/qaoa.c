@@ -345,11 +345,11 @@ int qubo_qaoa_new(qubo_qaoa **out, const qubo_model *model, size_t max_qubits,
 		char state[32], all[32];
 		format_bytes(n < 60 ? 16 * ((uint64_t)1 << n) : UINT64_MAX, state, sizeof state);
 		format_bytes(qubo__qaoa_bytes(n, 1), all, sizeof all);
-		return qubo__error(QUBO_ERR_TOO_LARGE,
-				   "%s: the model has %zu variables, more than max_qubits %zu: "
-				   "its state of 2^%zu amplitudes would need %s (the simulator "
-				   "%s in all)",
-				   fn, n, max_qubits, n, state, all);
+		return qubo__too_large(QUBO_LIMIT_MAX_QUBITS, max_qubits,
+				       "%s: the model has %zu variables, more than max_qubits %zu: "
+				       "its state of 2^%zu amplitudes would need %s (the simulator "
+				       "%s in all)",
+				       fn, n, max_qubits, n, state, all);
 	}
 	rc = qubo__alloc_init(&a, allocator, fn);
 	if (rc)

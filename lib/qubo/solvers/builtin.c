@@ -78,7 +78,11 @@ int qubo__builtin_betas(qubo_backend_ctx *ctx, const qubo_options *o, const char
 
 int qubo__builtin_fail(qubo_backend_ctx *ctx, int code)
 {
-	return qubo_backend_set_error(ctx, code, qubo_error_message());
+	int rc = qubo_backend_set_error(ctx, code, qubo_error_message());
+
+	ctx->err_limit = qubo_error_limit();
+	ctx->err_limit_value = qubo_error_limit_value();
+	return rc;
 }
 
 int qubo__builtin_status(const qubo_backend_ctx *ctx, int stop)
@@ -141,12 +145,13 @@ int qubo__check_reads(size_t reads, size_t n, size_t extra)
 	size_t per = (n ? n : 1) + extra;
 
 	if (per > QUBO_MAX_SAMPLE_BYTES || reads > QUBO_MAX_SAMPLE_BYTES / per)
-		return qubo__error(QUBO_ERR_TOO_LARGE,
-				   "%zu reads of %zu variables need more than the %zu bytes "
-				   "allowed for the samples of a run (QUBO_MAX_SAMPLE_BYTES); ask "
-				   "for at most %zu reads",
-				   reads, n, QUBO_MAX_SAMPLE_BYTES,
-				   per > QUBO_MAX_SAMPLE_BYTES ? 0 : QUBO_MAX_SAMPLE_BYTES / per);
+		return qubo__too_large(
+			QUBO_LIMIT_SAMPLE_BYTES, QUBO_MAX_SAMPLE_BYTES,
+			"%zu reads of %zu variables need more than the %zu bytes "
+			"allowed for the samples of a run (QUBO_MAX_SAMPLE_BYTES); ask "
+			"for at most %zu reads",
+			reads, n, QUBO_MAX_SAMPLE_BYTES,
+			per > QUBO_MAX_SAMPLE_BYTES ? 0 : QUBO_MAX_SAMPLE_BYTES / per);
 	return QUBO_OK;
 }
 

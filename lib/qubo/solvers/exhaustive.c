@@ -396,9 +396,11 @@ int qubo__exhaustive_sample(const qubo_model *m, const qubo__exh_params *p, cons
 	memset(res, 0, sizeof *res);
 	memset(out, 0, sizeof *out);
 	if (m->n > QUBO_EXHAUSTIVE_MAX_VARIABLES)
-		return qubo__error(QUBO_ERR_TOO_LARGE, "the model has %zu variables; exhaustive "
-				   "enumeration is limited to %d (2^%d states)", m->n,
-				   QUBO_EXHAUSTIVE_MAX_VARIABLES, QUBO_EXHAUSTIVE_MAX_VARIABLES);
+		return qubo__too_large(
+			QUBO_LIMIT_ENUMERATION_VARIABLES, QUBO_EXHAUSTIVE_MAX_VARIABLES,
+			"the model has %zu variables; exhaustive "
+			"enumeration is limited to %d (2^%d states)",
+			m->n, QUBO_EXHAUSTIVE_MAX_VARIABLES, QUBO_EXHAUSTIVE_MAX_VARIABLES);
 	memset(&job, 0, sizeof job);
 	job.m = m;
 	job.n = (unsigned)m->n;

@@ -532,10 +532,12 @@ int qubo__pt_sample(const qubo_model *m, const qubo__pt_params *p, const qubo__r
 	if ((double)rn.num_workers * (double)L * (double)n *
 		    (double)(sizeof(int32_t) + (job.ih ? sizeof(int32_t) : sizeof(double))) >
 	    (double)PT_MAX_BYTES) {
-		rc = qubo__error(QUBO_ERR_TOO_LARGE, "%zu replicas of %zu variables on %u "
-				 "threads need more than the %.0f GiB parallel tempering allows; "
-				 "lower num_replicas or threads", R, m->n, rn.num_workers,
-				 ldexp((double)PT_MAX_BYTES, -30));
+		rc = qubo__too_large(
+			QUBO_LIMIT_REPLICA_BYTES, PT_MAX_BYTES,
+			"%zu replicas of %zu variables on %u "
+			"threads need more than the %.0f GiB parallel tempering allows; "
+			"lower num_replicas or threads",
+			R, m->n, rn.num_workers, ldexp((double)PT_MAX_BYTES, -30));
 		goto out;
 	}
 	job.x = qubo__malloc_array(a, (size_t)rn.num_workers * L, n * sizeof(int32_t));

@@ -1712,10 +1712,13 @@ static int check_args(const qubo_model *m, const qubo__sa_params *p, const qubo_
 	if (run->has_target && run->target != run->target)
 		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: target is NaN", fn);
 	if (m->n && run->num_reads > SIZE_MAX / m->n)
-		return qubo__error(QUBO_ERR_TOO_LARGE, "%s: %zu reads of %zu variables do not fit "
-				   "in memory", fn, run->num_reads, m->n);
+		return qubo__too_large(QUBO_LIMIT_ADDRESS_SPACE, SIZE_MAX,
+				       "%s: %zu reads of %zu variables do not fit "
+				       "in memory",
+				       fn, run->num_reads, m->n);
 	if (m->n > SIZE_MAX / sizeof(double) / 2 - 64)
-		return qubo__error(QUBO_ERR_TOO_LARGE, "%s: %zu variables", fn, m->n);
+		return qubo__too_large(QUBO_LIMIT_ADDRESS_SPACE, SIZE_MAX, "%s: %zu variables", fn,
+				       m->n);
 	return QUBO_OK;
 }
 

@@ -79,8 +79,8 @@ int qubo__sampleset_build(qubo_sampleset **out, const qubo_allocator *a, const q
 
 	*out = NULL;
 	if (n && num > SIZE_MAX / n)
-		return qubo__error(QUBO_ERR_TOO_LARGE, "%zu samples of %zu variables overflow",
-				   num, n);
+		return qubo__too_large(QUBO_LIMIT_ADDRESS_SPACE, SIZE_MAX,
+				       "%zu samples of %zu variables overflow", num, n);
 	e = qubo__malloc_array(a, num, sizeof *e);
 	idx = qubo__malloc_array(a, num, sizeof *idx);
 	tmp = qubo__malloc_array(a, num, sizeof *tmp);
@@ -241,15 +241,18 @@ int qubo_sampleset_merge(qubo_sampleset **out, const qubo_model *model,
 			return qubo__error(QUBO_ERR_INVALID_ARG, "%s: sets[%zu] has %zu variables, "
 					   "the model %zu", fn, i, sets[i]->n, n);
 		if (sets[i]->size > SIZE_MAX - total)
-			return qubo__error(QUBO_ERR_TOO_LARGE, "%s: too many samples", fn);
+			return qubo__too_large(QUBO_LIMIT_ADDRESS_SPACE, SIZE_MAX,
+					       "%s: too many samples", fn);
 		total += sets[i]->size;
 	}
 	rc = qubo__alloc_init(&a, allocator, fn);
 	if (rc)
 		return rc;
 	if (n && total > SIZE_MAX / n)
-		return qubo__error(QUBO_ERR_TOO_LARGE, "%s: %zu samples of %zu variables "
-				   "overflow", fn, total, n);
+		return qubo__too_large(QUBO_LIMIT_ADDRESS_SPACE, SIZE_MAX,
+				       "%s: %zu samples of %zu variables "
+				       "overflow",
+				       fn, total, n);
 	rows = qubo__malloc_array(&a, total, n ? n : 1);
 	occ = qubo__malloc_array(&a, total, sizeof *occ);
 	if (!rows || !occ) {

@@ -228,8 +228,9 @@ static int slot_failure(const qubo_backend_ctx *ctx, const char *slot, int rc)
 	const char *name = ctx->solver->name;
 
 	if (ctx->err_code)
-		return qubo__error(ctx->err_code, "%s: %s", name,
-				   ctx->err_msg[0] ? ctx->err_msg : qubo_status_str(ctx->err_code));
+		return qubo__error_limit_at(
+			ctx->err_code, ctx->err_limit, ctx->err_limit_value, 0, 0, "%s: %s", name,
+			ctx->err_msg[0] ? ctx->err_msg : qubo_status_str(ctx->err_code));
 	return qubo__error(QUBO_ERR_CALLBACK, "%s: the %s slot returned %d without reporting "
 			   "an error", name, slot, rc);
 }
@@ -472,6 +473,7 @@ int qubo_backend_set_error(qubo_backend_ctx *ctx, int code, const char *message)
 	if (code >= 0 || code <= QUBO_STATUS_MIN_)
 		code = QUBO_ERR_CALLBACK;
 	ctx->err_code = code;
+	ctx->err_limit = QUBO_LIMIT_NONE;
 	snprintf(ctx->err_msg, sizeof ctx->err_msg, "%s", message ? message : "");
 	return code;
 }
@@ -517,7 +519,8 @@ int qubo_backend_add_samples(qubo_backend_ctx *ctx, const uint8_t *samples, size
 	a = &ctx->solver->alloc;
 	if (ctx->num > SIZE_MAX - num_samples ||
 	    (n && ctx->num + num_samples > SIZE_MAX / n)) {
-		rc = qubo__error(QUBO_ERR_TOO_LARGE, "%s: too many samples", fn);
+		rc = qubo__too_large(QUBO_LIMIT_ADDRESS_SPACE, SIZE_MAX, "%s: too many samples",
+				     fn);
 		goto fail;
 	}
 	rc = qubo__grow(a, (void **)&ctx->rows, &ctx->cap_rows, (ctx->num + num_samples) * n,

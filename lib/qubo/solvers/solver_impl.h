@@ -153,6 +153,8 @@ struct qubo_backend_ctx {
 	int add_error; /* first failure of qubo_backend_add_samples */
 	/* reported error */
 	int err_code;
+	int err_limit; /* enum qubo_limit, from a built-in solver */
+	uint64_t err_limit_value;
 	char err_msg[QUBO__BACKEND_MSG_SIZE];
 	/* run control */
 	double t0, deadline; /* deadline 0: none */
