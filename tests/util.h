@@ -54,6 +54,11 @@ int tu_set_comma_locale(void);
 /* Seconds on CLOCK_MONOTONIC (benchmarks). */
 double tu_now(void);
 
+/* Processor seconds the process has used, all its threads
+ * (CLOCK_PROCESS_CPUTIME_ID): what a run that does not stop runs up even on
+ * a loaded machine, where its wall time stretches. */
+double tu_cpu(void);
+
 /* A model of n variables with linear weights h (NULL: none), the offset,
  * and couplers (i, i + 1) of weight j (0: none), not compiled; NULL when
  * a call fails (its message is set). */
