@@ -1176,16 +1176,29 @@ out:
 	return rc;
 }
 
-int qubo_puzzle_queens_build(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec,
-			     const qubo_puzzle_options *options)
+/* The public builder under either of its names: messages name the one
+ * called. */
+static int queens_new(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec,
+		      const qubo_puzzle_options *options, const char *fn)
 {
-	static const char fn[] = "qubo_puzzle_queens_build";
 	struct qubo__pz_opts opts;
 	int rc = qubo__pz_spec_args(out, spec, options, &opts, fn);
 
 	if (rc)
 		return rc;
 	return qubo__pz_build_end(out, &opts, qubo__pz_qz_create(out, spec, QZ_SPEC, 1, &opts, fn));
+}
+
+int qubo_puzzle_queens_new(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec,
+			   const qubo_puzzle_options *options)
+{
+	return queens_new(out, spec, options, "qubo_puzzle_queens_new");
+}
+
+int qubo_puzzle_queens_build(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec,
+			     const qubo_puzzle_options *options)
+{
+	return queens_new(out, spec, options, "qubo_puzzle_queens_build");
 }
 
 int qubo__pz_queens_rule_counts(const qubo_puzzle *p, size_t counts[QZ_NUM_RULES])

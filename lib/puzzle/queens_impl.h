@@ -13,7 +13,7 @@
 
 /* Where the instance came from (and so how it is written back). */
 enum {
-	QZ_SPEC = 0,   /* qubo_puzzle_queens_build() */
+	QZ_SPEC = 0,   /* qubo_puzzle_queens_new() */
 	QZ_QUEENS = 1, /* a `queens N [stars K]` file */
 	QZ_NQUEENS = 2 /* an `nqueens N [torus|cylinder]` file */
 };

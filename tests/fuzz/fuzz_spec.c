@@ -181,7 +181,7 @@ static int build_queens(fuzz_in *in, uint32_t w, uint32_t h, qubo_puzzle **p,
 	s.wrap = (int32_t)fuzz_int(in, 0, 2);
 	s.region_form = (int32_t)fuzz_int(in, 0, 1);
 	s.k_or_k1_form = (int32_t)fuzz_int(in, 0, 1);
-	return qubo_puzzle_queens_build(p, &s, o);
+	return qubo_puzzle_queens_new(p, &s, o);
 }
 
 /* k move sets of up to 4 moves each; the starts in A.starts. */

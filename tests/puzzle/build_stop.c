@@ -174,7 +174,7 @@ static int run(const build *b, const qubo_puzzle_options *o)
 		rc = qubo_puzzle_binary_new(&p, b->spec, o);
 		break;
 	case QUEENS:
-		rc = qubo_puzzle_queens_build(&p, b->spec, o);
+		rc = qubo_puzzle_queens_new(&p, b->spec, o);
 		break;
 	case CHESS:
 		rc = qubo_puzzle_chess_new(&p, b->spec, o);

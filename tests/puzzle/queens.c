@@ -165,7 +165,7 @@ static void check_inst(ph_inst *I, int drop, const char *what, tally *t)
 	for (li = 0; li < 3; li++) {
 		qubo_puzzle *p = NULL;
 		qubo_puzzle_options o = opts_for(levels[li], li == 1 ? 2.0 : 1.0, drop);
-		int rc = qubo_puzzle_queens_build(&p, &s, &o);
+		int rc = qubo_puzzle_queens_new(&p, &s, &o);
 		tu_rng r = { (uint64_t)li * 7919 + on };
 
 		if (getenv("PH_DEBUG"))
@@ -440,7 +440,7 @@ Test(queens, fractional_ground_energy)
 	I.reach[QUBO_QUEENS_E] = I.reach[QUBO_QUEENS_W] = 1;
 	ph_prepare(&I);
 	ph_spec(&I, &s);
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &s, &o), QUBO_OK, "%s", qubo_error_message());
+	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, &o), QUBO_OK, "%s", qubo_error_message());
 	cr_assert_eq(qubo_puzzle_ground_energy(p, &g), QUBO_OK);
 	cr_assert_eq(g, 2 * 2.0 / 4);
 	ph_solutions(&I, p, &sols);
@@ -518,7 +518,7 @@ Test(queens, checker_agrees_with_oracle)
 
 		ph_random_inst(&I, &r, 20);
 		ph_spec(&I, &s);
-		if (qubo_puzzle_queens_build(&p, &s, &o) != QUBO_OK)
+		if (qubo_puzzle_queens_new(&p, &s, &o) != QUBO_OK)
 			continue;
 		for (j = 0; j < 40; j++) {
 			uint8_t b[PH_MAX_CELLS];
@@ -625,7 +625,7 @@ static void expect_refused(const qubo_puzzle_queens_spec *t, const qubo_puzzle_o
 {
 	qubo_puzzle *p = NULL;
 
-	cr_assert_eq(qubo_puzzle_queens_build(&p, t, o), rc, "%s: %s", word, qubo_error_message());
+	cr_assert_eq(qubo_puzzle_queens_new(&p, t, o), rc, "%s: %s", word, qubo_error_message());
 	cr_assert_null(p, "%s", word);
 	cr_assert(strstr(qubo_error_message(), word), "%s: %s", word, qubo_error_message());
 }
@@ -644,10 +644,10 @@ Test(queens, spec_validation)
 
 	s.width = 2;
 	s.height = 2;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &s, NULL), QUBO_OK);
+	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, NULL), QUBO_OK);
 	qubo_puzzle_free(p);
-	cr_assert_eq(qubo_puzzle_queens_build(NULL, &s, NULL), QUBO_ERR_MISUSE);
-	cr_assert_eq(qubo_puzzle_queens_build(&p, NULL, NULL), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_puzzle_queens_new(NULL, &s, NULL), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_puzzle_queens_new(&p, NULL, NULL), QUBO_ERR_MISUSE);
 
 	t = s;
 	t.width = 0;
@@ -710,7 +710,7 @@ Test(queens, drop_region_needs_a_partition)
 	s.region_start = start;
 	s.region_cells = cells;
 	s.region_counts = q;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &s, &o), QUBO_OK, "%s", qubo_error_message());
+	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, &o), QUBO_OK, "%s", qubo_error_message());
 	memset(&a, 0, sizeof a);
 	a.struct_size = sizeof a;
 	b = a;
@@ -718,7 +718,7 @@ Test(queens, drop_region_needs_a_partition)
 	qubo_puzzle_free(p);
 	o.drop_region = 0;
 	o.reduce = QUBO_REDUCE_NONE;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &s, &o), QUBO_OK);
+	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, &o), QUBO_OK);
 	cr_assert_eq(qubo_puzzle_get_stats(p, &b), QUBO_OK);
 	qubo_puzzle_free(p);
 	o.drop_region = 1;
@@ -749,7 +749,7 @@ Test(queens, checker_reports_each_attack_once)
 	s.width = 1;
 	s.height = 3;
 	s.reach[QUBO_QUEENS_N] = s.reach[QUBO_QUEENS_S] = 1;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &s, NULL), QUBO_OK);
+	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, NULL), QUBO_OK);
 	b[0] = b[1] = 1;
 	b[2] = 0;
 	cr_assert_eq(qubo_puzzle_check(p, b, 3, rep, sizeof rep, &viol), QUBO_OK);
@@ -763,7 +763,7 @@ Test(queens, checker_reports_each_attack_once)
 	/* only the bottom cell reaches two steps up */
 	reach[8 * 2 + QUBO_QUEENS_N] = 2;
 	s.cell_reach = reach;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &s, NULL), QUBO_OK);
+	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, NULL), QUBO_OK);
 	cr_assert_eq(qubo_puzzle_check(p, b, 3, rep, sizeof rep, &viol), QUBO_OK);
 	cr_assert_eq(viol, 1, "%s", rep);
 	cr_assert(strstr(rep, "row 1, column 1 and row 3, column 1 attack each other"), "%s", rep);
@@ -774,7 +774,7 @@ Test(queens, checker_reports_each_attack_once)
 	s.width = s.height = 2;
 	s.wrap = QUBO_QUEENS_TORUS;
 	memset(s.reach, 0xFF, sizeof s.reach);
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &s, NULL), QUBO_OK);
+	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, NULL), QUBO_OK);
 	memset(b, 1, sizeof b);
 	cr_assert_eq(qubo_puzzle_check(p, b, 4, rep, sizeof rep, &viol), QUBO_OK);
 	cr_assert_eq(viol, 6, "every pair of the four cells once: %s", rep);
@@ -813,7 +813,7 @@ static size_t check_conflict_couplers(ph_inst *I, double P, const char *what)
 	int rc;
 
 	ph_spec(I, &s);
-	rc = qubo_puzzle_queens_build(&p, &s, &o);
+	rc = qubo_puzzle_queens_new(&p, &s, &o);
 	if (rc == QUBO_ERR_INFEASIBLE)
 		return 0;
 	cr_assert_eq(rc, QUBO_OK, "%s: %s", what, qubo_error_message());
@@ -898,7 +898,7 @@ Test(queens, penalty_overflow_counts_every_conflict_pair)
 			s.reach[d] = QUBO_QUEENS_UNLIMITED;
 		o.penalty = DBL_MAX / div[k];
 		o.reduce = QUBO_REDUCE_NONE;
-		rc = qubo_puzzle_queens_build(&p, &s, &o);
+		rc = qubo_puzzle_queens_new(&p, &s, &o);
 		if (k < 2) {
 			cr_assert_eq(rc, QUBO_ERR_OUT_OF_RANGE);
 			cr_assert(strstr(qubo_error_message(),

@@ -11,7 +11,7 @@
  * Takuzu/Tango Game" (rectangular and irregular boards, per-row and per-column counts, overlapping regions
  * needing q or q+1 queens, per-cell attack reach, N-Queens with regions or
  * soft regions) is described by a qubo_puzzle_queens_spec and built with
- * qubo_puzzle_queens_build(). The result is an ordinary puzzle object
+ * qubo_puzzle_queens_new(). The result is an ordinary puzzle object
  * (family #QUBO_PUZZLE_GENERAL_QUEENS): decode, check and format work as for
  * the text families.
  *
@@ -96,7 +96,7 @@ enum qubo_queens_region_form {
 /**
  * A generalised queens instance. Zero everywhere (besides @c struct_size,
  * @c width and @c height) is a board with no constraint at all. Arrays are
- * read during qubo_puzzle_queens_build() only; the puzzle keeps copies.
+ * read during qubo_puzzle_queens_new() only; the puzzle keeps copies.
  *
  * Examples. N-Queens: row and column counts 1, @c reach 0 for N, E, S, W and
  * #QUBO_QUEENS_UNLIMITED for the diagonals. LinkedIn Queens: counts 1, the
@@ -190,10 +190,26 @@ typedef struct qubo_puzzle_queens_spec {
  *         #QUBO_ERR_INFEASIBLE; #QUBO_ERR_TOO_LARGE (more than 2^24 cells);
  *         #QUBO_ERR_UNSUPPORTED_VERSION (struct sizes); #QUBO_ERR_NOMEM;
  *         #QUBO_ERR_MISUSE (NULL @p out or @p spec).
+ * @since 0.2
+ */
+QUBO_API int qubo_puzzle_queens_new(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec,
+				    const qubo_puzzle_options *options);
+
+/**
+ * The former name of qubo_puzzle_queens_new(), which every other family's
+ * builder already follows (`qubo_puzzle_<family>_new`): the same function
+ * under its 0.1 name, whose messages name qubo_puzzle_queens_build.
+ * @deprecated since 0.2: use qubo_puzzle_queens_new(). Kept exported for
+ * the life of the SONAME (doc/abi.md, "Deprecation").
+ * @param[out] out as qubo_puzzle_queens_new().
+ * @param[in] spec as qubo_puzzle_queens_new().
+ * @param[in] options as qubo_puzzle_queens_new().
+ * @return as qubo_puzzle_queens_new().
  * @since 0.1
  */
 QUBO_API int qubo_puzzle_queens_build(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec,
-				      const qubo_puzzle_options *options);
+				      const qubo_puzzle_options *options)
+	QUBO_DEPRECATED("use qubo_puzzle_queens_new()");
 
 QUBO_END_DECLS
 
