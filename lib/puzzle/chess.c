@@ -69,8 +69,9 @@ static const char *no_piece_why(const void *spec, uint32_t cell)
 {
 	const qubo_puzzle_chess_spec *s = spec;
 
-	return s->pieces && s->pieces[cell] == QUBO_CHESS_NONE ? "is a cell where no piece may stand"
-							       : NULL;
+	return s->pieces && s->pieces[cell] == QUBO_PUZZLE_CHESS_NONE ?
+		       "is a cell where no piece may stand" :
+		       NULL;
 }
 
 static int check_spec(const qubo_puzzle_chess_spec *s, const char *fn)
@@ -86,37 +87,40 @@ static int check_spec(const qubo_puzzle_chess_spec *s, const char *fn)
 	if (rc)
 		return rc;
 	n = (size_t)s->width * s->height;
-	if (s->mode != QUBO_CHESS_COLOURED && s->mode != QUBO_CHESS_MAX)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.mode is %d, expected 0 (QUBO_CHESS_COLOURED) or 1 "
-				      "(QUBO_CHESS_MAX)",
-				      fn, (int)s->mode);
+	if (s->mode != QUBO_PUZZLE_CHESS_MODE_COLOURED && s->mode != QUBO_PUZZLE_CHESS_MODE_MAX)
+		return qubo__pz_error(
+			QUBO_ERR_INVALID_ARG,
+			"%s: spec.mode is %d, expected 0 (QUBO_PUZZLE_CHESS_MODE_COLOURED) or 1 "
+			"(QUBO_PUZZLE_CHESS_MODE_MAX)",
+			fn, (int)s->mode);
 	for (i = 0; s->pieces && i < n; i++) {
 		int32_t c = s->pieces[i];
 
-		if (c == QUBO_CHESS_NONE || (c >= 0 && c < QUBO__CZ_BUILTINS) ||
-		    (c >= QUBO_CHESS_CUSTOM && (size_t)(c - QUBO_CHESS_CUSTOM) < s->num_move_sets))
+		if (c == QUBO_PUZZLE_CHESS_NONE || (c >= 0 && c < QUBO__CZ_BUILTINS) ||
+		    (c >= QUBO_PUZZLE_CHESS_CUSTOM &&
+		     (size_t)(c - QUBO_PUZZLE_CHESS_CUSTOM) < s->num_move_sets))
 			continue;
-		if (c >= QUBO_CHESS_CUSTOM)
+		if (c >= QUBO_PUZZLE_CHESS_CUSTOM)
 			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 					      "%s: spec.pieces[%zu] (row %zu, column %zu) is %d, "
 					      "move set %d, but there are %zu move sets",
 					      fn, i, i / s->width + 1, i % s->width + 1, (int)c,
-					      (int)(c - QUBO_CHESS_CUSTOM), s->num_move_sets);
+					      (int)(c - QUBO_PUZZLE_CHESS_CUSTOM),
+					      s->num_move_sets);
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: spec.pieces[%zu] (row %zu, column %zu) is %d, expected "
 				      "-1 (none), 0-4 (queen, rook, bishop, knight, king) or "
-				      "QUBO_CHESS_CUSTOM + k",
+				      "QUBO_PUZZLE_CHESS_CUSTOM + k",
 				      fn, i, i / s->width + 1, i % s->width + 1, (int)c);
 	}
-	if (s->mode == QUBO_CHESS_MAX && s->regions)
+	if (s->mode == QUBO_PUZZLE_CHESS_MODE_MAX && s->regions)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: spec.regions must be NULL for max chess pieces", fn);
-	if (s->mode == QUBO_CHESS_COLOURED && s->weights)
+	if (s->mode == QUBO_PUZZLE_CHESS_MODE_COLOURED && s->weights)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: spec.weights must be NULL for coloured chess pieces",
 				      fn);
-	if (s->mode == QUBO_CHESS_COLOURED && s->lambda != 0.0)
+	if (s->mode == QUBO_PUZZLE_CHESS_MODE_COLOURED && s->lambda != 0.0)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: spec.lambda is %g; it must be 0 for coloured chess "
 				      "pieces",
@@ -141,13 +145,13 @@ static int check_weights(struct cz *z, const qubo_puzzle_chess_spec *s, double P
 	for (i = 0; i < z->n; i++) {
 		double w = s->weights ? s->weights[i] : 1.0;
 
-		if (z->code[i] == QUBO_CHESS_NONE)
+		if (z->code[i] == QUBO_PUZZLE_CHESS_NONE)
 			continue;
 		if (!(w > 0.0 && w <= DBL_MAX))
 			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 					      "%s: spec.weights[%zu] (row %zu, column %zu) is %g, "
 					      "expected a finite positive weight (a cell that must "
-					      "stay empty is QUBO_CHESS_NONE)",
+					      "stay empty is QUBO_PUZZLE_CHESS_NONE)",
 					      fn, i, i / z->w + 1, i % z->w + 1, w);
 		if (argmax == z->n || w > z->maxw) {
 			z->maxw = w;
@@ -200,7 +204,7 @@ static int copy_spec(struct cz *z, const qubo_allocator *a, const qubo_puzzle_ch
 	if (!z->code || !z->placed)
 		return qubo__pz_nomem("the chess instance");
 	for (i = 0; i < n; i++)
-		z->code[i] = s->pieces ? s->pieces[i] : QUBO_CHESS_QUEEN;
+		z->code[i] = s->pieces ? s->pieces[i] : QUBO_PUZZLE_CHESS_QUEEN;
 	if (letters && z->sets.n) {
 		z->sets.letters = qubo__pz_alloc(a, z->sets.n, 1);
 		if (!z->sets.letters)
@@ -211,7 +215,7 @@ static int copy_spec(struct cz *z, const qubo_allocator *a, const qubo_puzzle_ch
 	if (rc)
 		return rc;
 	z->nplaced = s->num_placed;
-	if (z->mode == QUBO_CHESS_MAX) {
+	if (z->mode == QUBO_PUZZLE_CHESS_MODE_MAX) {
 		if (s->weights) {
 			z->weight = qubo__pz_alloc(a, n, sizeof *z->weight);
 			if (!z->weight)
@@ -221,7 +225,7 @@ static int copy_spec(struct cz *z, const qubo_allocator *a, const qubo_puzzle_ch
 		if (rc)
 			return rc;
 		for (i = 0; z->weight && i < n; i++)
-			z->weight[i] = z->code[i] == QUBO_CHESS_NONE ? 0.0 : s->weights[i];
+			z->weight[i] = z->code[i] == QUBO_PUZZLE_CHESS_NONE ? 0.0 : s->weights[i];
 	}
 	if (!s->regions)
 		return QUBO_OK;
@@ -236,7 +240,7 @@ static int copy_spec(struct cz *z, const qubo_allocator *a, const qubo_puzzle_ch
 	}
 	z->reg_start = qubo__pz_zalloc(a, z->nreg + 1, sizeof *z->reg_start);
 	for (i = 0; i < n; i++)
-		total += z->region[i] >= 0 && z->code[i] != QUBO_CHESS_NONE;
+		total += z->region[i] >= 0 && z->code[i] != QUBO_PUZZLE_CHESS_NONE;
 	z->reg_cells = qubo__pz_alloc(a, total, sizeof *z->reg_cells);
 	if (reg_chars)
 		z->reg_char = qubo__pz_alloc(a, z->nreg, 1);
@@ -245,7 +249,7 @@ static int copy_spec(struct cz *z, const qubo_allocator *a, const qubo_puzzle_ch
 	if (reg_chars)
 		memcpy(z->reg_char, reg_chars, z->nreg);
 	for (i = 0; i < n; i++)
-		if (z->region[i] >= 0 && z->code[i] != QUBO_CHESS_NONE)
+		if (z->region[i] >= 0 && z->code[i] != QUBO_PUZZLE_CHESS_NONE)
 			z->reg_start[z->region[i] + 1]++;
 	for (k = 0; k < z->nreg; k++)
 		z->reg_start[k + 1] += z->reg_start[k];
@@ -256,7 +260,7 @@ static int copy_spec(struct cz *z, const qubo_allocator *a, const qubo_puzzle_ch
 			return qubo__pz_nomem("the chess regions");
 		memcpy(fill, z->reg_start, (z->nreg + 1) * sizeof *fill);
 		for (i = 0; i < n; i++)
-			if (z->region[i] >= 0 && z->code[i] != QUBO_CHESS_NONE)
+			if (z->region[i] >= 0 && z->code[i] != QUBO_PUZZLE_CHESS_NONE)
 				z->reg_cells[fill[z->region[i]]++] = (uint32_t)i;
 		qubo__pz_free(a, fill);
 	}
@@ -275,7 +279,7 @@ static int build_graph(struct cz *z, const qubo_allocator *a, struct qubo__pz_ct
 	if (!can)
 		return qubo__pz_nomem("the attack graph");
 	for (i = 0; i < z->n; i++)
-		can[i] = z->code[i] != QUBO_CHESS_NONE;
+		can[i] = z->code[i] != QUBO_PUZZLE_CHESS_NONE;
 	/* the conflict graph holds each attack twice, once each way */
 	rc = qubo__pz_cz_reach_check(a, z->w, z->h, z->code, &z->sets, can,
 				     QUBO__CZ_MAX_ENTRIES / 2, NULL, ctl, fn);
@@ -444,7 +448,7 @@ static int reduce(const struct cz *z, int32_t level, int8_t *val, int quiet,
 			changed = 1;
 		}
 	} while (changed);
-	if (z->mode == QUBO_CHESS_MAX) {
+	if (z->mode == QUBO_PUZZLE_CHESS_MODE_MAX) {
 		for (i = 0; i < z->n; i++) {
 			int alone = val[i] < 0;
 
@@ -465,7 +469,7 @@ static int propagate(const struct cz *z, int32_t level, int8_t *val, struct qubo
 	size_t i;
 
 	for (i = 0; i < z->n; i++)
-		val[i] = z->code[i] == QUBO_CHESS_NONE ? 0 : z->placed[i] ? 1 : -1;
+		val[i] = z->code[i] == QUBO_PUZZLE_CHESS_NONE ? 0 : z->placed[i] ? 1 : -1;
 	return reduce(z, level, val, 0, ctl);
 }
 
@@ -474,7 +478,7 @@ int qubo__pz_cz_propagate(const struct cz *z, int8_t *val)
 	size_t i;
 
 	for (i = 0; i < z->n; i++) {
-		if (z->code[i] == QUBO_CHESS_NONE) {
+		if (z->code[i] == QUBO_PUZZLE_CHESS_NONE) {
 			if (val[i] == 1)
 				return QUBO_ERR_INFEASIBLE;
 			val[i] = 0;
@@ -520,14 +524,14 @@ static int build_model(const struct cz *z, const qubo_allocator *a, struct qubo_
 	qubo__pz_build_watch(m, ctl);
 	if (rc)
 		return rc;
-	buf = qubo__pz_alloc(a, z->mode == QUBO_CHESS_MAX ? z->n : maxreg, sizeof *buf);
-	if (z->mode == QUBO_CHESS_MAX)
+	buf = qubo__pz_alloc(a, z->mode == QUBO_PUZZLE_CHESS_MODE_MAX ? z->n : maxreg, sizeof *buf);
+	if (z->mode == QUBO_PUZZLE_CHESS_MODE_MAX)
 		w = qubo__pz_alloc(a, z->n, sizeof *w);
-	if (!buf || (z->mode == QUBO_CHESS_MAX && !w)) {
+	if (!buf || (z->mode == QUBO_PUZZLE_CHESS_MODE_MAX && !w)) {
 		rc = qubo__pz_nomem("the model's terms");
 		goto fail;
 	}
-	if (z->mode == QUBO_CHESS_COLOURED) {
+	if (z->mode == QUBO_PUZZLE_CHESS_MODE_COLOURED) {
 		for (k = 0; k < z->nreg; k++) {
 			size_t cnt = 0;
 
@@ -549,7 +553,7 @@ static int build_model(const struct cz *z, const qubo_allocator *a, struct qubo_
 		}
 	} else {
 		for (i = 0; i < z->n; i++) {
-			if (z->code[i] == QUBO_CHESS_NONE || lits[i] == QUBO_LIT_FALSE)
+			if (z->code[i] == QUBO_PUZZLE_CHESS_NONE || lits[i] == QUBO_LIT_FALSE)
 				continue;
 			buf[nlit] = lits[i];
 			w[nlit++] = z->weight ? z->weight[i] : 1.0;
@@ -558,8 +562,8 @@ static int build_model(const struct cz *z, const qubo_allocator *a, struct qubo_
 		if (rc)
 			goto fail;
 	}
-	rc = qubo__pz_cz_add_conflicts(z, a, m, lits, z->mode == QUBO_CHESS_MAX ? z->lambda : P,
-				       ctl);
+	rc = qubo__pz_cz_add_conflicts(z, a, m, lits,
+				       z->mode == QUBO_PUZZLE_CHESS_MODE_MAX ? z->lambda : P, ctl);
 	if (rc == QUBO_ERR_INFEASIBLE)
 		rc = qubo__pz_error(QUBO_ERR_INFEASIBLE,
 				    "the puzzle has no solution: two pre-placed pieces attack "
@@ -588,7 +592,7 @@ static void cz_check(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz
 	size_t i, k;
 
 	for (i = 0; i < z->n; i++) {
-		if (board[i] && z->code[i] == QUBO_CHESS_NONE)
+		if (board[i] && z->code[i] == QUBO_PUZZLE_CHESS_NONE)
 			qubo__pz_violation(rep,
 					   "piece at row %zu, column %zu, where no piece may stand",
 					   i / z->w + 1, i % z->w + 1);
@@ -610,7 +614,7 @@ static void cz_check(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz
 	}
 	/* Attacks, each pair once. */
 	for (i = 0; i < z->n; i++) {
-		if (!board[i] || z->code[i] == QUBO_CHESS_NONE)
+		if (!board[i] || z->code[i] == QUBO_PUZZLE_CHESS_NONE)
 			continue;
 		for (k = z->out_start[i]; k < z->out_start[i + 1]; k++) {
 			size_t b = z->out[k];
@@ -641,8 +645,9 @@ static char cz_solution_char(const qubo_puzzle *p, size_t cell, uint8_t value)
 
 	if (!value)
 		return '.';
-	return z->code[cell] == QUBO_CHESS_NONE ? '\0'
-						: qubo__pz_cz_piece_letter(&z->sets, z->code[cell]);
+	return z->code[cell] == QUBO_PUZZLE_CHESS_NONE ?
+		       '\0' :
+		       qubo__pz_cz_piece_letter(&z->sets, z->code[cell]);
 }
 
 static int cz_solution_value(const qubo_puzzle *p, size_t cell, unsigned char ch)
@@ -651,7 +656,7 @@ static int cz_solution_value(const qubo_puzzle *p, size_t cell, unsigned char ch
 
 	if (ch == '.')
 		return 0;
-	if (z->code[cell] != QUBO_CHESS_NONE &&
+	if (z->code[cell] != QUBO_PUZZLE_CHESS_NONE &&
 	    ch == (unsigned char)qubo__pz_cz_piece_letter(&z->sets, z->code[cell]))
 		return 1;
 	return -1;
@@ -660,11 +665,11 @@ static int cz_solution_value(const qubo_puzzle *p, size_t cell, unsigned char ch
 /* ---- cells ---- */
 
 /* A cell where no piece may stand is not on the board: its piece is
- * QUBO_CHESS_NONE and its region -1 (whatever the spec said there). */
+ * QUBO_PUZZLE_CHESS_NONE and its region -1 (whatever the spec said there). */
 static void cz_cell(const qubo_puzzle *p, size_t i, qubo_puzzle_cell *out)
 {
 	const struct cz *z = p->data;
-	int on = z->code[i] != QUBO_CHESS_NONE;
+	int on = z->code[i] != QUBO_PUZZLE_CHESS_NONE;
 
 	out->region = on && z->region ? z->region[i] : -1;
 	out->given = z->placed[i] ? 1 : -1;
@@ -675,7 +680,7 @@ static int cz_on_board(const qubo_puzzle *p, size_t i)
 {
 	const struct cz *z = p->data;
 
-	return z->code[i] != QUBO_CHESS_NONE;
+	return z->code[i] != QUBO_PUZZLE_CHESS_NONE;
 }
 
 /* ---- the object ---- */
@@ -697,8 +702,9 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 	if (rc)
 		return rc;
 	rc = qubo__pz_new(&p,
-			  spec->mode == QUBO_CHESS_MAX ? &qubo__pz_chess_max_family :
-							 &qubo__pz_chess_coloured_family,
+			  spec->mode == QUBO_PUZZLE_CHESS_MODE_MAX ?
+				  &qubo__pz_chess_max_family :
+				  &qubo__pz_chess_coloured_family,
 			  opts, spec->width, spec->height, sizeof *z, "the chess instance");
 	if (rc)
 		return rc;
@@ -733,10 +739,11 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 				 p->cell_lits);
 	if (rc)
 		goto fail;
-	p->has_ground_energy = z->mode == QUBO_CHESS_COLOURED;
+	p->has_ground_energy = z->mode == QUBO_PUZZLE_CHESS_MODE_COLOURED;
 	p->ground_energy = 0.0;
 	for (i = 0; i < z->n; i++)
-		nfixed += z->code[i] != QUBO_CHESS_NONE && QUBO_LIT_IS_CONST(p->cell_lits[i]);
+		nfixed +=
+			z->code[i] != QUBO_PUZZLE_CHESS_NONE && QUBO_LIT_IS_CONST(p->cell_lits[i]);
 	p->stats.cells_fixed = nfixed;
 	if (opts->reduce != QUBO_REDUCE_NONE) {
 		/* The unreduced model (pre-placed pieces only), for its size. */

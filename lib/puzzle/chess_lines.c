@@ -68,7 +68,7 @@ static int64_t gcd64(int64_t a, int64_t b)
 /* Adds the slide directions of a piece code to L (first of each class). */
 static void add_dirs(struct lines *L, const struct cz_sets *sets, int32_t code)
 {
-	const qubo_chess_move *mv;
+	const qubo_puzzle_chess_move *mv;
 	size_t nmv, k, d;
 
 	qubo__pz_cz_moves(sets, code, &mv, &nmv);
@@ -109,9 +109,9 @@ static int find_dirs(struct lines *L, const struct cz *z, const qubo_allocator *
 		int32_t c = z->code[i];
 		uint8_t *seen;
 
-		if (QUBO_LIT_IS_CONST(lits[i]) || c == QUBO_CHESS_NONE)
+		if (QUBO_LIT_IS_CONST(lits[i]) || c == QUBO_PUZZLE_CHESS_NONE)
 			continue;
-		seen = c < QUBO__CZ_BUILTINS ? &builtin[c] : &custom[c - QUBO_CHESS_CUSTOM];
+		seen = c < QUBO__CZ_BUILTINS ? &builtin[c] : &custom[c - QUBO_PUZZLE_CHESS_CUSTOM];
 		if (*seen)
 			continue;
 		*seen = 1;
@@ -124,7 +124,7 @@ static int find_dirs(struct lines *L, const struct cz *z, const qubo_allocator *
 /* Whether the piece of code `code` slides by (dr, dc). */
 static int slides(const struct cz_sets *sets, int32_t code, int64_t dr, int64_t dc)
 {
-	const qubo_chess_move *mv;
+	const qubo_puzzle_chess_move *mv;
 	size_t nmv, k;
 
 	qubo__pz_cz_moves(sets, code, &mv, &nmv);

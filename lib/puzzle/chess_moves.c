@@ -9,33 +9,33 @@
 
 #include "chess_impl.h"
 
-static const qubo_chess_move queen_moves[8] = {
+static const qubo_puzzle_chess_move queen_moves[8] = {
 	{ -1, 0, 1 }, { -1, 1, 1 }, { 0, 1, 1 },  { 1, 1, 1 },
 	{ 1, 0, 1 },  { 1, -1, 1 }, { 0, -1, 1 }, { -1, -1, 1 },
 };
-static const qubo_chess_move rook_moves[4] = {
+static const qubo_puzzle_chess_move rook_moves[4] = {
 	{ -1, 0, 1 },
 	{ 0, 1, 1 },
 	{ 1, 0, 1 },
 	{ 0, -1, 1 },
 };
-static const qubo_chess_move bishop_moves[4] = {
+static const qubo_puzzle_chess_move bishop_moves[4] = {
 	{ -1, 1, 1 },
 	{ 1, 1, 1 },
 	{ 1, -1, 1 },
 	{ -1, -1, 1 },
 };
-static const qubo_chess_move knight_moves[8] = {
+static const qubo_puzzle_chess_move knight_moves[8] = {
 	{ -2, 1, 0 }, { -1, 2, 0 }, { 1, 2, 0 },   { 2, 1, 0 },
 	{ 2, -1, 0 }, { 1, -2, 0 }, { -1, -2, 0 }, { -2, -1, 0 },
 };
-static const qubo_chess_move king_moves[8] = {
+static const qubo_puzzle_chess_move king_moves[8] = {
 	{ -1, 0, 0 }, { -1, 1, 0 }, { 0, 1, 0 },  { 1, 1, 0 },
 	{ 1, 0, 0 },  { 1, -1, 0 }, { 0, -1, 0 }, { -1, -1, 0 },
 };
 
 static const struct {
-	const qubo_chess_move *moves;
+	const qubo_puzzle_chess_move *moves;
 	size_t count;
 	const char *word;
 	char letter;
@@ -48,17 +48,17 @@ static const struct {
 /* Letters for custom pieces of a spec (none of Q R B N K). */
 static const char spec_letters[] = "ACDEFGHIJLMOPSTUVWXYZ";
 
-void qubo__pz_cz_moves(const struct cz_sets *sets, int32_t code, const qubo_chess_move **moves,
-		       size_t *count)
+void qubo__pz_cz_moves(const struct cz_sets *sets, int32_t code,
+		       const qubo_puzzle_chess_move **moves, size_t *count)
 {
 	*moves = NULL;
 	*count = 0;
 	if (code >= 0 && code < QUBO__CZ_BUILTINS) {
 		*moves = builtins[code].moves;
 		*count = builtins[code].count;
-	} else if (code >= QUBO_CHESS_CUSTOM && sets &&
-		   (size_t)(code - QUBO_CHESS_CUSTOM) < sets->n) {
-		size_t k = (size_t)(code - QUBO_CHESS_CUSTOM);
+	} else if (code >= QUBO_PUZZLE_CHESS_CUSTOM && sets &&
+		   (size_t)(code - QUBO_PUZZLE_CHESS_CUSTOM) < sets->n) {
+		size_t k = (size_t)(code - QUBO_PUZZLE_CHESS_CUSTOM);
 
 		*moves = sets->moves + sets->start[k];
 		*count = sets->start[k + 1] - sets->start[k];
@@ -167,7 +167,7 @@ static int64_t steps_inside(int64_t pos, int64_t d, int64_t size)
 /* How many steps of the move from column c0 stay on a board w wide, kr
  * being the number its row step allows (steps_inside of the row): at most 1
  * for a leap. */
-static int64_t move_steps(const qubo_chess_move *mv, int64_t kr, int64_t c0, uint32_t w)
+static int64_t move_steps(const qubo_puzzle_chess_move *mv, int64_t kr, int64_t c0, uint32_t w)
 {
 	int64_t kc = steps_inside(c0, mv->dcol, w), k = kc < kr ? kc : kr;
 
@@ -178,7 +178,7 @@ static int64_t move_steps(const qubo_chess_move *mv, int64_t kr, int64_t c0, uin
 
 static int cmp_move(const void *pa, const void *pb)
 {
-	const qubo_chess_move *x = pa, *y = pb;
+	const qubo_puzzle_chess_move *x = pa, *y = pb;
 
 	if (x->drow != y->drow)
 		return x->drow < y->drow ? -1 : 1;
@@ -191,7 +191,7 @@ static int cmp_move(const void *pa, const void *pb)
  * qubo__pz_cz_reach_lists): piece code k < QUBO__CZ_BUILTINS and custom set
  * k − QUBO__CZ_BUILTINS have mv[at[k]] … mv[at[k + 1]]. */
 struct cz_order {
-	qubo_chess_move *mv;
+	qubo_puzzle_chess_move *mv;
 	size_t *at;
 };
 
@@ -199,7 +199,7 @@ struct cz_order {
 static int32_t order_code(size_t k)
 {
 	return k < QUBO__CZ_BUILTINS ? (int32_t)k :
-				       QUBO_CHESS_CUSTOM + (int32_t)(k - QUBO__CZ_BUILTINS);
+				       QUBO_PUZZLE_CHESS_CUSTOM + (int32_t)(k - QUBO__CZ_BUILTINS);
 }
 
 static int order_moves(struct cz_order *o, const qubo_allocator *a, const struct cz_sets *sets)
@@ -207,7 +207,7 @@ static int order_moves(struct cz_order *o, const qubo_allocator *a, const struct
 	size_t nsets = sets ? sets->n : 0, ncodes = QUBO__CZ_BUILTINS + nsets, total = 0, k;
 
 	for (k = 0; k < ncodes; k++) {
-		const qubo_chess_move *mv;
+		const qubo_puzzle_chess_move *mv;
 		size_t nmv;
 
 		qubo__pz_cz_moves(sets, order_code(k), &mv, &nmv);
@@ -219,7 +219,7 @@ static int order_moves(struct cz_order *o, const qubo_allocator *a, const struct
 		return QUBO_ERR_NOMEM;
 	o->at[0] = 0;
 	for (k = 0; k < ncodes; k++) {
-		const qubo_chess_move *mv;
+		const qubo_puzzle_chess_move *mv;
 		size_t nmv;
 
 		qubo__pz_cz_moves(sets, order_code(k), &mv, &nmv);
@@ -240,7 +240,7 @@ static uint64_t cell_bound(const struct cz_sets *sets, uint32_t w, uint32_t h)
 	size_t k, m, nmv;
 
 	for (k = 0; k < QUBO__CZ_BUILTINS + (sets ? sets->n : 0); k++) {
-		const qubo_chess_move *mv;
+		const qubo_puzzle_chess_move *mv;
 		uint64_t steps = 0;
 
 		qubo__pz_cz_moves(sets, order_code(k), &mv, &nmv);
@@ -258,7 +258,7 @@ int qubo__pz_cz_reach_check(const qubo_allocator *a, uint32_t w, uint32_t h, con
 {
 	size_t n = (size_t)w * h, i, m, nmv;
 	uint64_t work = 0, steps = 0, entries = 0, pending = 0, before;
-	const qubo_chess_move *mv;
+	const qubo_puzzle_chess_move *mv;
 	uint32_t *stamp;
 	int rc = QUBO_OK;
 
@@ -354,7 +354,7 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 	if (!start || !list || order_moves(&ord, a, sets))
 		goto nomem;
 	for (i = 0; i < n; i++) {
-		const qubo_chess_move *mv;
+		const qubo_puzzle_chess_move *mv;
 		size_t nmv, m, g, first = len, code;
 		int64_t r0 = (int64_t)(i / w), c0 = (int64_t)(i % w), last = -1;
 		int sorted = 1;
@@ -363,13 +363,13 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 		if ((rc = qubo__pz_build_tick(ctl, &pending, 1 + len - (i ? start[i - 1] : 0))))
 			goto fail;
 		start[i] = len;
-		if (codes[i] == QUBO_CHESS_NONE)
+		if (codes[i] == QUBO_PUZZLE_CHESS_NONE)
 			continue;
 		if (codes[i] >= 0 && codes[i] < QUBO__CZ_BUILTINS)
 			code = (size_t)codes[i];
-		else if (codes[i] >= QUBO_CHESS_CUSTOM && sets &&
-			 (size_t)(codes[i] - QUBO_CHESS_CUSTOM) < sets->n)
-			code = QUBO__CZ_BUILTINS + (size_t)(codes[i] - QUBO_CHESS_CUSTOM);
+		else if (codes[i] >= QUBO_PUZZLE_CHESS_CUSTOM && sets &&
+			 (size_t)(codes[i] - QUBO_PUZZLE_CHESS_CUSTOM) < sets->n)
+			code = QUBO__CZ_BUILTINS + (size_t)(codes[i] - QUBO_PUZZLE_CHESS_CUSTOM);
 		else
 			continue; /* no moves (qubo__pz_cz_moves) */
 		mv = ord.mv + ord.at[code];
@@ -584,7 +584,7 @@ stop:
 	return rc;
 }
 
-int qubo__pz_cz_check_moves(const qubo_chess_move *moves, size_t count, const char *what,
+int qubo__pz_cz_check_moves(const qubo_puzzle_chess_move *moves, size_t count, const char *what,
 			    const char *fn)
 {
 	size_t i;
@@ -607,7 +607,7 @@ int qubo__pz_cz_check_moves(const qubo_chess_move *moves, size_t count, const ch
 }
 
 int qubo__pz_cz_sets_copy(struct cz_sets *dst, const qubo_allocator *a, size_t nsets,
-			  const size_t *start, const qubo_chess_move *moves, const char *fn)
+			  const size_t *start, const qubo_puzzle_chess_move *moves, const char *fn)
 {
 	size_t k, total;
 	char what[64];
@@ -621,10 +621,10 @@ int qubo__pz_cz_sets_copy(struct cz_sets *dst, const qubo_allocator *a, size_t n
 				      "%s: spec.num_move_sets is %zu but spec.move_set_start is "
 				      "NULL",
 				      fn, nsets);
-	if (nsets > (size_t)INT32_MAX - QUBO_CHESS_CUSTOM)
+	if (nsets > (size_t)INT32_MAX - QUBO_PUZZLE_CHESS_CUSTOM)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: spec.num_move_sets is %zu, at most %d", fn, nsets,
-				      (int)(INT32_MAX - QUBO_CHESS_CUSTOM));
+				      (int)(INT32_MAX - QUBO_PUZZLE_CHESS_CUSTOM));
 	if (start[0] != 0)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: spec.move_set_start[0] is %zu, expected 0", fn,
@@ -673,11 +673,11 @@ void qubo__pz_cz_piece_name(const struct cz_sets *sets, int32_t code, char *buf,
 {
 	if (code >= 0 && code < QUBO__CZ_BUILTINS)
 		snprintf(buf, cap, "%s", builtins[code].word);
-	else if (code >= QUBO_CHESS_CUSTOM && sets && sets->letters &&
-		 (size_t)(code - QUBO_CHESS_CUSTOM) < sets->n)
-		snprintf(buf, cap, "piece %c", sets->letters[code - QUBO_CHESS_CUSTOM]);
-	else if (code >= QUBO_CHESS_CUSTOM)
-		snprintf(buf, cap, "piece of move set %d", (int)(code - QUBO_CHESS_CUSTOM));
+	else if (code >= QUBO_PUZZLE_CHESS_CUSTOM && sets && sets->letters &&
+		 (size_t)(code - QUBO_PUZZLE_CHESS_CUSTOM) < sets->n)
+		snprintf(buf, cap, "piece %c", sets->letters[code - QUBO_PUZZLE_CHESS_CUSTOM]);
+	else if (code >= QUBO_PUZZLE_CHESS_CUSTOM)
+		snprintf(buf, cap, "piece of move set %d", (int)(code - QUBO_PUZZLE_CHESS_CUSTOM));
 	else
 		snprintf(buf, cap, "piece");
 }
@@ -688,9 +688,9 @@ char qubo__pz_cz_piece_letter(const struct cz_sets *sets, int32_t code)
 
 	if (code >= 0 && code < QUBO__CZ_BUILTINS)
 		return builtins[code].letter;
-	if (code < QUBO_CHESS_CUSTOM)
+	if (code < QUBO_PUZZLE_CHESS_CUSTOM)
 		return '.';
-	k = (size_t)(code - QUBO_CHESS_CUSTOM);
+	k = (size_t)(code - QUBO_PUZZLE_CHESS_CUSTOM);
 	if (sets && sets->letters && k < sets->n)
 		return sets->letters[k];
 	return k < sizeof spec_letters - 1 ? spec_letters[k] : '*';
@@ -703,7 +703,7 @@ int32_t qubo__pz_cz_builtin_of_letter(unsigned char ch)
 	for (k = 0; k < QUBO__CZ_BUILTINS; k++)
 		if ((unsigned char)builtins[k].letter == ch)
 			return k;
-	return QUBO_CHESS_NONE;
+	return QUBO_PUZZLE_CHESS_NONE;
 }
 
 int32_t qubo__pz_cz_builtin_of_word(const struct qubo__pz_token *tok)
@@ -713,7 +713,7 @@ int32_t qubo__pz_cz_builtin_of_word(const struct qubo__pz_token *tok)
 	for (k = 0; k < QUBO__CZ_BUILTINS; k++)
 		if (qubo__pz_token_is(tok, builtins[k].word))
 			return k;
-	return QUBO_CHESS_NONE;
+	return QUBO_PUZZLE_CHESS_NONE;
 }
 
 const char *qubo__pz_cz_builtin_word(int32_t code)

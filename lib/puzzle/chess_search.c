@@ -385,7 +385,8 @@ static double hint_weight(const struct cz *z, const struct mw *m, const uint8_t 
 	size_t i, k;
 
 	for (i = 0; i < z->n; i++) {
-		if (h[i] > 1 || (h[i] && z->code[i] == QUBO_CHESS_NONE) || (z->placed[i] && !h[i]))
+		if (h[i] > 1 || (h[i] && z->code[i] == QUBO_PUZZLE_CHESS_NONE) ||
+		    (z->placed[i] && !h[i]))
 			return -1.0;
 		if (!h[i])
 			continue;

@@ -31,7 +31,7 @@ static const char region_alphabet[] =
 struct text_piece {
 	char letter;
 	size_t nmoves;
-	qubo_chess_move moves[MAX_TEXT_MOVES];
+	qubo_puzzle_chess_move moves[MAX_TEXT_MOVES];
 };
 
 struct chess_ctx {
@@ -49,12 +49,12 @@ static int32_t letter_code(const struct chess_ctx *g, unsigned char up)
 	size_t k;
 	int32_t b = qubo__pz_cz_builtin_of_letter(up);
 
-	if (b != QUBO_CHESS_NONE)
+	if (b != QUBO_PUZZLE_CHESS_NONE)
 		return b;
 	for (k = 0; k < g->ncustom; k++)
 		if ((unsigned char)g->custom[k].letter == up)
-			return QUBO_CHESS_CUSTOM + (int32_t)k;
-	return QUBO_CHESS_NONE;
+			return QUBO_PUZZLE_CHESS_CUSTOM + (int32_t)k;
+	return QUBO_PUZZLE_CHESS_NONE;
 }
 
 static int piece_cell(void *ctx, uint32_t row, uint32_t col, unsigned char ch, size_t line_no)
@@ -65,13 +65,13 @@ static int piece_cell(void *ctx, uint32_t row, uint32_t col, unsigned char ch, s
 	int32_t code;
 
 	if (ch == '.') {
-		g->pieces[i] = QUBO_CHESS_NONE;
+		g->pieces[i] = QUBO_PUZZLE_CHESS_NONE;
 		return 0;
 	}
 	if (!(up >= 'A' && up <= 'Z'))
 		return 1;
 	code = letter_code(g, up);
-	if (code == QUBO_CHESS_NONE)
+	if (code == QUBO_PUZZLE_CHESS_NONE)
 		return qubo__pz_error_at(QUBO_ERR_PARSE, line_no, (size_t)col + 1,
 					 "piece letter '%c' in row %u is not defined (Q R B N K "
 					 "are built in; define others with a line 'piece %c "
@@ -133,7 +133,7 @@ static int read_int(const struct qubo__pz_line *line, const struct qubo__pz_toke
 }
 
 static int read_move(const struct qubo__pz_line *line, const struct qubo__pz_token *tok,
-		     qubo_chess_move *mv)
+		     qubo_puzzle_chess_move *mv)
 {
 	size_t pos = 0;
 	int rc = read_int(line, tok, &pos, "row", &mv->drow);
@@ -174,7 +174,7 @@ static int read_piece(const struct qubo__pz_line *line, struct text_piece *pcs, 
 
 	ch = (unsigned char)toks[1].s[0];
 	if (toks[1].len != 1 || !(ch >= 'A' && ch <= 'Z') ||
-	    qubo__pz_cz_builtin_of_letter(ch) != QUBO_CHESS_NONE)
+	    qubo__pz_cz_builtin_of_letter(ch) != QUBO_PUZZLE_CHESS_NONE)
 		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
 					 "a custom piece is named by one uppercase letter other "
 					 "than Q, R, B, N and K");
@@ -209,9 +209,9 @@ static int is_piece_line(const struct qubo__pz_line *line)
 static int read_mode(const struct qubo__pz_token *tok, int32_t *mode)
 {
 	if (qubo__pz_token_is(tok, "coloured") || qubo__pz_token_is(tok, "colored"))
-		*mode = QUBO_CHESS_COLOURED;
+		*mode = QUBO_PUZZLE_CHESS_MODE_COLOURED;
 	else if (qubo__pz_token_is(tok, "max"))
-		*mode = QUBO_CHESS_MAX;
+		*mode = QUBO_PUZZLE_CHESS_MODE_MAX;
 	else
 		return 0;
 	return 1;
@@ -223,7 +223,7 @@ struct chess_buf {
 	int32_t *pieces, *regions;
 	uint32_t *placed;
 	size_t *set_start;
-	qubo_chess_move *moves;
+	qubo_puzzle_chess_move *moves;
 };
 
 static void buf_free(struct chess_buf *b)
@@ -293,7 +293,7 @@ int qubo__pz_chess_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	if (ntoks > 3)
 		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, toks[3].column,
 					 "unexpected word after '%s'",
-					 mode == QUBO_CHESS_MAX ? "max" : "coloured");
+					 mode == QUBO_PUZZLE_CHESS_MODE_MAX ? "max" : "coloured");
 	if ((uint64_t)w * h > QUBO__PZ_MAX_CELLS)
 		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
 				      "chess: the board has %llu cells, at most %zu are supported",
@@ -306,9 +306,10 @@ int qubo__pz_chess_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	b.pcs = qubo__pz_alloc(&b.a, MAX_TEXT_PIECES, sizeof *b.pcs);
 	b.pieces = qubo__pz_alloc(&b.a, n, sizeof *b.pieces);
 	b.placed = qubo__pz_alloc(&b.a, n, sizeof *b.placed);
-	if (mode == QUBO_CHESS_COLOURED)
+	if (mode == QUBO_PUZZLE_CHESS_MODE_COLOURED)
 		b.regions = qubo__pz_alloc(&b.a, n, sizeof *b.regions);
-	if (!b.pcs || !b.pieces || !b.placed || (mode == QUBO_CHESS_COLOURED && !b.regions)) {
+	if (!b.pcs || !b.pieces || !b.placed ||
+	    (mode == QUBO_PUZZLE_CHESS_MODE_COLOURED && !b.regions)) {
 		rc = qubo__pz_nomem("the puzzle's grid");
 		goto done;
 	}
@@ -353,7 +354,7 @@ int qubo__pz_chess_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	if (rc)
 		goto done;
 	s.num_move_sets = npcs;
-	if (mode == QUBO_CHESS_COLOURED) {
+	if (mode == QUBO_PUZZLE_CHESS_MODE_COLOURED) {
 		if (!qubo__pz_next_content(r, &line, 1)) {
 			rc = qubo__pz_error_eof(r,
 						"a coloured puzzle needs the %u x %u region "
@@ -396,8 +397,9 @@ int qubo__pz_chess_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	s.moves = b.moves;
 	s.placed = b.placed;
 	s.num_placed = ctx.nplaced;
-	rc = qubo__pz_cz_create(out, &s, letters, mode == QUBO_CHESS_COLOURED ? reg_chars : NULL,
-				opts, "chess");
+	rc = qubo__pz_cz_create(out, &s, letters,
+				mode == QUBO_PUZZLE_CHESS_MODE_COLOURED ? reg_chars : NULL, opts,
+				"chess");
 done:
 	buf_free(&b);
 	return rc;
@@ -408,7 +410,7 @@ done:
 static void header_line(const struct cz *z, struct qubo__pz_out *o)
 {
 	qubo__pz_printf(o, "chess %ux%u %s\n", (unsigned)z->w, (unsigned)z->h,
-			z->mode == QUBO_CHESS_MAX ? "max" : "coloured");
+			z->mode == QUBO_PUZZLE_CHESS_MODE_MAX ? "max" : "coloured");
 }
 
 int qubo__pz_cz_format(const qubo_puzzle *p, struct qubo__pz_out *o)
@@ -424,7 +426,7 @@ int qubo__pz_cz_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 	for (k = 0; k < z->sets.n; k++) {
 		qubo__pz_printf(o, "piece %c", z->sets.letters[k]);
 		for (j = z->sets.start[k]; j < z->sets.start[k + 1]; j++) {
-			const qubo_chess_move *mv = &z->sets.moves[j];
+			const qubo_puzzle_chess_move *mv = &z->sets.moves[j];
 
 			qubo__pz_printf(o, " %d,%d%s", (int)mv->drow, (int)mv->dcol,
 					mv->slide ? "*" : "");
@@ -434,7 +436,7 @@ int qubo__pz_cz_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 	for (i = 0; i < z->n; i++) {
 		char ch = '.';
 
-		if (z->code[i] != QUBO_CHESS_NONE) {
+		if (z->code[i] != QUBO_PUZZLE_CHESS_NONE) {
 			ch = qubo__pz_cz_piece_letter(&z->sets, z->code[i]);
 			if (z->placed[i])
 				ch = (char)(ch - 'A' + 'a');
@@ -443,7 +445,7 @@ int qubo__pz_cz_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 		if (i % z->w == z->w - 1)
 			qubo__pz_putc(o, '\n');
 	}
-	if (z->mode != QUBO_CHESS_COLOURED)
+	if (z->mode != QUBO_PUZZLE_CHESS_MODE_COLOURED)
 		return QUBO_OK;
 	qubo__pz_putc(o, '\n');
 	for (i = 0; i < z->n; i++) {
@@ -489,7 +491,8 @@ int qubo__pz_cz_solution_header_check(const qubo_puzzle *p, const struct qubo__p
 		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[2].column,
 					 "the solution's header does not name the puzzle's "
 					 "problem ('%s')",
-					 z->mode == QUBO_CHESS_MAX ? "max" : "coloured");
+					 z->mode == QUBO_PUZZLE_CHESS_MODE_MAX ? "max" :
+										 "coloured");
 	if (nt > 3)
 		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[3].column,
 					 "unexpected word in the solution's header");

@@ -64,22 +64,25 @@ static int check_spec(const qubo_puzzle_domination_spec *s, const char *fn)
 	rc = qubo__pz_check_board(s->width, s->height, fn);
 	if (rc)
 		return rc;
-	if (!((s->piece >= 0 && s->piece < QUBO__CZ_BUILTINS) || s->piece == QUBO_CHESS_CUSTOM))
+	if (!((s->piece >= 0 && s->piece < QUBO__CZ_BUILTINS) ||
+	      s->piece == QUBO_PUZZLE_CHESS_CUSTOM))
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: spec.piece is %d, expected 0-4 (queen, rook, bishop, "
-				      "knight, king) or QUBO_CHESS_CUSTOM (%d)",
-				      fn, (int)s->piece, QUBO_CHESS_CUSTOM);
-	if (s->piece != QUBO_CHESS_CUSTOM && (s->num_moves || s->moves))
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.moves and spec.num_moves are for QUBO_CHESS_CUSTOM "
-				      "only; spec.piece is %d",
-				      fn, (int)s->piece);
-	if (s->piece == QUBO_CHESS_CUSTOM) {
+				      "knight, king) or QUBO_PUZZLE_CHESS_CUSTOM (%d)",
+				      fn, (int)s->piece, QUBO_PUZZLE_CHESS_CUSTOM);
+	if (s->piece != QUBO_PUZZLE_CHESS_CUSTOM && (s->num_moves || s->moves))
+		return qubo__pz_error(
+			QUBO_ERR_INVALID_ARG,
+			"%s: spec.moves and spec.num_moves are for QUBO_PUZZLE_CHESS_CUSTOM "
+			"only; spec.piece is %d",
+			fn, (int)s->piece);
+	if (s->piece == QUBO_PUZZLE_CHESS_CUSTOM) {
 		rc = qubo__pz_cz_check_moves(s->moves, s->num_moves, "spec.moves", fn);
 		if (rc)
 			return rc;
 	}
-	if (s->slack != QUBO_DOMINATION_SLACK_TIGHT && s->slack != QUBO_DOMINATION_SLACK_FULL)
+	if (s->slack != QUBO_PUZZLE_DOMINATION_SLACK_TIGHT &&
+	    s->slack != QUBO_PUZZLE_DOMINATION_SLACK_FULL)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: spec.slack is %d, expected 0 (tight) or 1 (full)", fn,
 				      (int)s->slack);
@@ -102,15 +105,15 @@ static size_t known_gamma(const struct dz *d, int *known)
 	}
 	if (on != d->n)
 		return 0;
-	if (d->piece == QUBO_CHESS_QUEEN && d->w == d->h && d->w <= 12) {
+	if (d->piece == QUBO_PUZZLE_CHESS_QUEEN && d->w == d->h && d->w <= 12) {
 		*known = 1;
 		return queens[d->w];
 	}
-	if (d->piece == QUBO_CHESS_ROOK) {
+	if (d->piece == QUBO_PUZZLE_CHESS_ROOK) {
 		*known = 1;
 		return d->w < d->h ? d->w : d->h;
 	}
-	if (d->piece == QUBO_CHESS_KING) {
+	if (d->piece == QUBO_PUZZLE_CHESS_KING) {
 		*known = 1;
 		return (size_t)((d->w + 2) / 3) * ((d->h + 2) / 3);
 	}
@@ -274,7 +277,7 @@ static int build_model(const struct dz *d, const qubo_allocator *a, struct qubo_
 		for (k = d->in_start[i]; k < d->in_start[i + 1]; k++)
 			buf[cnt++] = lits[d->in[k]];
 		hi = cnt;
-		if (d->slack == QUBO_DOMINATION_SLACK_TIGHT && bound < hi)
+		if (d->slack == QUBO_PUZZLE_DOMINATION_SLACK_TIGHT && bound < hi)
 			hi = bound;
 		rc = qubo_penalty_range(m, buf, ones, cnt, 1, (int64_t)hi, 1.0 + P, NULL, NULL);
 		/* a cover term of cnt literals and its slack: about cnt² / 2 pairs */
@@ -355,7 +358,7 @@ static void header_line(const struct dz *d, struct qubo__pz_out *o)
 		qubo__pz_printf(o, "domination %u", (unsigned)d->w);
 	else
 		qubo__pz_printf(o, "domination %ux%u", (unsigned)d->w, (unsigned)d->h);
-	if (d->piece != QUBO_CHESS_QUEEN)
+	if (d->piece != QUBO_PUZZLE_CHESS_QUEEN)
 		qubo__pz_printf(o, " %s", qubo__pz_cz_builtin_word(d->piece));
 	qubo__pz_putc(o, '\n');
 }
@@ -426,10 +429,10 @@ static int read_header(const struct qubo__pz_line *line, const struct qubo__pz_t
 	rc = qubo__pz_token_size(line, &toks[1], 0, w, h);
 	if (rc)
 		return rc;
-	*piece = QUBO_CHESS_QUEEN;
+	*piece = QUBO_PUZZLE_CHESS_QUEEN;
 	if (ntoks >= 3) {
 		*piece = qubo__pz_cz_builtin_of_word(&toks[2]);
-		if (*piece == QUBO_CHESS_NONE)
+		if (*piece == QUBO_PUZZLE_CHESS_NONE)
 			return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[2].column,
 						 "unknown piece (expected queen, rook, bishop, "
 						 "knight or king)");
@@ -473,7 +476,7 @@ static void dz_cell(const qubo_puzzle *p, size_t i, qubo_puzzle_cell *out)
 
 	out->region = -1;
 	out->given = -1;
-	out->piece = d->on[i] ? d->piece : QUBO_CHESS_NONE;
+	out->piece = d->on[i] ? d->piece : QUBO_PUZZLE_CHESS_NONE;
 }
 
 static int dz_on_board(const qubo_puzzle *p, size_t i)
@@ -531,7 +534,7 @@ static int create(qubo_puzzle **out, const qubo_puzzle_domination_spec *spec, in
 	d->piece = spec->piece;
 	d->slack = spec->slack;
 	d->text = text;
-	if (spec->piece == QUBO_CHESS_CUSTOM) {
+	if (spec->piece == QUBO_PUZZLE_CHESS_CUSTOM) {
 		size_t start[2] = { 0, spec->num_moves };
 
 		rc = qubo__pz_cz_sets_copy(&d->sets, a, 1, start, spec->moves, fn);
@@ -547,7 +550,7 @@ static int create(qubo_puzzle **out, const qubo_puzzle_domination_spec *spec, in
 	}
 	for (i = 0; i < d->n; i++) {
 		d->on[i] = !(spec->off_board && spec->off_board[i]);
-		codes[i] = d->on[i] ? d->piece : QUBO_CHESS_NONE;
+		codes[i] = d->on[i] ? d->piece : QUBO_PUZZLE_CHESS_NONE;
 	}
 	rc = check_sizes(d, a, codes, opts->ctl, fn);
 	if (!rc)

@@ -41,9 +41,9 @@ static inline int qz_step(const struct qz *q, int d, uint32_t *r, uint32_t *c)
 	int64_t nr = (int64_t)*r + qubo__pz_qz_dr[d];
 	int64_t nc = (int64_t)*c + qubo__pz_qz_dc[d];
 
-	if (q->wrap != QUBO_QUEENS_PLANE) {
+	if (q->wrap != QUBO_PUZZLE_WRAP_NONE) {
 		nc = (nc + q->w) % q->w;
-		if (q->wrap == QUBO_QUEENS_TORUS)
+		if (q->wrap == QUBO_PUZZLE_WRAP_TORUS)
 			nr = (nr + q->h) % q->h;
 	}
 	if (nr < 0 || nr >= q->h || nc < 0 || nc >= q->w)
@@ -94,10 +94,10 @@ static int check_counts(const int32_t *counts, uint32_t len, const char *what, c
 	uint32_t i;
 
 	for (i = 0; counts && i < len; i++)
-		if (counts[i] < QUBO_QUEENS_ANY)
+		if (counts[i] < QUBO_PUZZLE_QUEENS_ANY)
 			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 					      "%s: spec.%s[%u] is %d, expected a count >= 0 or "
-					      "QUBO_QUEENS_ANY (-1)",
+					      "QUBO_PUZZLE_QUEENS_ANY (-1)",
 					      fn, what, (unsigned)i, (int)counts[i]);
 	return QUBO_OK;
 }
@@ -186,13 +186,13 @@ static int check_spec(const qubo_puzzle_queens_spec *s, const char *fn)
 					"%zu cells",
 					fn, i, (unsigned)s->region_cells[i], n);
 	}
-	if (s->wrap < QUBO_QUEENS_PLANE || s->wrap > QUBO_QUEENS_TORUS)
+	if (s->wrap < QUBO_PUZZLE_WRAP_NONE || s->wrap > QUBO_PUZZLE_WRAP_TORUS)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: spec.wrap is %d, expected 0 (plane), 1 (cylinder) or 2 "
 				      "(torus)",
 				      fn, (int)s->wrap);
-	if (s->region_form != QUBO_QUEENS_REGION_COUNT &&
-	    s->region_form != QUBO_QUEENS_REGION_PAIRWISE)
+	if (s->region_form != QUBO_PUZZLE_QUEENS_REGION_COUNT &&
+	    s->region_form != QUBO_PUZZLE_QUEENS_REGION_PAIRWISE)
 		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
 				      "%s: spec.region_form is %d, expected 0 or 1", fn,
 				      (int)s->region_form);
@@ -230,9 +230,9 @@ static int copy_spec(struct qz *q, const qubo_allocator *a, const qubo_puzzle_qu
 	for (i = 0; i < n; i++)
 		q->on[i] = !(s->off_board && s->off_board[i]);
 	for (i = 0; i < q->h; i++)
-		q->row_cnt[i] = s->row_counts ? s->row_counts[i] : QUBO_QUEENS_ANY;
+		q->row_cnt[i] = s->row_counts ? s->row_counts[i] : QUBO_PUZZLE_QUEENS_ANY;
 	for (i = 0; i < q->w; i++)
-		q->col_cnt[i] = s->col_counts ? s->col_counts[i] : QUBO_QUEENS_ANY;
+		q->col_cnt[i] = s->col_counts ? s->col_counts[i] : QUBO_PUZZLE_QUEENS_ANY;
 	memcpy(q->reach, s->reach, sizeof q->reach);
 	if (s->cell_reach)
 		memcpy(q->cell_reach, s->cell_reach, n * 8 * sizeof *q->cell_reach);
@@ -440,15 +440,15 @@ static uint64_t line_bound(const struct qz *q, int d)
 {
 	uint64_t w = q->w, h = q->h;
 
-	if (q->wrap == QUBO_QUEENS_TORUS)
+	if (q->wrap == QUBO_PUZZLE_WRAP_TORUS)
 		return w * h;
-	if (q->wrap == QUBO_QUEENS_CYLINDER && qubo__pz_qz_dr[d] == 0)
+	if (q->wrap == QUBO_PUZZLE_WRAP_CYLINDER && qubo__pz_qz_dr[d] == 0)
 		return w;
 	if (qubo__pz_qz_dr[d] == 0)
 		return w;
 	if (qubo__pz_qz_dc[d] == 0)
 		return h;
-	return q->wrap == QUBO_QUEENS_CYLINDER ? h : (w < h ? w : h);
+	return q->wrap == QUBO_PUZZLE_WRAP_CYLINDER ? h : (w < h ? w : h);
 }
 
 /*
@@ -643,7 +643,8 @@ static int quarter_term(const struct qz *q, const struct qz_con *con)
 {
 	if (con->kind == QZ_REGION && (int32_t)con->index == q->drop)
 		return 0;
-	if (con->lo == con->hi || (con->lo == 0 && q->region_form == QUBO_QUEENS_REGION_PAIRWISE))
+	if (con->lo == con->hi ||
+	    (con->lo == 0 && q->region_form == QUBO_PUZZLE_QUEENS_REGION_PAIRWISE))
 		return 0;
 	return q->kform == QUBO_K_OR_K1_FRACTIONAL;
 }
@@ -682,7 +683,7 @@ static int add_count_terms(const struct qz *q, qubo_model *m, const qubo_lit *li
 			buf[i] = lits[q->con_cells[con->start + i]];
 		if (con->lo == con->hi)
 			rc = qubo_penalty_exactly(m, buf, con->count, con->lo, P);
-		else if (con->lo == 0 && q->region_form == QUBO_QUEENS_REGION_PAIRWISE)
+		else if (con->lo == 0 && q->region_form == QUBO_PUZZLE_QUEENS_REGION_PAIRWISE)
 			rc = qubo_penalty_at_most_one(m, buf, con->count, P);
 		else
 			rc = qubo_penalty_k_or_k1(m, buf, con->count, con->lo, P, q->kform);
@@ -991,7 +992,7 @@ static void check_attacks(const struct qz *q, const uint8_t *board, struct qubo_
 			while (walk_next(q, &w, lim, &b)) {
 				if (!board[b] || !q->on[b])
 					continue;
-				if (q->wrap == QUBO_QUEENS_PLANE) {
+				if (q->wrap == QUBO_PUZZLE_WRAP_NONE) {
 					/* one walk from i meets b; the walk back from b
 					 * is the opposite direction, same length */
 					if (b < i && qz_reach(q, b, (d + 4) % 8) >= w.k)

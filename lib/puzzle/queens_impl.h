@@ -50,7 +50,7 @@ struct qz {
 	uint8_t *on;	/* n: 1 when the cell is on the board */
 	uint8_t *given; /* n: 1 for a pre-placed queen */
 	size_t ngiven;
-	int32_t *row_cnt; /* h: count or QUBO_QUEENS_ANY */
+	int32_t *row_cnt; /* h: count or QUBO_PUZZLE_QUEENS_ANY */
 	int32_t *col_cnt; /* w */
 	size_t nreg;
 	size_t *reg_start;   /* nreg + 1, into reg_cells */

@@ -125,7 +125,7 @@ static int create_from_grid(qubo_puzzle **out, const uint8_t *cells, uint32_t n,
 			s.reach[d] = (d % 2 == 1 || stars > 1) ? 1 : 0;
 	} else {
 		for (d = 1; d < 8; d += 2)
-			s.reach[d] = QUBO_QUEENS_UNLIMITED;
+			s.reach[d] = QUBO_PUZZLE_QUEENS_UNLIMITED;
 	}
 	rc = qubo__pz_qz_create(out, &s, kind, stars, opts, fn);
 done:
@@ -205,7 +205,7 @@ int qubo__pz_queens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 		rc = qubo__pz_expect_end(r, 1, "after the grid");
 	if (!rc)
 		rc = create_from_grid(out, ctx.cells, w, QZ_QUEENS, (int32_t)stars,
-				      QUBO_QUEENS_PLANE, opts);
+				      QUBO_PUZZLE_WRAP_NONE, opts);
 	qubo__pz_free(&a, ctx.cells);
 	return rc;
 }
@@ -219,7 +219,7 @@ int qubo__pz_nqueens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	struct qubo__pz_line first;
 	qubo_allocator a;
 	uint32_t w, h;
-	int32_t wrap = QUBO_QUEENS_PLANE;
+	int32_t wrap = QUBO_PUZZLE_WRAP_NONE;
 	int rc;
 
 	if (ntoks < 2)
@@ -232,9 +232,9 @@ int qubo__pz_nqueens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 		return rc;
 	if (ntoks >= 3) {
 		if (qubo__pz_token_is(&toks[2], "torus"))
-			wrap = QUBO_QUEENS_TORUS;
+			wrap = QUBO_PUZZLE_WRAP_TORUS;
 		else if (qubo__pz_token_is(&toks[2], "cylinder"))
-			wrap = QUBO_QUEENS_CYLINDER;
+			wrap = QUBO_PUZZLE_WRAP_CYLINDER;
 		else
 			return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, toks[2].column,
 						 "unexpected word in the header (expected 'torus', "
@@ -242,7 +242,8 @@ int qubo__pz_nqueens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 		if (ntoks > 3)
 			return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, toks[3].column,
 						 "unexpected word after '%s'",
-						 wrap == QUBO_QUEENS_TORUS ? "torus" : "cylinder");
+						 wrap == QUBO_PUZZLE_WRAP_TORUS ? "torus" :
+										  "cylinder");
 	}
 	/* '#' is a cell here, so no comment lines after the header. */
 	if (!qubo__pz_next_content(r, &first, 0))
@@ -278,9 +279,9 @@ static void header_line(const struct qz *q, struct qubo__pz_out *o)
 			qubo__pz_printf(o, " stars %d", (int)q->stars);
 	} else {
 		qubo__pz_printf(o, "nqueens %u", (unsigned)q->w);
-		if (q->wrap == QUBO_QUEENS_TORUS)
+		if (q->wrap == QUBO_PUZZLE_WRAP_TORUS)
 			qubo__pz_printf(o, " torus");
-		else if (q->wrap == QUBO_QUEENS_CYLINDER)
+		else if (q->wrap == QUBO_PUZZLE_WRAP_CYLINDER)
 			qubo__pz_printf(o, " cylinder");
 	}
 	qubo__pz_putc(o, '\n');
@@ -389,13 +390,13 @@ int qubo__pz_qz_solution_header_check(const qubo_puzzle *p, const struct qubo__p
 				"the solution has %u stars per unit, the puzzle %d", (unsigned)k,
 				(int)q->stars);
 	} else {
-		int32_t wrap = QUBO_QUEENS_PLANE;
+		int32_t wrap = QUBO_PUZZLE_WRAP_NONE;
 
 		if (nt >= 3) {
 			if (qubo__pz_token_is(&toks[2], "torus"))
-				wrap = QUBO_QUEENS_TORUS;
+				wrap = QUBO_PUZZLE_WRAP_TORUS;
 			else if (qubo__pz_token_is(&toks[2], "cylinder"))
-				wrap = QUBO_QUEENS_CYLINDER;
+				wrap = QUBO_PUZZLE_WRAP_CYLINDER;
 			else
 				return qubo__pz_error_at(
 					QUBO_ERR_PARSE, line->no, toks[2].column,

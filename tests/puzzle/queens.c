@@ -271,7 +271,7 @@ static void make_nqueens_regions(ph_inst *I, tu_rng *r, int i, char *what, size_
 
 	ph_random_regions(I, r, N, 1, 0, i % 4 == 3);
 	for (d = 0; d < 8; d++)
-		I->reach[d] = d % 2 ? QUBO_QUEENS_UNLIMITED : 0;
+		I->reach[d] = d % 2 ? QUBO_PUZZLE_QUEENS_UNLIMITED : 0;
 	if (soft) {
 		for (k = 0; k < I->nreg; k++) {
 			I->q[k] = 0;
@@ -374,7 +374,7 @@ static size_t make_nqueens_text(ph_inst *I, tu_rng *r, int i, char *text, size_t
 	for (c = 0; c < N; c++)
 		I->rows[c] = I->cols[c] = 1;
 	for (d = 1; d < 8; d += 2)
-		I->reach[d] = QUBO_QUEENS_UNLIMITED;
+		I->reach[d] = QUBO_PUZZLE_QUEENS_UNLIMITED;
 	I->wrap = wrap;
 	ph_prepare(I);
 	ph_solutions(I, NULL, &plain);
@@ -437,7 +437,7 @@ Test(queens, fractional_ground_energy)
 	I.q[2] = 1;
 	I.t[2] = 0;
 	I.kform = QUBO_K_OR_K1_FRACTIONAL;
-	I.reach[QUBO_QUEENS_E] = I.reach[QUBO_QUEENS_W] = 1;
+	I.reach[QUBO_PUZZLE_QUEENS_E] = I.reach[QUBO_PUZZLE_QUEENS_W] = 1;
 	ph_prepare(&I);
 	ph_spec(&I, &s);
 	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, &o), QUBO_OK, "%s", qubo_error_message());
@@ -748,7 +748,7 @@ Test(queens, checker_reports_each_attack_once)
 
 	s.width = 1;
 	s.height = 3;
-	s.reach[QUBO_QUEENS_N] = s.reach[QUBO_QUEENS_S] = 1;
+	s.reach[QUBO_PUZZLE_QUEENS_N] = s.reach[QUBO_PUZZLE_QUEENS_S] = 1;
 	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, NULL), QUBO_OK);
 	b[0] = b[1] = 1;
 	b[2] = 0;
@@ -761,7 +761,7 @@ Test(queens, checker_reports_each_attack_once)
 	qubo_puzzle_free(p);
 
 	/* only the bottom cell reaches two steps up */
-	reach[8 * 2 + QUBO_QUEENS_N] = 2;
+	reach[8 * 2 + QUBO_PUZZLE_QUEENS_N] = 2;
 	s.cell_reach = reach;
 	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, NULL), QUBO_OK);
 	cr_assert_eq(qubo_puzzle_check(p, b, 3, rep, sizeof rep, &viol), QUBO_OK);
@@ -772,7 +772,7 @@ Test(queens, checker_reports_each_attack_once)
 	memset(&s, 0, sizeof s);
 	s.struct_size = sizeof s;
 	s.width = s.height = 2;
-	s.wrap = QUBO_QUEENS_TORUS;
+	s.wrap = QUBO_PUZZLE_WRAP_TORUS;
 	memset(s.reach, 0xFF, sizeof s.reach);
 	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, NULL), QUBO_OK);
 	memset(b, 1, sizeof b);
@@ -787,9 +787,9 @@ static int share_constraint(const ph_inst *I, size_t a, size_t b)
 {
 	size_t k;
 
-	if (a / I->w == b / I->w && I->has_rows && I->rows[a / I->w] != QUBO_QUEENS_ANY)
+	if (a / I->w == b / I->w && I->has_rows && I->rows[a / I->w] != QUBO_PUZZLE_QUEENS_ANY)
 		return 1;
-	if (a % I->w == b % I->w && I->has_cols && I->cols[a % I->w] != QUBO_QUEENS_ANY)
+	if (a % I->w == b % I->w && I->has_cols && I->cols[a % I->w] != QUBO_PUZZLE_QUEENS_ANY)
 		return 1;
 	for (k = 0; k < I->nreg; k++)
 		if (I->in_reg[k][a] && I->in_reg[k][b])
@@ -838,8 +838,8 @@ static size_t check_conflict_couplers(ph_inst *I, double P, const char *what)
 
 Test(queens, conflicts_are_coupled_once_by_lines_or_pairs)
 {
-	static const int32_t wraps[3] = { QUBO_QUEENS_PLANE, QUBO_QUEENS_CYLINDER,
-					  QUBO_QUEENS_TORUS };
+	static const int32_t wraps[3] = { QUBO_PUZZLE_WRAP_NONE, QUBO_PUZZLE_WRAP_CYLINDER,
+					  QUBO_PUZZLE_WRAP_TORUS };
 	tu_rng r = { 4242 };
 	size_t checked = 0, i;
 	uint32_t N;
@@ -858,7 +858,7 @@ Test(queens, conflicts_are_coupled_once_by_lines_or_pairs)
 			for (i = 0; i < N; i++)
 				I.rows[i] = I.cols[i] = 1;
 			for (d = 1; d < 8; d += 2)
-				I.reach[d] = QUBO_QUEENS_UNLIMITED;
+				I.reach[d] = QUBO_PUZZLE_QUEENS_UNLIMITED;
 			I.wrap = wraps[wi];
 			ph_prepare(&I);
 			snprintf(what, sizeof what, "nqueens %u wrap %d", (unsigned)N, (int)I.wrap);
@@ -895,7 +895,7 @@ Test(queens, penalty_overflow_counts_every_conflict_pair)
 		s.row_counts = cnt;
 		s.col_counts = cnt;
 		for (d = 1; d < 8; d += 2)
-			s.reach[d] = QUBO_QUEENS_UNLIMITED;
+			s.reach[d] = QUBO_PUZZLE_QUEENS_UNLIMITED;
 		o.penalty = DBL_MAX / div[k];
 		o.reduce = QUBO_REDUCE_NONE;
 		rc = qubo_puzzle_queens_new(&p, &s, &o);

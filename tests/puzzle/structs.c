@@ -158,7 +158,7 @@ Test(puzzle_structs, queens_spec)
 	s.row_counts = ones;
 	s.col_counts = ones;
 	for (d = 0; d < 8; d++)
-		s.reach[d] = d % 2 ? QUBO_QUEENS_UNLIMITED : 0;
+		s.reach[d] = d % 2 ? QUBO_PUZZLE_QUEENS_UNLIMITED : 0;
 	cr_assert_eq(use_queens(NULL, &s), QUBO_OK, "%s", qubo_error_message());
 	ts_input_rule(use_queens, NULL, &s, sizeof s, QUBO_PUZZLE_QUEENS_SPEC_SIZE_V1,
 		      "qubo_puzzle_queens_spec", "qubo_puzzle_queens_new");
