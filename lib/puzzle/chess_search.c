@@ -154,30 +154,19 @@ static void mw_free(const qubo_puzzle *p, void *ws)
 	qubo__pz_free(a, m);
 }
 
-/* Room for `need` levels (doubling: a few allocations per search). */
+/* Room for `need` levels. */
 static int mw_grow(const qubo_allocator *a, struct mw *m, size_t need)
 {
-	size_t cap = m->cap ? m->cap : 16, W = m->words;
-	void *t;
+	const struct qubo__grow_array levels[] = {
+		{ (void **)&m->lp, m->words, sizeof *m->lp },
+		{ (void **)&m->lb, m->words, sizeof *m->lb },
+		{ (void **)&m->lw, 1, sizeof *m->lw },
+		{ (void **)&m->lv, 1, sizeof *m->lv },
+	};
 
-	if (need <= m->cap)
+	if (need <= m->cap) /* the search asks at every level */
 		return QUBO_OK;
-	while (cap < need)
-		cap *= 2;
-	if (!(t = qubo__pz_realloc(a, m->lp, cap * W, sizeof *m->lp)))
-		return qubo__pz_nomem("the search's levels");
-	m->lp = t;
-	if (!(t = qubo__pz_realloc(a, m->lb, cap * W, sizeof *m->lb)))
-		return qubo__pz_nomem("the search's levels");
-	m->lb = t;
-	if (!(t = qubo__pz_realloc(a, m->lw, cap, sizeof *m->lw)))
-		return qubo__pz_nomem("the search's levels");
-	m->lw = t;
-	if (!(t = qubo__pz_realloc(a, m->lv, cap, sizeof *m->lv)))
-		return qubo__pz_nomem("the search's levels");
-	m->lv = t;
-	m->cap = cap;
-	return QUBO_OK;
+	return qubo__grow_arrays(a, &m->cap, need, 16, levels, 4, "the search's levels");
 }
 
 static int mw_new(const qubo_puzzle *p, void **ws)

@@ -75,27 +75,16 @@ static void dw_free(const qubo_puzzle *p, void *ws)
 /* Room for `need` levels. */
 static int dw_grow(const qubo_allocator *a, struct dw *m, size_t need)
 {
-	size_t cap = m->cap ? m->cap : 8, W = m->words;
-	void *t;
+	const struct qubo__grow_array levels[] = {
+		{ (void **)&m->cov, m->words, sizeof *m->cov },
+		{ (void **)&m->forb, m->words, sizeof *m->forb },
+		{ (void **)&m->u, 1, sizeof *m->u },
+		{ (void **)&m->pick, 1, sizeof *m->pick },
+	};
 
-	if (need <= m->cap)
+	if (need <= m->cap) /* the search asks at every level */
 		return QUBO_OK;
-	while (cap < need)
-		cap *= 2;
-	if (!(t = qubo__pz_realloc(a, m->cov, cap * W, sizeof *m->cov)))
-		return qubo__pz_nomem("the search's levels");
-	m->cov = t;
-	if (!(t = qubo__pz_realloc(a, m->forb, cap * W, sizeof *m->forb)))
-		return qubo__pz_nomem("the search's levels");
-	m->forb = t;
-	if (!(t = qubo__pz_realloc(a, m->u, cap, sizeof *m->u)))
-		return qubo__pz_nomem("the search's levels");
-	m->u = t;
-	if (!(t = qubo__pz_realloc(a, m->pick, cap, sizeof *m->pick)))
-		return qubo__pz_nomem("the search's levels");
-	m->pick = t;
-	m->cap = cap;
-	return QUBO_OK;
+	return qubo__grow_arrays(a, &m->cap, need, 8, levels, 4, "the search's levels");
 }
 
 static int dw_new(const qubo_puzzle *p, void **ws)
