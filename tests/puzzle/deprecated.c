@@ -10,6 +10,7 @@
 #include <qubo/puzzle.h>
 #include <qubo/puzzle/chess.h>
 #include <qubo/puzzle/queens.h>
+#include <qubo/model.h>
 #include <qubo/qbsolv.h>
 
 #include "util.h"
@@ -193,4 +194,32 @@ Test(deprecated, old_names_build_the_same_puzzles)
 	free(tb);
 	qubo_puzzle_free(a);
 	qubo_puzzle_free(b);
+}
+
+static int stop_at_once(void *user_data)
+{
+	++*(int *)user_data;
+	return 1;
+}
+
+/* qubo_model_interrupt_fn is qubo_model_interrupt_cb: a function of the
+ * old type is accepted as it was and stops a compile. */
+Test(deprecated, model_interrupt_fn)
+{
+	qubo_model_interrupt_fn old_type = stop_at_once;
+	qubo_model_interrupt_cb new_type = old_type;
+	qubo_model *m = NULL;
+	uint32_t i, j;
+	int calls = 0;
+
+	cr_assert_eq(new_type, stop_at_once);
+	cr_assert_eq(qubo_model_new(&m, 400, NULL), QUBO_OK);
+	for (i = 0; i < 400; i++)
+		for (j = i + 1; j < 400; j++)
+			cr_assert_eq(qubo_model_add_quadratic(m, i, j, 1.0), QUBO_OK);
+	cr_assert_eq(qubo_model_set_interrupt(m, old_type, &calls), QUBO_OK);
+	cr_assert_eq(qubo_model_compile(m), QUBO_CANCELLED);
+	cr_assert_eq(calls, 1);
+	cr_assert_eq(qubo_model_is_compiled(m), 0);
+	qubo_model_free(m);
 }
