@@ -148,10 +148,10 @@ static size_t sort_runs(uint32_t *v, size_t len, uint32_t *tmp)
 
 static int too_large(const char *fn)
 {
-	return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-			      "%s: the attack graph of this board is too large (more than %zu "
-			      "entries or %llu steps to find)",
-			      fn, QUBO__CZ_MAX_ENTRIES, (unsigned long long)QUBO__CZ_MAX_WORK);
+	return qubo__error(QUBO_ERR_TOO_LARGE,
+			   "%s: the attack graph of this board is too large (more than %zu "
+			   "entries or %llu steps to find)",
+			   fn, QUBO__CZ_MAX_ENTRIES, (unsigned long long)QUBO__CZ_MAX_WORK);
 }
 
 /* How many steps of d from pos stay inside [0, size); INT64_MAX for d = 0. */
@@ -213,8 +213,8 @@ static int order_moves(struct cz_order *o, const qubo_allocator *a, const struct
 		qubo__pz_cz_moves(sets, order_code(k), &mv, &nmv);
 		total += nmv;
 	}
-	o->at = qubo__pz_alloc(a, ncodes + 1, sizeof *o->at);
-	o->mv = qubo__pz_alloc(a, total, sizeof *o->mv);
+	o->at = qubo__malloc_array(a, ncodes + 1, sizeof *o->at);
+	o->mv = qubo__malloc_array(a, total, sizeof *o->mv);
 	if (!o->at || !o->mv)
 		return QUBO_ERR_NOMEM;
 	o->at[0] = 0;
@@ -283,9 +283,9 @@ int qubo__pz_cz_reach_check(const qubo_allocator *a, uint32_t w, uint32_t h, con
 		return QUBO_OK;
 	/* the distinct targets each piece reaches, counted without listing
 	 * them: a stamp per cell keeps each once */
-	stamp = qubo__pz_zalloc(a, n, sizeof *stamp);
+	stamp = qubo__calloc_array(a, n, sizeof *stamp);
 	if (!stamp)
-		return qubo__pz_nomem("the attack graph");
+		return qubo__nomem("the attack graph");
 	for (i = 0; !rc && i < n; i++) {
 		before = entries;
 		qubo__pz_cz_moves(sets, codes[i], &mv, &nmv);
@@ -308,7 +308,7 @@ int qubo__pz_cz_reach_check(const qubo_allocator *a, uint32_t w, uint32_t h, con
 		}
 		rc = qubo__pz_build_tick(ctl, &pending, 1 + nmv + entries - before);
 	}
-	qubo__pz_free(a, stamp);
+	qubo__free(a, stamp);
 	if (rc)
 		return rc;
 	return entries > max_entries ? too_large(fn) : QUBO_OK;
@@ -343,8 +343,8 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 			    const char *fn)
 {
 	size_t n = (size_t)w * h, cap = n < 1024 ? 1024 : n, len = 0, tcap = 0, i;
-	size_t *start = qubo__pz_alloc(a, n + 1, sizeof *start);
-	uint32_t *list = qubo__pz_alloc(a, cap, sizeof *list), *tmp = NULL;
+	size_t *start = qubo__malloc_array(a, n + 1, sizeof *start);
+	uint32_t *list = qubo__malloc_array(a, cap, sizeof *list), *tmp = NULL;
 	struct cz_order ord = { NULL, NULL };
 	uint64_t work = 0, pending = 0;
 	int rc;
@@ -423,8 +423,8 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 
 						if (cap >= QUBO__CZ_MAX_ENTRIES)
 							goto large;
-						nl = qubo__pz_realloc(a, list, 2 * cap,
-								      sizeof *list);
+						nl = qubo__realloc_array(a, list, 2 * cap,
+									 sizeof *list);
 						if (!nl)
 							goto nomem;
 						list = nl;
@@ -440,7 +440,7 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 			continue;
 		if (len - first > SHORT_LIST && len - first > tcap) {
 			size_t want = 2 * tcap > len - first ? 2 * tcap : len - first;
-			uint32_t *nt = qubo__pz_realloc(a, tmp, want, sizeof *tmp);
+			uint32_t *nt = qubo__realloc_array(a, tmp, want, sizeof *tmp);
 
 			if (!nt)
 				goto nomem;
@@ -452,14 +452,14 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 	start[n] = len;
 	/* The doubling leaves up to half the capacity unused. */
 	if (len < cap) {
-		uint32_t *shrunk = qubo__pz_realloc(a, list, len, sizeof *list);
+		uint32_t *shrunk = qubo__realloc_array(a, list, len, sizeof *list);
 
 		if (shrunk)
 			list = shrunk;
 	}
-	qubo__pz_free(a, tmp);
-	qubo__pz_free(a, ord.mv);
-	qubo__pz_free(a, ord.at);
+	qubo__free(a, tmp);
+	qubo__free(a, ord.mv);
+	qubo__free(a, ord.at);
 	*start_out = start;
 	*list_out = list;
 	return QUBO_OK;
@@ -467,13 +467,13 @@ large:
 	rc = too_large(fn);
 	goto fail;
 nomem:
-	rc = qubo__pz_nomem("the attack graph");
+	rc = qubo__nomem("the attack graph");
 fail:
-	qubo__pz_free(a, start);
-	qubo__pz_free(a, list);
-	qubo__pz_free(a, tmp);
-	qubo__pz_free(a, ord.mv);
-	qubo__pz_free(a, ord.at);
+	qubo__free(a, start);
+	qubo__free(a, list);
+	qubo__free(a, tmp);
+	qubo__free(a, ord.mv);
+	qubo__free(a, ord.at);
 	return rc;
 }
 
@@ -500,14 +500,14 @@ int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start
 	*list_out = NULL;
 	if (total > QUBO__CZ_MAX_ENTRIES)
 		return too_large(fn);
-	ts = qubo__pz_zalloc(a, n + 1, sizeof *ts);
-	fill = qubo__pz_alloc(a, n + 1, sizeof *fill);
-	tl = qubo__pz_alloc(a, total, sizeof *tl);
+	ts = qubo__calloc_array(a, n + 1, sizeof *ts);
+	fill = qubo__malloc_array(a, n + 1, sizeof *fill);
+	tl = qubo__malloc_array(a, total, sizeof *tl);
 	if (!ts || !fill || !tl) {
-		qubo__pz_free(a, ts);
-		qubo__pz_free(a, fill);
-		qubo__pz_free(a, tl);
-		return qubo__pz_nomem("the attack graph");
+		qubo__free(a, ts);
+		qubo__free(a, fill);
+		qubo__free(a, tl);
+		return qubo__nomem("the attack graph");
 	}
 	/* three passes over the rows, each polling the build's clock */
 	for (i = 0; i < n; i++) {
@@ -525,7 +525,7 @@ int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start
 		for (k = start[i]; k < start[i + 1]; k++)
 			tl[base + fill[list[k]]++] = (uint32_t)i;
 	}
-	qubo__pz_free(a, fill);
+	qubo__free(a, fill);
 	fill = NULL;
 	if (sym) {
 		/* ts[b] … ts[b + 1] is row b of the transpose (at base);
@@ -568,7 +568,7 @@ int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start
 		 * them for a board of queens): the model is built while
 		 * these lists are alive. Kept as they are if refused. */
 		if (m < total) {
-			uint32_t *shrunk = qubo__pz_realloc(a, tl, m, sizeof *tl);
+			uint32_t *shrunk = qubo__realloc_array(a, tl, m, sizeof *tl);
 
 			if (shrunk)
 				tl = shrunk;
@@ -578,9 +578,9 @@ int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start
 	*list_out = tl;
 	return QUBO_OK;
 stop:
-	qubo__pz_free(a, ts);
-	qubo__pz_free(a, fill);
-	qubo__pz_free(a, tl);
+	qubo__free(a, ts);
+	qubo__free(a, fill);
+	qubo__free(a, tl);
 	return rc;
 }
 
@@ -590,18 +590,18 @@ int qubo__pz_cz_check_moves(const qubo_puzzle_chess_move *moves, size_t count, c
 	size_t i;
 
 	if (count && !moves)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG, "%s: %s lists %zu moves but is NULL",
-				      fn, what, count);
+		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: %s lists %zu moves but is NULL", fn,
+				   what, count);
 	for (i = 0; i < count; i++) {
 		if (moves[i].drow == 0 && moves[i].dcol == 0)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: %s[%zu] is the move (0, 0), which goes nowhere",
-					      fn, what, i);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: %s[%zu] is the move (0, 0), which goes nowhere", fn,
+					   what, i);
 		if (moves[i].slide != 0 && moves[i].slide != 1)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: %s[%zu].slide is %d, expected 0 (one step) or 1 "
-					      "(a slide)",
-					      fn, what, i, (int)moves[i].slide);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: %s[%zu].slide is %d, expected 0 (one step) or 1 "
+					   "(a slide)",
+					   fn, what, i, (int)moves[i].slide);
 	}
 	return QUBO_OK;
 }
@@ -617,30 +617,29 @@ int qubo__pz_cz_sets_copy(struct cz_sets *dst, const qubo_allocator *a, size_t n
 	if (nsets == 0)
 		return QUBO_OK;
 	if (!start)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.num_move_sets is %zu but spec.move_set_start is "
-				      "NULL",
-				      fn, nsets);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.num_move_sets is %zu but spec.move_set_start is "
+				   "NULL",
+				   fn, nsets);
 	if (nsets > (size_t)INT32_MAX - QUBO_PUZZLE_CHESS_CUSTOM)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.num_move_sets is %zu, at most %d", fn, nsets,
-				      (int)(INT32_MAX - QUBO_PUZZLE_CHESS_CUSTOM));
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.num_move_sets is %zu, at most %d", fn, nsets,
+				   (int)(INT32_MAX - QUBO_PUZZLE_CHESS_CUSTOM));
 	if (start[0] != 0)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.move_set_start[0] is %zu, expected 0", fn,
-				      start[0]);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.move_set_start[0] is %zu, expected 0", fn, start[0]);
 	for (k = 0; k < nsets; k++) {
 		if (start[k + 1] < start[k])
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.move_set_start[%zu] = %zu is below "
-					      "move_set_start[%zu] = %zu",
-					      fn, k + 1, start[k + 1], k, start[k]);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: spec.move_set_start[%zu] = %zu is below "
+					   "move_set_start[%zu] = %zu",
+					   fn, k + 1, start[k + 1], k, start[k]);
 	}
 	total = start[nsets];
 	if (total > QUBO__CZ_MAX_ENTRIES)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "%s: the move sets hold %zu moves, at most %zu", fn, total,
-				      QUBO__CZ_MAX_ENTRIES);
+		return qubo__error(QUBO_ERR_TOO_LARGE,
+				   "%s: the move sets hold %zu moves, at most %zu", fn, total,
+				   QUBO__CZ_MAX_ENTRIES);
 	for (k = 0; k < nsets; k++) {
 		snprintf(what, sizeof what, "the moves of set %zu: spec.moves", k);
 		rc = qubo__pz_cz_check_moves(moves ? moves + start[k] : NULL,
@@ -648,11 +647,11 @@ int qubo__pz_cz_sets_copy(struct cz_sets *dst, const qubo_allocator *a, size_t n
 		if (rc)
 			return rc;
 	}
-	dst->start = qubo__pz_alloc(a, nsets + 1, sizeof *dst->start);
-	dst->moves = qubo__pz_alloc(a, total, sizeof *dst->moves);
+	dst->start = qubo__malloc_array(a, nsets + 1, sizeof *dst->start);
+	dst->moves = qubo__malloc_array(a, total, sizeof *dst->moves);
 	if (!dst->start || !dst->moves) {
 		qubo__pz_cz_sets_free(dst, a);
-		return qubo__pz_nomem("the move sets");
+		return qubo__nomem("the move sets");
 	}
 	memcpy(dst->start, start, (nsets + 1) * sizeof *start);
 	if (total)
@@ -663,9 +662,9 @@ int qubo__pz_cz_sets_copy(struct cz_sets *dst, const qubo_allocator *a, size_t n
 
 void qubo__pz_cz_sets_free(struct cz_sets *s, const qubo_allocator *a)
 {
-	qubo__pz_free(a, s->start);
-	qubo__pz_free(a, s->moves);
-	qubo__pz_free(a, s->letters);
+	qubo__free(a, s->start);
+	qubo__free(a, s->moves);
+	qubo__free(a, s->letters);
 	memset(s, 0, sizeof *s);
 }
 

@@ -56,11 +56,11 @@ struct cw {
 static int cw_new(const qubo_puzzle *p, void **ws)
 {
 	const struct cz *z = p->data;
-	struct cw *w = qubo__pz_alloc(&p->alloc, 1, sizeof *w);
+	struct cw *w = qubo__malloc_array(&p->alloc, 1, sizeof *w);
 
 	*ws = NULL;
 	if (!w)
-		return qubo__pz_nomem("the search's work space");
+		return qubo__nomem("the search's work space");
 	w->n = z->n;
 	*ws = w;
 	return QUBO_OK;
@@ -68,7 +68,7 @@ static int cw_new(const qubo_puzzle *p, void **ws)
 
 static void cw_free(const qubo_puzzle *p, void *ws)
 {
-	qubo__pz_free(&p->alloc, ws);
+	qubo__free(&p->alloc, ws);
 }
 
 static int cw_propagate(const qubo_puzzle *p, void *ws, int8_t *val)
@@ -142,16 +142,16 @@ static void mw_free(const qubo_puzzle *p, void *ws)
 
 	if (!m)
 		return;
-	qubo__pz_free(a, m->adj);
-	qubo__pz_free(a, m->w);
-	qubo__pz_free(a, m->val);
-	qubo__pz_free(a, m->board);
-	qubo__pz_free(a, m->bits);
-	qubo__pz_free(a, m->lp);
-	qubo__pz_free(a, m->lb);
-	qubo__pz_free(a, m->lw);
-	qubo__pz_free(a, m->lv);
-	qubo__pz_free(a, m);
+	qubo__free(a, m->adj);
+	qubo__free(a, m->w);
+	qubo__free(a, m->val);
+	qubo__free(a, m->board);
+	qubo__free(a, m->bits);
+	qubo__free(a, m->lp);
+	qubo__free(a, m->lb);
+	qubo__free(a, m->lw);
+	qubo__free(a, m->lv);
+	qubo__free(a, m);
 }
 
 /* Room for `need` levels. */
@@ -179,23 +179,23 @@ static int mw_new(const qubo_puzzle *p, void **ws)
 
 	*ws = NULL;
 	if (n > QUBO__CZ_MAX_SEARCH_WORDS / W)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "max chess pieces: the exact search supports boards of up "
-				      "to about 16,000 cells; this one has %zu",
-				      n);
-	m = qubo__pz_zalloc(a, 1, sizeof *m);
+		return qubo__error(QUBO_ERR_TOO_LARGE,
+				   "max chess pieces: the exact search supports boards of up "
+				   "to about 16,000 cells; this one has %zu",
+				   n);
+	m = qubo__calloc_array(a, 1, sizeof *m);
 	if (!m)
-		return qubo__pz_nomem("the search's work space");
+		return qubo__nomem("the search's work space");
 	m->n = n;
 	m->words = W;
-	m->adj = qubo__pz_zalloc(a, n * W, sizeof *m->adj);
-	m->w = qubo__pz_alloc(a, n, sizeof *m->w);
-	m->val = qubo__pz_alloc(a, n, 1);
-	m->board = qubo__pz_alloc(a, n, 1);
-	m->bits = qubo__pz_alloc(a, 5 * W, sizeof *m->bits);
+	m->adj = qubo__calloc_array(a, n * W, sizeof *m->adj);
+	m->w = qubo__malloc_array(a, n, sizeof *m->w);
+	m->val = qubo__malloc_array(a, n, 1);
+	m->board = qubo__malloc_array(a, n, 1);
+	m->bits = qubo__malloc_array(a, 5 * W, sizeof *m->bits);
 	if (!m->adj || !m->w || !m->val || !m->board || !m->bits) {
 		mw_free(p, m);
-		return qubo__pz_nomem("the search's work space");
+		return qubo__nomem("the search's work space");
 	}
 	rc = mw_grow(a, m, n + 1 < 64 ? n + 1 : 64);
 	if (rc) {

@@ -72,11 +72,11 @@ static int piece_cell(void *ctx, uint32_t row, uint32_t col, unsigned char ch, s
 		return 1;
 	code = letter_code(g, up);
 	if (code == QUBO_PUZZLE_CHESS_NONE)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line_no, (size_t)col + 1,
-					 "piece letter '%c' in row %u is not defined (Q R B N K "
-					 "are built in; define others with a line 'piece %c "
-					 "MOVES' before the grid)",
-					 ch, (unsigned)row + 1, up);
+		return qubo__error_at(QUBO_ERR_PARSE, line_no, (size_t)col + 1,
+				      "piece letter '%c' in row %u is not defined (Q R B N K "
+				      "are built in; define others with a line 'piece %c "
+				      "MOVES' before the grid)",
+				      ch, (unsigned)row + 1, up);
 	g->pieces[i] = code;
 	if (ch != up)
 		g->placed[g->nplaced++] = (uint32_t)i;
@@ -119,14 +119,14 @@ static int read_int(const struct qubo__pz_line *line, const struct qubo__pz_toke
 		i++;
 	}
 	if (i == start)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, tok->column + i,
-					 "a move is ROW,COLUMN (with '*' after it for a slide); "
-					 "expected the %s step here",
-					 what);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, tok->column + i,
+				      "a move is ROW,COLUMN (with '*' after it for a slide); "
+				      "expected the %s step here",
+				      what);
 	if (v > (int64_t)QUBO__PZ_MAX_SIDE)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, tok->column + *pos,
-					 "the %s step of a move must be between -%u and %u", what,
-					 QUBO__PZ_MAX_SIDE, QUBO__PZ_MAX_SIDE);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, tok->column + *pos,
+				      "the %s step of a move must be between -%u and %u", what,
+				      QUBO__PZ_MAX_SIDE, QUBO__PZ_MAX_SIDE);
 	*out = (int32_t)(neg ? -v : v);
 	*pos = i;
 	return QUBO_OK;
@@ -141,9 +141,9 @@ static int read_move(const struct qubo__pz_line *line, const struct qubo__pz_tok
 	if (rc)
 		return rc;
 	if (pos >= tok->len || tok->s[pos] != ',')
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, tok->column + pos,
-					 "a move is ROW,COLUMN (with '*' after it for a slide); "
-					 "expected ',' here");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, tok->column + pos,
+				      "a move is ROW,COLUMN (with '*' after it for a slide); "
+				      "expected ',' here");
 	pos++;
 	rc = read_int(line, tok, &pos, "column", &mv->dcol);
 	if (rc)
@@ -154,12 +154,12 @@ static int read_move(const struct qubo__pz_line *line, const struct qubo__pz_tok
 		pos++;
 	}
 	if (pos < tok->len)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, tok->column + pos,
-					 "unexpected character after the move (a move is "
-					 "ROW,COLUMN or ROW,COLUMN*)");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, tok->column + pos,
+				      "unexpected character after the move (a move is "
+				      "ROW,COLUMN or ROW,COLUMN*)");
 	if (mv->drow == 0 && mv->dcol == 0)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, tok->column,
-					 "the move 0,0 goes nowhere");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, tok->column,
+				      "the move 0,0 goes nowhere");
 	return QUBO_OK;
 }
 
@@ -175,16 +175,16 @@ static int read_piece(const struct qubo__pz_line *line, struct text_piece *pcs, 
 	ch = (unsigned char)toks[1].s[0];
 	if (toks[1].len != 1 || !(ch >= 'A' && ch <= 'Z') ||
 	    qubo__pz_cz_builtin_of_letter(ch) != QUBO_PUZZLE_CHESS_NONE)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
-					 "a custom piece is named by one uppercase letter other "
-					 "than Q, R, B, N and K");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
+				      "a custom piece is named by one uppercase letter other "
+				      "than Q, R, B, N and K");
 	for (k = 0; k < *npcs; k++)
 		if ((unsigned char)pcs[k].letter == ch)
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
-						 "piece %c is defined twice", ch);
+			return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
+					      "piece %c is defined twice", ch);
 	if (nt - 2 > MAX_TEXT_MOVES)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[MAX_TEXT_MOVES + 2].column,
-					 "a piece has at most %d moves", MAX_TEXT_MOVES);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[MAX_TEXT_MOVES + 2].column,
+				      "a piece has at most %d moves", MAX_TEXT_MOVES);
 	pc = &pcs[*npcs];
 	pc->letter = (char)ch;
 	pc->nmoves = 0;
@@ -228,12 +228,12 @@ struct chess_buf {
 
 static void buf_free(struct chess_buf *b)
 {
-	qubo__pz_free(&b->a, b->pcs);
-	qubo__pz_free(&b->a, b->pieces);
-	qubo__pz_free(&b->a, b->regions);
-	qubo__pz_free(&b->a, b->placed);
-	qubo__pz_free(&b->a, b->set_start);
-	qubo__pz_free(&b->a, b->moves);
+	qubo__free(&b->a, b->pcs);
+	qubo__free(&b->a, b->pieces);
+	qubo__free(&b->a, b->regions);
+	qubo__free(&b->a, b->placed);
+	qubo__free(&b->a, b->set_start);
+	qubo__free(&b->a, b->moves);
 }
 
 /* Numbers the regions used, in alphabet order; fills their characters. */
@@ -274,43 +274,42 @@ int qubo__pz_chess_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	int rc;
 
 	if (ntoks < 2)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, header->len + 1,
-					 "the header needs the board size and the problem: chess "
-					 "WxH coloured|max");
+		return qubo__error_at(QUBO_ERR_PARSE, header->no, header->len + 1,
+				      "the header needs the board size and the problem: chess "
+				      "WxH coloured|max");
 	rc = qubo__pz_token_size(header, &toks[1], 0, &w, &h);
 	if (!rc)
 		rc = qubo__pz_check_size(opts, header, &toks[1], w, h, 0);
 	if (rc)
 		return rc;
 	if (ntoks < 3)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no,
-					 qubo__pz_line_trimmed(header) + 1,
-					 "the header needs the problem after the size: 'coloured' "
-					 "or 'max'");
+		return qubo__error_at(QUBO_ERR_PARSE, header->no, qubo__pz_line_trimmed(header) + 1,
+				      "the header needs the problem after the size: 'coloured' "
+				      "or 'max'");
 	if (!read_mode(&toks[2], &mode))
-		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, toks[2].column,
-					 "unknown chess problem (expected 'coloured' or 'max')");
+		return qubo__error_at(QUBO_ERR_PARSE, header->no, toks[2].column,
+				      "unknown chess problem (expected 'coloured' or 'max')");
 	if (ntoks > 3)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, toks[3].column,
-					 "unexpected word after '%s'",
-					 mode == QUBO_PUZZLE_CHESS_MODE_MAX ? "max" : "coloured");
+		return qubo__error_at(QUBO_ERR_PARSE, header->no, toks[3].column,
+				      "unexpected word after '%s'",
+				      mode == QUBO_PUZZLE_CHESS_MODE_MAX ? "max" : "coloured");
 	if ((uint64_t)w * h > QUBO__PZ_MAX_CELLS)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "chess: the board has %llu cells, at most %zu are supported",
-				      (unsigned long long)w * h, QUBO__PZ_MAX_CELLS);
+		return qubo__error(QUBO_ERR_TOO_LARGE,
+				   "chess: the board has %llu cells, at most %zu are supported",
+				   (unsigned long long)w * h, QUBO__PZ_MAX_CELLS);
 	n = (size_t)w * h;
 	memset(&b, 0, sizeof b);
-	rc = qubo__pz_alloc_init(&b.a, opts->allocator);
+	rc = qubo__alloc_init(&b.a, opts->allocator, NULL);
 	if (rc)
 		return rc;
-	b.pcs = qubo__pz_alloc(&b.a, MAX_TEXT_PIECES, sizeof *b.pcs);
-	b.pieces = qubo__pz_alloc(&b.a, n, sizeof *b.pieces);
-	b.placed = qubo__pz_alloc(&b.a, n, sizeof *b.placed);
+	b.pcs = qubo__malloc_array(&b.a, MAX_TEXT_PIECES, sizeof *b.pcs);
+	b.pieces = qubo__malloc_array(&b.a, n, sizeof *b.pieces);
+	b.placed = qubo__malloc_array(&b.a, n, sizeof *b.placed);
 	if (mode == QUBO_PUZZLE_CHESS_MODE_COLOURED)
-		b.regions = qubo__pz_alloc(&b.a, n, sizeof *b.regions);
+		b.regions = qubo__malloc_array(&b.a, n, sizeof *b.regions);
 	if (!b.pcs || !b.pieces || !b.placed ||
 	    (mode == QUBO_PUZZLE_CHESS_MODE_COLOURED && !b.regions)) {
-		rc = qubo__pz_nomem("the puzzle's grid");
+		rc = qubo__nomem("the puzzle's grid");
 		goto done;
 	}
 	/* custom pieces, then the piece grid */
@@ -325,9 +324,8 @@ int qubo__pz_chess_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 		if (!is_piece_line(&line))
 			break;
 		if (npcs == MAX_TEXT_PIECES) {
-			rc = qubo__pz_error_at(QUBO_ERR_PARSE, line.no, 1,
-					       "too many custom pieces (at most %d)",
-					       MAX_TEXT_PIECES);
+			rc = qubo__error_at(QUBO_ERR_PARSE, line.no, 1,
+					    "too many custom pieces (at most %d)", MAX_TEXT_PIECES);
 			goto done;
 		}
 		rc = read_piece(&line, b.pcs, &npcs);
@@ -374,10 +372,10 @@ int qubo__pz_chess_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	if (rc)
 		goto done;
 	/* the custom move sets */
-	b.set_start = qubo__pz_alloc(&b.a, npcs + 1, sizeof *b.set_start);
-	b.moves = qubo__pz_alloc(&b.a, npcs * MAX_TEXT_MOVES, sizeof *b.moves);
+	b.set_start = qubo__malloc_array(&b.a, npcs + 1, sizeof *b.set_start);
+	b.moves = qubo__malloc_array(&b.a, npcs * MAX_TEXT_MOVES, sizeof *b.moves);
 	if (!b.set_start || !b.moves) {
-		rc = qubo__pz_nomem("the puzzle's pieces");
+		rc = qubo__nomem("the puzzle's pieces");
 		goto done;
 	}
 	m = 0;
@@ -419,9 +417,9 @@ int qubo__pz_cz_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 	size_t i, k, j;
 
 	if (!z->text)
-		return qubo__pz_error(QUBO_ERR_NOT_SUPPORTED,
-				      "qubo_puzzle_format: a chess puzzle built from a spec has no "
-				      "text form");
+		return qubo__error(QUBO_ERR_NOT_SUPPORTED,
+				   "qubo_puzzle_format: a chess puzzle built from a spec has no "
+				   "text form");
 	header_line(z, o);
 	for (k = 0; k < z->sets.n; k++) {
 		qubo__pz_printf(o, "piece %c", z->sets.letters[k]);
@@ -474,27 +472,26 @@ int qubo__pz_cz_solution_header_check(const qubo_puzzle *p, const struct qubo__p
 	int rc;
 
 	if (nt < 2)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, line->len + 1,
-					 "the solution's header has no board size");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, line->len + 1,
+				      "the solution's header has no board size");
 	rc = qubo__pz_token_size(line, &toks[1], 0, &w, &h);
 	if (rc)
 		return rc;
 	if (w != z->w || h != z->h)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
-					 "the solution is for a %u x %u board, the puzzle's is "
-					 "%u x %u",
-					 (unsigned)w, (unsigned)h, (unsigned)z->w, (unsigned)z->h);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
+				      "the solution is for a %u x %u board, the puzzle's is "
+				      "%u x %u",
+				      (unsigned)w, (unsigned)h, (unsigned)z->w, (unsigned)z->h);
 	if (nt < 3)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, qubo__pz_line_trimmed(line) + 1,
-					 "the solution's header needs 'coloured' or 'max'");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, qubo__pz_line_trimmed(line) + 1,
+				      "the solution's header needs 'coloured' or 'max'");
 	if (!read_mode(&toks[2], &mode) || mode != z->mode)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[2].column,
-					 "the solution's header does not name the puzzle's "
-					 "problem ('%s')",
-					 z->mode == QUBO_PUZZLE_CHESS_MODE_MAX ? "max" :
-										 "coloured");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[2].column,
+				      "the solution's header does not name the puzzle's "
+				      "problem ('%s')",
+				      z->mode == QUBO_PUZZLE_CHESS_MODE_MAX ? "max" : "coloured");
 	if (nt > 3)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[3].column,
-					 "unexpected word in the solution's header");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[3].column,
+				      "unexpected word in the solution's header");
 	return QUBO_OK;
 }

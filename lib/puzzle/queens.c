@@ -69,22 +69,22 @@ static void qz_destroy(const qubo_allocator *a, void *data)
 {
 	struct qz *q = data;
 
-	qubo__pz_free(a, q->on);
-	qubo__pz_free(a, q->given);
-	qubo__pz_free(a, q->row_cnt);
-	qubo__pz_free(a, q->col_cnt);
-	qubo__pz_free(a, q->reg_start);
-	qubo__pz_free(a, q->reg_cells);
-	qubo__pz_free(a, q->reg_q);
-	qubo__pz_free(a, q->reg_t);
-	qubo__pz_free(a, q->cell_reach);
-	qubo__pz_free(a, q->con);
-	qubo__pz_free(a, q->con_cells);
-	qubo__pz_free(a, q->memb_start);
-	qubo__pz_free(a, q->memb);
-	qubo__pz_free(a, q->adj_start);
-	qubo__pz_free(a, q->adj);
-	qubo__pz_free(a, q);
+	qubo__free(a, q->on);
+	qubo__free(a, q->given);
+	qubo__free(a, q->row_cnt);
+	qubo__free(a, q->col_cnt);
+	qubo__free(a, q->reg_start);
+	qubo__free(a, q->reg_cells);
+	qubo__free(a, q->reg_q);
+	qubo__free(a, q->reg_t);
+	qubo__free(a, q->cell_reach);
+	qubo__free(a, q->con);
+	qubo__free(a, q->con_cells);
+	qubo__free(a, q->memb_start);
+	qubo__free(a, q->memb);
+	qubo__free(a, q->adj_start);
+	qubo__free(a, q->adj);
+	qubo__free(a, q);
 }
 
 /* ---- checking and copying a spec ---- */
@@ -95,10 +95,10 @@ static int check_counts(const int32_t *counts, uint32_t len, const char *what, c
 
 	for (i = 0; counts && i < len; i++)
 		if (counts[i] < QUBO_PUZZLE_QUEENS_ANY)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.%s[%u] is %d, expected a count >= 0 or "
-					      "QUBO_PUZZLE_QUEENS_ANY (-1)",
-					      fn, what, (unsigned)i, (int)counts[i]);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: spec.%s[%u] is %d, expected a count >= 0 or "
+					   "QUBO_PUZZLE_QUEENS_ANY (-1)",
+					   fn, what, (unsigned)i, (int)counts[i]);
 	return QUBO_OK;
 }
 
@@ -114,8 +114,8 @@ static int check_spec(const qubo_puzzle_queens_spec *s, const char *fn)
 	size_t n, k, i;
 	int rc;
 
-	rc = qubo__pz_check_struct(s, s->struct_size, QUBO_PUZZLE_QUEENS_SPEC_SIZE_V1, sizeof *s,
-				   "qubo_puzzle_queens_spec", fn);
+	rc = qubo__check_struct(s, s->struct_size, QUBO_PUZZLE_QUEENS_SPEC_SIZE_V1, sizeof *s,
+				"qubo_puzzle_queens_spec", fn);
 	if (rc)
 		return rc;
 	rc = qubo__pz_check_board(s->width, s->height, fn);
@@ -127,81 +127,78 @@ static int check_spec(const qubo_puzzle_queens_spec *s, const char *fn)
 		return rc;
 	if (s->num_regions) {
 		if (!s->region_start || !s->region_counts)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.num_regions is %zu but spec.%s is NULL", fn,
-					      s->num_regions,
-					      s->region_start ? "region_counts" : "region_start");
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: spec.num_regions is %zu but spec.%s is NULL", fn,
+					   s->num_regions,
+					   s->region_start ? "region_counts" : "region_start");
 		if (s->num_regions > n * 64 + 1024)
-			return qubo__pz_error(
+			return qubo__error(
 				QUBO_ERR_TOO_LARGE,
 				"%s: spec.num_regions is %zu, at most %zu for this board", fn,
 				s->num_regions, n * 64 + 1024);
 		if (s->region_start[0] != 0)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.region_start[0] is %zu, expected 0", fn,
-					      s->region_start[0]);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: spec.region_start[0] is %zu, expected 0", fn,
+					   s->region_start[0]);
 		for (k = 0; k < s->num_regions; k++) {
 			if (s->region_start[k + 1] < s->region_start[k])
-				return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-						      "%s: spec.region_start[%zu] = %zu is below "
-						      "region_start[%zu] = %zu",
-						      fn, k + 1, s->region_start[k + 1], k,
-						      s->region_start[k]);
+				return qubo__error(QUBO_ERR_INVALID_ARG,
+						   "%s: spec.region_start[%zu] = %zu is below "
+						   "region_start[%zu] = %zu",
+						   fn, k + 1, s->region_start[k + 1], k,
+						   s->region_start[k]);
 			if (s->region_start[k + 1] - s->region_start[k] > n)
-				return qubo__pz_error(
-					QUBO_ERR_INVALID_ARG,
-					"%s: region %zu lists %zu cells, the board has "
-					"%zu",
-					fn, k + 1, s->region_start[k + 1] - s->region_start[k], n);
+				return qubo__error(QUBO_ERR_INVALID_ARG,
+						   "%s: region %zu lists %zu cells, the board has "
+						   "%zu",
+						   fn, k + 1,
+						   s->region_start[k + 1] - s->region_start[k], n);
 			if (s->region_counts[k] < 0)
-				return qubo__pz_error(
-					QUBO_ERR_INVALID_ARG,
-					"%s: spec.region_counts[%zu] is %d, expected a "
-					"count >= 0",
-					fn, k, (int)s->region_counts[k]);
+				return qubo__error(QUBO_ERR_INVALID_ARG,
+						   "%s: spec.region_counts[%zu] is %d, expected a "
+						   "count >= 0",
+						   fn, k, (int)s->region_counts[k]);
 			if (s->region_plus_one && s->region_plus_one[k] != 0 &&
 			    s->region_plus_one[k] != 1)
-				return qubo__pz_error(
-					QUBO_ERR_INVALID_ARG,
-					"%s: spec.region_plus_one[%zu] is %d, expected "
-					"0 or 1",
-					fn, k, (int)s->region_plus_one[k]);
+				return qubo__error(QUBO_ERR_INVALID_ARG,
+						   "%s: spec.region_plus_one[%zu] is %d, expected "
+						   "0 or 1",
+						   fn, k, (int)s->region_plus_one[k]);
 			if (s->region_counts[k] == INT32_MAX && s->region_plus_one &&
 			    s->region_plus_one[k])
-				return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-						      "%s: region %zu needs %d or one more queens",
-						      fn, k + 1, (int)INT32_MAX);
+				return qubo__error(QUBO_ERR_INVALID_ARG,
+						   "%s: region %zu needs %d or one more queens", fn,
+						   k + 1, (int)INT32_MAX);
 		}
 		if (s->region_start[s->num_regions] && !s->region_cells)
-			return qubo__pz_error(
-				QUBO_ERR_INVALID_ARG,
-				"%s: the regions list %zu cells but spec.region_cells "
-				"is NULL",
-				fn, s->region_start[s->num_regions]);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: the regions list %zu cells but spec.region_cells "
+					   "is NULL",
+					   fn, s->region_start[s->num_regions]);
 		for (i = 0; i < s->region_start[s->num_regions]; i++)
 			if (s->region_cells[i] >= n)
-				return qubo__pz_error(
+				return qubo__error(
 					QUBO_ERR_INVALID_ARG,
 					"%s: spec.region_cells[%zu] is %u, the board has "
 					"%zu cells",
 					fn, i, (unsigned)s->region_cells[i], n);
 	}
 	if (s->wrap < QUBO_PUZZLE_WRAP_NONE || s->wrap > QUBO_PUZZLE_WRAP_TORUS)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.wrap is %d, expected 0 (plane), 1 (cylinder) or 2 "
-				      "(torus)",
-				      fn, (int)s->wrap);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.wrap is %d, expected 0 (plane), 1 (cylinder) or 2 "
+				   "(torus)",
+				   fn, (int)s->wrap);
 	if (s->region_form != QUBO_PUZZLE_QUEENS_REGION_COUNT &&
 	    s->region_form != QUBO_PUZZLE_QUEENS_REGION_PAIRWISE)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.region_form is %d, expected 0 or 1", fn,
-				      (int)s->region_form);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.region_form is %d, expected 0 or 1", fn,
+				   (int)s->region_form);
 	if (s->k_or_k1_form != QUBO_K_OR_K1_ZERO_BASED &&
 	    s->k_or_k1_form != QUBO_K_OR_K1_FRACTIONAL)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.k_or_k1_form is %d, expected 0 (zero-based) or 1 "
-				      "(fractional)",
-				      fn, (int)s->k_or_k1_form);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.k_or_k1_form is %d, expected 0 (zero-based) or 1 "
+				   "(fractional)",
+				   fn, (int)s->k_or_k1_form);
 	return qubo__pz_check_cell_list(s->queens, s->num_queens, "queens", s->width, n,
 					off_board_why, s, fn);
 }
@@ -212,21 +209,21 @@ static int copy_spec(struct qz *q, const qubo_allocator *a, const qubo_puzzle_qu
 {
 	size_t n = q->n, k, i, total = 0;
 
-	q->on = qubo__pz_alloc(a, n, 1);
-	q->given = qubo__pz_zalloc(a, n, 1);
-	q->row_cnt = qubo__pz_alloc(a, q->h, sizeof *q->row_cnt);
-	q->col_cnt = qubo__pz_alloc(a, q->w, sizeof *q->col_cnt);
-	q->reg_start = qubo__pz_alloc(a, s->num_regions + 1, sizeof *q->reg_start);
-	q->reg_q = qubo__pz_alloc(a, s->num_regions, sizeof *q->reg_q);
-	q->reg_t = qubo__pz_alloc(a, s->num_regions, sizeof *q->reg_t);
+	q->on = qubo__malloc_array(a, n, 1);
+	q->given = qubo__calloc_array(a, n, 1);
+	q->row_cnt = qubo__malloc_array(a, q->h, sizeof *q->row_cnt);
+	q->col_cnt = qubo__malloc_array(a, q->w, sizeof *q->col_cnt);
+	q->reg_start = qubo__malloc_array(a, s->num_regions + 1, sizeof *q->reg_start);
+	q->reg_q = qubo__malloc_array(a, s->num_regions, sizeof *q->reg_q);
+	q->reg_t = qubo__malloc_array(a, s->num_regions, sizeof *q->reg_t);
 	if (s->num_regions)
 		total = s->region_start[s->num_regions];
-	q->reg_cells = qubo__pz_alloc(a, total, sizeof *q->reg_cells);
+	q->reg_cells = qubo__malloc_array(a, total, sizeof *q->reg_cells);
 	if (s->cell_reach)
-		q->cell_reach = qubo__pz_alloc(a, n, 8 * sizeof *q->cell_reach);
+		q->cell_reach = qubo__malloc_array(a, n, 8 * sizeof *q->cell_reach);
 	if (!q->on || !q->given || !q->row_cnt || !q->col_cnt || !q->reg_start || !q->reg_q ||
 	    !q->reg_t || !q->reg_cells || (s->cell_reach && !q->cell_reach))
-		return qubo__pz_nomem("the queens instance");
+		return qubo__nomem("the queens instance");
 	for (i = 0; i < n; i++)
 		q->on[i] = !(s->off_board && s->off_board[i]);
 	for (i = 0; i < q->h; i++)
@@ -254,12 +251,11 @@ static int copy_spec(struct qz *q, const qubo_allocator *a, const qubo_puzzle_qu
 
 				for (j = q->reg_start[k]; j < total; j++)
 					q->given[q->reg_cells[j]] &= 1;
-				return qubo__pz_error(
-					QUBO_ERR_INVALID_ARG,
-					"%s: region %zu lists cell %u (row %u, column "
-					"%u) twice",
-					fn, k + 1, (unsigned)c, (unsigned)(c / q->w) + 1,
-					(unsigned)(c % q->w) + 1);
+				return qubo__error(QUBO_ERR_INVALID_ARG,
+						   "%s: region %zu lists cell %u (row %u, column "
+						   "%u) twice",
+						   fn, k + 1, (unsigned)c, (unsigned)(c / q->w) + 1,
+						   (unsigned)(c % q->w) + 1);
 			}
 			if (q->on[c]) {
 				q->given[c] |= 2; /* scratch mark: listed in region k */
@@ -379,12 +375,12 @@ static int build_constraints(struct qz *q, const qubo_allocator *a, struct qubo_
 			ncells += (size_t)line_sum(q->on, &l);
 		}
 	}
-	q->con = qubo__pz_alloc(a, ncon, sizeof *q->con);
-	q->con_cells = qubo__pz_alloc(a, ncells, sizeof *q->con_cells);
-	q->memb_start = qubo__pz_zalloc(a, q->n + 1, sizeof *q->memb_start);
-	q->memb = qubo__pz_alloc(a, ncells, sizeof *q->memb);
+	q->con = qubo__malloc_array(a, ncon, sizeof *q->con);
+	q->con_cells = qubo__malloc_array(a, ncells, sizeof *q->con_cells);
+	q->memb_start = qubo__calloc_array(a, q->n + 1, sizeof *q->memb_start);
+	q->memb = qubo__malloc_array(a, ncells, sizeof *q->memb);
 	if (!q->con || !q->con_cells || !q->memb_start || !q->memb)
-		return qubo__pz_nomem("the queens constraints");
+		return qubo__nomem("the queens constraints");
 	q->ncon = 0;
 	ncells = 0;
 	for (k = 0; k < nlines; k++) {
@@ -486,16 +482,16 @@ static int build_conflicts(struct qz *q, const qubo_allocator *a, struct qubo__p
 		work += (lim < lb ? lim : lb) * (uint64_t)q->n;
 	}
 	if (work > QZ_MAX_WALK)
-		return qubo__pz_error(QUBO_ERR_TOO_LARGE,
-				      "%s: the attack lines of this %u x %u board need about %llu "
-				      "steps to list, more than the limit of %llu",
-				      fn, (unsigned)q->w, (unsigned)q->h, (unsigned long long)work,
-				      (unsigned long long)QZ_MAX_WALK);
-	q->adj_start = qubo__pz_zalloc(a, q->n + 1, sizeof *q->adj_start);
-	stamp = qubo__pz_zalloc(a, q->n, sizeof *stamp);
+		return qubo__error(QUBO_ERR_TOO_LARGE,
+				   "%s: the attack lines of this %u x %u board need about %llu "
+				   "steps to list, more than the limit of %llu",
+				   fn, (unsigned)q->w, (unsigned)q->h, (unsigned long long)work,
+				   (unsigned long long)QZ_MAX_WALK);
+	q->adj_start = qubo__calloc_array(a, q->n + 1, sizeof *q->adj_start);
+	stamp = qubo__calloc_array(a, q->n, sizeof *stamp);
 	if (!q->adj_start || !stamp) {
-		qubo__pz_free(a, stamp);
-		return qubo__pz_nomem("the conflict graph");
+		qubo__free(a, stamp);
+		return qubo__nomem("the conflict graph");
 	}
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < q->n; i++) {
@@ -503,7 +499,7 @@ static int build_conflicts(struct qz *q, const qubo_allocator *a, struct qubo__p
 			int stop = qubo__pz_build_poll(ctl, q->w);
 
 			if (stop) {
-				qubo__pz_free(a, stamp);
+				qubo__free(a, stamp);
 				return stop;
 			}
 			if (!q->on[i])
@@ -534,15 +530,15 @@ static int build_conflicts(struct qz *q, const qubo_allocator *a, struct qubo__p
 		if (!pass) {
 			for (i = 0; i < q->n; i++)
 				q->adj_start[i + 1] += q->adj_start[i];
-			q->adj = qubo__pz_alloc(a, (size_t)total, sizeof *q->adj);
+			q->adj = qubo__malloc_array(a, (size_t)total, sizeof *q->adj);
 			if (!q->adj) {
-				qubo__pz_free(a, stamp);
-				return qubo__pz_nomem("the conflict graph");
+				qubo__free(a, stamp);
+				return qubo__nomem("the conflict graph");
 			}
 			memset(stamp, 0, q->n * sizeof *stamp);
 		}
 	}
-	qubo__pz_free(a, stamp);
+	qubo__free(a, stamp);
 	return QUBO_OK;
 }
 
@@ -562,19 +558,18 @@ static int check_drop(struct qz *q, const char *fn)
 		return QUBO_OK; /* nothing to drop */
 	for (i = 0; i < q->h; i++) {
 		if (q->row_cnt[i] < 0)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: drop_region needs a count on every row; row %zu "
-					      "has none",
-					      fn, i + 1);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: drop_region needs a count on every row; row %zu "
+					   "has none",
+					   fn, i + 1);
 		rows += q->row_cnt[i];
 	}
 	for (k = 0; k < q->nreg; k++) {
 		if (q->reg_t[k])
-			return qubo__pz_error(
-				QUBO_ERR_INVALID_ARG,
-				"%s: drop_region needs exact region counts; region %zu "
-				"allows %d or %d",
-				fn, k + 1, (int)q->reg_q[k], (int)q->reg_q[k] + 1);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: drop_region needs exact region counts; region %zu "
+					   "allows %d or %d",
+					   fn, k + 1, (int)q->reg_q[k], (int)q->reg_q[k] + 1);
 		regs += q->reg_q[k];
 	}
 	/* Every on-board cell in exactly one region. */
@@ -584,16 +579,16 @@ static int check_drop(struct qz *q, const char *fn)
 		for (j = q->memb_start[i]; j < q->memb_start[i + 1]; j++)
 			nreg += q->con[q->memb[j]].kind == QZ_REGION;
 		if (q->on[i] && nreg != 1)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: drop_region needs regions that partition the "
-					      "board; the cell at row %zu, column %zu is in %zu",
-					      fn, i / q->w + 1, i % q->w + 1, nreg);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: drop_region needs regions that partition the "
+					   "board; the cell at row %zu, column %zu is in %zu",
+					   fn, i / q->w + 1, i % q->w + 1, nreg);
 	}
 	if (rows != regs)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: drop_region needs the row counts (sum %lld) and the "
-				      "region counts (sum %lld) to agree",
-				      fn, (long long)rows, (long long)regs);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: drop_region needs the row counts (sum %lld) and the "
+				   "region counts (sum %lld) to agree",
+				   fn, (long long)rows, (long long)regs);
 	q->drop = (int32_t)(q->nreg - 1);
 	return QUBO_OK;
 }
@@ -626,15 +621,15 @@ static int penalty_status(const struct qz *q, int rc, const struct qz_con *con)
 	if (rc != QUBO_ERR_INFEASIBLE)
 		return rc;
 	if (!con)
-		return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-				      "the puzzle has no solution: two pre-placed %ss attack each "
-				      "other",
-				      q->noun);
+		return qubo__error(QUBO_ERR_INFEASIBLE,
+				   "the puzzle has no solution: two pre-placed %ss attack each "
+				   "other",
+				   q->noun);
 	qubo__pz_qz_con_name(q, con, name, sizeof name);
-	return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-			      "the puzzle has no solution: %s cannot hold "
-			      "the %ss it needs",
-			      name, q->noun);
+	return qubo__error(QUBO_ERR_INFEASIBLE,
+			   "the puzzle has no solution: %s cannot hold "
+			   "the %ss it needs",
+			   name, q->noun);
 }
 
 /* Whether constraint con adds a fractional "k or k+1" term, whose
@@ -721,12 +716,12 @@ struct qz_lines {
 
 static void lines_free(const qubo_allocator *a, struct qz_lines *L)
 {
-	qubo__pz_free(a, L->id);
-	qubo__pz_free(a, L->clique);
-	qubo__pz_free(a, L->seen);
-	qubo__pz_free(a, L->cstamp);
-	qubo__pz_free(a, L->cells);
-	qubo__pz_free(a, L->lits);
+	qubo__free(a, L->id);
+	qubo__free(a, L->clique);
+	qubo__free(a, L->seen);
+	qubo__free(a, L->cstamp);
+	qubo__free(a, L->cells);
+	qubo__free(a, L->lits);
 }
 
 /* The cells of cell i's line in direction d, from its first cell, into
@@ -850,15 +845,15 @@ static int add_conflict_terms(const struct qz *q, const qubo_allocator *a, qubo_
 	int rc;
 
 	memset(&L, 0, sizeof L);
-	L.id = qubo__pz_alloc(a, 4 * q->n, sizeof *L.id);
-	L.clique = qubo__pz_zalloc(a, 4 * q->n, sizeof *L.clique);
-	L.seen = qubo__pz_zalloc(a, 4 * q->n, sizeof *L.seen);
-	L.cstamp = qubo__pz_zalloc(a, q->ncon, sizeof *L.cstamp);
-	L.cells = qubo__pz_alloc(a, q->n, sizeof *L.cells);
-	L.lits = qubo__pz_alloc(a, q->n, sizeof *L.lits);
+	L.id = qubo__malloc_array(a, 4 * q->n, sizeof *L.id);
+	L.clique = qubo__calloc_array(a, 4 * q->n, sizeof *L.clique);
+	L.seen = qubo__calloc_array(a, 4 * q->n, sizeof *L.seen);
+	L.cstamp = qubo__calloc_array(a, q->ncon, sizeof *L.cstamp);
+	L.cells = qubo__malloc_array(a, q->n, sizeof *L.cells);
+	L.lits = qubo__malloc_array(a, q->n, sizeof *L.lits);
 	if (!L.id || !L.clique || !L.seen || !L.cstamp || !L.cells || !L.lits) {
 		lines_free(a, &L);
-		return qubo__pz_nomem("the model's terms");
+		return qubo__nomem("the model's terms");
 	}
 	/* qubo_penalty_conflicts bounds the sum of the weights of all its pairs:
 	 * the same bound over every conflict pair, cliques or not, so that the
@@ -884,7 +879,7 @@ static int add_conflict_terms(const struct qz *q, const qubo_allocator *a, qubo_
 	lines_free(a, &L);
 	if (!rc)
 		rc = penalty_status(q, qubo_penalty_conflicts(m, pairs.lits, pairs.n, P), NULL);
-	qubo__pz_free(a, pairs.lits);
+	qubo__free(a, pairs.lits);
 	return rc;
 }
 
@@ -923,12 +918,12 @@ static int build_model(const struct qz *q, const qubo_allocator *a, struct qubo_
 	qubo__pz_build_watch(m, ctl);
 	if (rc)
 		return rc;
-	buf = qubo__pz_alloc(a, maxcon, sizeof *buf);
+	buf = qubo__malloc_array(a, maxcon, sizeof *buf);
 	if (!buf)
-		rc = qubo__pz_nomem("the model's terms");
+		rc = qubo__nomem("the model's terms");
 	if (!rc)
 		rc = add_count_terms(q, m, lits, buf, P, !fixed, ctl);
-	qubo__pz_free(a, buf);
+	qubo__free(a, buf);
 	if (!rc)
 		rc = add_conflict_terms(q, a, m, lits, P, ctl);
 	if (!rc)
@@ -1109,12 +1104,12 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 		rc = check_drop(q, fn);
 	if (rc)
 		goto out;
-	p->cell_lits = qubo__pz_alloc(a, q->n, sizeof *p->cell_lits);
-	full = qubo__pz_alloc(a, q->n, 1);
+	p->cell_lits = qubo__malloc_array(a, q->n, sizeof *p->cell_lits);
+	full = qubo__malloc_array(a, q->n, 1);
 	if (opts->reduce == QUBO_REDUCE_CLUES)
-		clues = qubo__pz_alloc(a, q->n, 1);
+		clues = qubo__malloc_array(a, q->n, 1);
 	if (!p->cell_lits || !full || (opts->reduce == QUBO_REDUCE_CLUES && !clues)) {
-		rc = qubo__pz_nomem("the cell map");
+		rc = qubo__nomem("the cell map");
 		goto out;
 	}
 	/* Full propagation always runs: it finds contradictions whatever the
@@ -1148,15 +1143,15 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 		/* The unreduced model, for its size only. With no cell fixed it
 		 * is the model itself (no clue either: the reduction fixes every
 		 * clue), and qubo__pz_model_sizes() takes its sizes from that. */
-		qubo_lit *tmp = qubo__pz_alloc(a, q->n, sizeof *tmp);
+		qubo_lit *tmp = qubo__malloc_array(a, q->n, sizeof *tmp);
 		double g2;
 
 		if (!tmp) {
-			rc = qubo__pz_nomem("the unreduced model");
+			rc = qubo__nomem("the unreduced model");
 			goto out;
 		}
 		rc = build_model(q, a, opts->ctl, opts->penalty, NULL, &before, tmp, &g2);
-		qubo__pz_free(a, tmp);
+		qubo__free(a, tmp);
 		if (rc)
 			goto out;
 	}
@@ -1171,8 +1166,8 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 		p = NULL;
 	}
 out:
-	qubo__pz_free(a, full);
-	qubo__pz_free(a, clues);
+	qubo__free(a, full);
+	qubo__free(a, clues);
 	qubo__pz_destroy(p);
 	return rc;
 }
@@ -1250,23 +1245,23 @@ static void qz_ws_free(const qubo_puzzle *p, void *ws)
 	if (!s)
 		return;
 	qubo__pz_qz_ws_free(&p->alloc, s->ws);
-	qubo__pz_free(&p->alloc, s->decided);
-	qubo__pz_free(&p->alloc, s);
+	qubo__free(&p->alloc, s->decided);
+	qubo__free(&p->alloc, s);
 }
 
 static int qz_ws_new(const qubo_puzzle *p, void **out)
 {
 	const struct qz *q = p->data;
-	struct qz_search *s = qubo__pz_zalloc(&p->alloc, 1, sizeof *s);
+	struct qz_search *s = qubo__calloc_array(&p->alloc, 1, sizeof *s);
 	int rc;
 
 	*out = NULL;
 	if (!s)
-		return qubo__pz_nomem("the search's work space");
-	s->decided = qubo__pz_alloc(&p->alloc, q->n, 1);
+		return qubo__nomem("the search's work space");
+	s->decided = qubo__malloc_array(&p->alloc, q->n, 1);
 	if (!s->decided) {
 		qz_ws_free(p, s);
-		return qubo__pz_nomem("the search's work space");
+		return qubo__nomem("the search's work space");
 	}
 	rc = qubo__pz_qz_ws_new(q, &p->alloc, &s->ws);
 	if (rc) {

@@ -397,8 +397,8 @@ static void check_board(const board *B, const qubo_allocator *al, uint64_t seed)
 		cr_assert_eq(qubo__pz_cz_transpose(al, B->n, s, l, sym, NULL, &ts, &tl, "test"),
 			     QUBO_OK, "%s", qubo_error_message());
 		expect_same(B->n, ts, tl, &tr, sym ? "symmetric closure" : "transpose", seed);
-		qubo__pz_free(al, ts);
-		qubo__pz_free(al, tl);
+		qubo__free(al, ts);
+		qubo__free(al, tl);
 		csr_free(&tr);
 	}
 	/* the closure of the closure is itself */
@@ -406,11 +406,11 @@ static void check_board(const board *B, const qubo_allocator *al, uint64_t seed)
 	cr_assert_eq(qubo__pz_cz_transpose(al, B->n, sy.start, sy.list, 1, NULL, &ts, &tl, "test"),
 		     QUBO_OK);
 	expect_same(B->n, ts, tl, &sy, "closure of the closure", seed);
-	qubo__pz_free(al, ts);
-	qubo__pz_free(al, tl);
+	qubo__free(al, ts);
+	qubo__free(al, tl);
 	csr_free(&sy);
-	qubo__pz_free(al, s);
-	qubo__pz_free(al, l);
+	qubo__free(al, s);
+	qubo__free(al, l);
 	csr_free(&arith);
 	csr_free(&walk);
 }
@@ -690,8 +690,8 @@ Test(chess_moves, out_of_memory)
 			if (rc == QUBO_OK) {
 				expect_same(B->n, s, l, sym < 0 ? &ref : &tr[sym],
 					    "after a failure", k);
-				qubo__pz_free(&fa.a, s);
-				qubo__pz_free(&fa.a, l);
+				qubo__free(&fa.a, s);
+				qubo__free(&fa.a, l);
 			} else {
 				cr_assert_eq(rc, QUBO_ERR_NOMEM, "allocation %zu: %d", k, rc);
 				cr_assert(fa.failed);
