@@ -370,7 +370,7 @@ int qubo__pz_build_tick(struct qubo__pz_ctl *c, uint64_t *pending, uint64_t work
  * return QUBO_CANCELLED, c->stopped telling which); c NULL: nothing. */
 void qubo__pz_build_watch(qubo_model *m, struct qubo__pz_ctl *c);
 
-/* Conflict terms taken partly as at-most-one cliques (queens.c,
+/* Conflict terms taken partly as at-most-one cliques (queens_model.c,
  * chess_lines.c). QUBO_OK when the conflict weight times 2 npairs, the
  * bound qubo_penalty_conflicts() puts on its pairs' weights, is finite,
  * else that call's overflow error: npairs counts every conflict pair,

@@ -29,6 +29,10 @@
  *           attacks and every other free cell of a constraint that c fills
  *           (hi_j − ones_j = 1). If some constraint is then left with fewer
  *           possible cells than it needs, c is 0.
+ *
+ * The family's exact search (the last section) is built on the same
+ * propagation: it reduces at level FULL after every decision and branches
+ * on a free cell of the tightest constraint.
  */
 #include <stdio.h>
 #include <string.h>
@@ -624,3 +628,66 @@ int qubo__pz_qz_propagate(const struct qz *q, const qubo_allocator *a, int32_t l
 	qubo__pz_qz_ws_free(a, ws);
 	return rc;
 }
+
+/* ---- the exact search: propagate, branch on a cell, repeat ---- */
+
+/* A search's work space: the propagation's, and the decisions' copy. */
+struct qz_search {
+	struct qubo__pz_qz_ws *ws;
+	int8_t *decided;
+};
+
+static void qz_ws_free(const qubo_puzzle *p, void *ws)
+{
+	struct qz_search *s = ws;
+
+	if (!s)
+		return;
+	qubo__pz_qz_ws_free(&p->alloc, s->ws);
+	qubo__free(&p->alloc, s->decided);
+	qubo__free(&p->alloc, s);
+}
+
+static int qz_ws_new(const qubo_puzzle *p, void **out)
+{
+	const struct qz *q = p->data;
+	struct qz_search *s = qubo__calloc_array(&p->alloc, 1, sizeof *s);
+	int rc;
+
+	*out = NULL;
+	if (!s)
+		return qubo__nomem("the search's work space");
+	s->decided = qubo__malloc_array(&p->alloc, q->n, 1);
+	if (!s->decided) {
+		qz_ws_free(p, s);
+		return qubo__nomem("the search's work space");
+	}
+	rc = qubo__pz_qz_ws_new(q, &p->alloc, &s->ws);
+	if (rc) {
+		qz_ws_free(p, s);
+		return rc;
+	}
+	*out = s;
+	return QUBO_OK;
+}
+
+static int qz_search_propagate(const qubo_puzzle *p, void *ws, int8_t *val)
+{
+	const struct qz *q = p->data;
+	struct qz_search *s = ws;
+
+	memcpy(s->decided, val, q->n);
+	return qubo__pz_qz_propagate_ws(s->ws, QUBO_REDUCE_FULL, val, s->decided, 1, NULL);
+}
+
+static size_t qz_search_branch(const qubo_puzzle *p, void *ws, const int8_t *val)
+{
+	const struct qz_search *s = ws;
+
+	(void)p;
+	return qubo__pz_qz_branch_ws(s->ws, val);
+}
+
+const struct qubo__pz_search_ops qubo__pz_qz_search_ops = {
+	qz_ws_new, qz_ws_free, qz_search_propagate, qz_search_branch, NULL,
+};
