@@ -280,8 +280,9 @@ QUBO_API int qubo_puzzle_parse(qubo_puzzle **out, const char *text, size_t lengt
 
 /**
  * Deprecated: qubo_puzzle_solve() and qubo_puzzle_count() search the
- * families' own state, which is what this function was for; it will be
- * removed in 0.2.
+ * families' own state, which is what this function was for. It stays
+ * exported, working as before, for the life of the SONAME (doc/abi.md,
+ * "Deprecation").
  *
  * Parses a puzzle and reduces it, for its cell → literal map only: the same
  * literals qubo_puzzle_cell_literals() gives for the puzzle
