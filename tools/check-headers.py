@@ -15,7 +15,9 @@ name (qubo/version.h.in gives qubo/version.h).
       covered at once), is self-contained and warning-free in LANG (c or
       c++): a translation unit that includes it alone, twice, and then
       - uses every macro it defines (object-like ones as values, *_INIT
-        ones as the initialiser of their struct, function-like ones called),
+        ones as the initialiser of their struct, function-like ones called,
+        lower-case ones that stand for a type as that type: `enum NAME` for
+        an enum, `NAME` and `struct NAME` for a struct),
         so that a macro that warns (an old-style cast in C++, a missing
         field) fails where users would see it;
       - uses every constant and type its documentation names (#NAME), unless
@@ -107,12 +109,17 @@ class Header:
         self.guard = guard.group(1) if guard else None
         # name -> parameter count (None: object-like), first definition only
         self.macros = {}
-        for m in re.finditer(r'^\s*#\s*define\s+(\w+)(\(([^)]*)\))?', self.code, re.M):
+        # lower-case object-like macros naming a type (a former name kept
+        # as an alias): name -> the name it stands for
+        self.type_aliases = {}
+        for m in re.finditer(r'^\s*#\s*define\s+(\w+)(\(([^)]*)\))?[ \t]*(\w*)', self.code, re.M):
             if m.group(1) == self.guard or m.group(1) in self.macros:
                 continue
             params = m.group(3)
             self.macros[m.group(1)] = None if m.group(2) is None else \
                 len([p for p in params.split(',') if p.strip()])
+            if m.group(2) is None and m.group(1).islower() and m.group(4).startswith('qubo_'):
+                self.type_aliases[m.group(1)] = m.group(4)
 
     def declares(self, name):
         """'macro', 'function', 'type', 'enum-tag', 'value' or None."""
@@ -174,6 +181,10 @@ def translation_unit(headers, name):
             body += [inside] if inside else []
         elif params is not None:
             body.append(f'(void)({macro}({", ".join(["1u"] * params)}));')
+        elif macro in h.type_aliases:
+            _, kind = home_of(headers, h.type_aliases[macro])
+            body.append(f'(void)sizeof(enum {macro});' if kind == 'enum-tag' else
+                        f'(void)sizeof({macro});\n(void)sizeof(struct {macro});')
         elif macro.endswith('_INIT'):
             var = 'qubo_header_test_' + macro.lower()
             body.append(f'{macro[:-5].lower()} {var} = {macro};')

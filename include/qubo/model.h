@@ -306,8 +306,18 @@ QUBO_API int qubo_model_compile(qubo_model *model);
  * A function that may interrupt a long model call (qubo_model_set_interrupt()).
  * @param[in] user_data as given to qubo_model_set_interrupt().
  * @return 0 to go on, nonzero to stop the running call.
+ * @since 0.2 (under this name; the type is 0.1's #qubo_model_interrupt_fn)
  */
-typedef int (*qubo_model_interrupt_fn)(void *user_data);
+typedef int (*qubo_model_interrupt_cb)(void *user_data);
+
+/**
+ * The former name of #qubo_model_interrupt_cb (callback types end in
+ * `_cb`): the same type.
+ * @deprecated since 0.2: use #qubo_model_interrupt_cb. Kept for the life of
+ * the SONAME (doc/abi.md, "Deprecation").
+ * @since 0.1
+ */
+typedef qubo_model_interrupt_cb qubo_model_interrupt_fn;
 
 /**
  * Lets a caller stop the model's long calls: qubo_model_compile() and
@@ -332,7 +342,7 @@ typedef int (*qubo_model_interrupt_fn)(void *user_data);
  * @return #QUBO_OK, #QUBO_ERR_MISUSE.
  * @since 0.1
  */
-QUBO_API int qubo_model_set_interrupt(qubo_model *model, qubo_model_interrupt_fn fn,
+QUBO_API int qubo_model_set_interrupt(qubo_model *model, qubo_model_interrupt_cb fn,
 				      void *user_data);
 
 /**

@@ -72,6 +72,20 @@ enum qubo_puzzle_reduce {
 	QUBO_REDUCE_FULL = 3
 };
 
+/** Which edges of a board are joined: the wrap field of the binary grid
+ *  and generalised queens specs (qubo_puzzle_binary_spec::wrap,
+ *  qubo_puzzle_queens_spec::wrap). The queens names of 0.1
+ *  (qubo/puzzle/queens.h) are deprecated aliases of these values. */
+enum qubo_puzzle_wrap {
+	/** A plain board: nothing runs on across an edge. */
+	QUBO_PUZZLE_WRAP_NONE = 0,
+	/** A cylinder: the last column is next to the first (the left and
+	 *  right edges are glued), so windows and attacks run on across them. */
+	QUBO_PUZZLE_WRAP_CYLINDER = 1,
+	/** A torus: the cylinder, and the last row is next to the first. */
+	QUBO_PUZZLE_WRAP_TORUS = 2
+};
+
 /** What a long solve or count is doing (qubo_puzzle_progress.phase). */
 enum qubo_puzzle_phase {
 	/** Sampling the model. */
@@ -266,8 +280,9 @@ QUBO_API int qubo_puzzle_parse(qubo_puzzle **out, const char *text, size_t lengt
 
 /**
  * Deprecated: qubo_puzzle_solve() and qubo_puzzle_count() search the
- * families' own state, which is what this function was for; it will be
- * removed in 0.2.
+ * families' own state, which is what this function was for. It stays
+ * exported, working as before, for the life of the SONAME (doc/abi.md,
+ * "Deprecation").
  *
  * Parses a puzzle and reduces it, for its cell → literal map only: the same
  * literals qubo_puzzle_cell_literals() gives for the puzzle
@@ -518,8 +533,8 @@ typedef struct qubo_puzzle_cell {
 	 *  tent stands there), or -1 when it gives none. */
 	int32_t given;
 	/** Chess pieces and dominating sets: the piece that may stand on the
-	 *  cell, an enum qubo_chess_piece value of qubo/puzzle/chess.h
-	 *  (#QUBO_CHESS_NONE, -1, where none may); -1 for the other families. */
+	 *  cell, an enum qubo_puzzle_chess_piece value of qubo/puzzle/pieces.h
+	 *  (#QUBO_PUZZLE_CHESS_NONE, -1, where none may); -1 for the other families. */
 	int32_t piece;
 	/** The cell's literal in the puzzle's model (qubo_puzzle_cell_literals()). */
 	qubo_lit literal;

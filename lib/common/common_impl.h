@@ -58,6 +58,26 @@ void *qubo__realloc_array(const qubo_allocator *a, void *ptr, size_t count, size
  * on failure *ptr and *cap are unchanged. */
 int qubo__grow(const qubo_allocator *a, void **ptr, size_t *cap, size_t need, size_t elem);
 
+/* ---- arrays that grow together (grow.c) ---- */
+
+/* One of several arrays under one capacity: *ptr holds per × elem bytes for
+ * each unit of the capacity (per 0 counts as 1). */
+struct qubo__grow_array {
+	void **ptr;
+	size_t per;
+	size_t elem;
+};
+
+/* Grows the `count` arrays so that each holds `need` units, when *cap (the
+ * units each holds now) is smaller: the capacity doubles from *cap, or from
+ * `first` when *cap is 0, until it reaches need, so a deepening search
+ * reallocates a few times in all. QUBO_OK, or QUBO_ERR_NOMEM naming `what`
+ * (message set); on failure *cap is unchanged and each array still holds at
+ * least *cap units with its contents (those already grown are larger), so
+ * the owner stays valid and frees them as usual. */
+int qubo__grow_arrays(const qubo_allocator *a, size_t *cap, size_t need, size_t first,
+		      const struct qubo__grow_array *arrays, size_t count, const char *what);
+
 /* ---- errors (error.c; the state is error_state.c's) ---- */
 
 /* Size of the per-thread message buffer, terminating NUL included. */

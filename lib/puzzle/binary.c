@@ -75,20 +75,20 @@ static void bn_destroy(const qubo_allocator *a, void *data)
 {
 	struct bn *b = data;
 
-	qubo__pz_free(a, b->clue);
-	qubo__pz_free(a, b->need);
-	qubo__pz_free(a, b->region);
-	qubo__pz_free(a, b->rstart);
-	qubo__pz_free(a, b->rmemb);
-	qubo__pz_free(a, b->win);
-	qubo__pz_free(a, b->rel);
-	qubo__pz_free(a, b->hsign);
-	qubo__pz_free(a, b->vsign);
-	qubo__pz_free(a, b->next);
-	qubo__pz_free(a, b->flip);
-	qubo__pz_free(a, b->wstart);
-	qubo__pz_free(a, b->wmemb);
-	qubo__pz_free(a, b);
+	qubo__free(a, b->clue);
+	qubo__free(a, b->need);
+	qubo__free(a, b->region);
+	qubo__free(a, b->rstart);
+	qubo__free(a, b->rmemb);
+	qubo__free(a, b->win);
+	qubo__free(a, b->rel);
+	qubo__free(a, b->hsign);
+	qubo__free(a, b->vsign);
+	qubo__free(a, b->next);
+	qubo__free(a, b->flip);
+	qubo__free(a, b->wstart);
+	qubo__free(a, b->wmemb);
+	qubo__free(a, b);
 }
 
 static int check_spec(const struct bn_spec *s, const char *fn)
@@ -102,30 +102,29 @@ static int check_spec(const struct bn_spec *s, const char *fn)
 	n = (size_t)s->width * s->height;
 	for (i = 0; s->clues && i < n; i++)
 		if (s->clues[i] < -1 || s->clues[i] > 1)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG, "%s: clue %zu is %d", fn, i,
-					      (int)s->clues[i]);
+			return qubo__error(QUBO_ERR_INVALID_ARG, "%s: clue %zu is %d", fn, i,
+					   (int)s->clues[i]);
 	for (k = 0; s->row_ones && k < s->height; k++)
 		if (s->row_ones[k] < -1 || s->row_ones[k] > (int32_t)s->width)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG, "%s: row %u needs %d ones", fn,
-					      (unsigned)k + 1, (int)s->row_ones[k]);
+			return qubo__error(QUBO_ERR_INVALID_ARG, "%s: row %u needs %d ones", fn,
+					   (unsigned)k + 1, (int)s->row_ones[k]);
 	for (k = 0; s->col_ones && k < s->width; k++)
 		if (s->col_ones[k] < -1 || s->col_ones[k] > (int32_t)s->height)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG, "%s: column %u needs %d ones",
-					      fn, (unsigned)k + 1, (int)s->col_ones[k]);
+			return qubo__error(QUBO_ERR_INVALID_ARG, "%s: column %u needs %d ones", fn,
+					   (unsigned)k + 1, (int)s->col_ones[k]);
 	for (i = 0; s->windows && i < s->num_windows; i++) {
 		const uint32_t *t = &s->windows[3 * i];
 
 		if (t[0] >= n || t[1] >= n || t[2] >= n || t[0] == t[1] || t[1] == t[2] ||
 		    t[0] == t[2])
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: window %zu is not three cells of the board", fn,
-					      i);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: window %zu is not three cells of the board", fn, i);
 	}
 	for (i = 0; i < s->num_rels; i++)
 		if (s->rels[i].a >= s->rels[i].b || s->rels[i].b >= n)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: relation %zu is not two cells a < b of the board",
-					      fn, i);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: relation %zu is not two cells a < b of the board",
+					   fn, i);
 	if (s->distinct &&
 	    (uint64_t)s->width * s->height * (s->height - 1) +
 			    (uint64_t)s->height * s->width * (s->width - 1) >
@@ -170,11 +169,11 @@ static int copy_spec(struct bn *b, const qubo_allocator *a, const struct bn_spec
 	b->nwin = s->windows ? s->num_windows : standard_windows(b->w, b->h, NULL);
 	b->nrel = s->num_rels;
 	b->nreg = s->regions ? s->num_regions : 0;
-	b->region = qubo__pz_alloc(a, b->n, sizeof *b->region);
-	b->rstart = qubo__pz_zalloc(a, b->nreg + 1, sizeof *b->rstart);
-	b->rmemb = qubo__pz_alloc(a, b->n, sizeof *b->rmemb);
+	b->region = qubo__malloc_array(a, b->n, sizeof *b->region);
+	b->rstart = qubo__calloc_array(a, b->nreg + 1, sizeof *b->rstart);
+	b->rmemb = qubo__malloc_array(a, b->n, sizeof *b->rmemb);
 	if (!b->region || !b->rstart || !b->rmemb)
-		return qubo__pz_nomem("the puzzle's regions");
+		return qubo__nomem("the puzzle's regions");
 	/* the cells of each region, row-major */
 	for (i = 0; i < b->n; i++) {
 		b->region[i] = s->regions ? s->regions[i] : -1;
@@ -193,21 +192,21 @@ static int copy_spec(struct bn *b, const qubo_allocator *a, const struct bn_spec
 	for (k = 0; k < b->nreg; k++)
 		if (bn_line_len(b, (size_t)b->h + b->w + k) > b->maxlen)
 			b->maxlen = bn_line_len(b, (size_t)b->h + b->w + k);
-	b->clue = qubo__pz_alloc(a, b->n, 1);
-	b->need = qubo__pz_alloc(a, bn_nlines(b), sizeof *b->need);
-	b->win = qubo__pz_alloc(a, 3 * b->nwin, sizeof *b->win);
-	b->rel = qubo__pz_alloc(a, b->nrel, sizeof *b->rel);
-	b->next = qubo__pz_alloc(a, b->n, sizeof *b->next);
-	b->flip = qubo__pz_zalloc(a, b->n, 1);
-	b->wstart = qubo__pz_zalloc(a, b->n + 1, sizeof *b->wstart);
-	b->wmemb = qubo__pz_alloc(a, 3 * b->nwin, sizeof *b->wmemb);
+	b->clue = qubo__malloc_array(a, b->n, 1);
+	b->need = qubo__malloc_array(a, bn_nlines(b), sizeof *b->need);
+	b->win = qubo__malloc_array(a, 3 * b->nwin, sizeof *b->win);
+	b->rel = qubo__malloc_array(a, b->nrel, sizeof *b->rel);
+	b->next = qubo__malloc_array(a, b->n, sizeof *b->next);
+	b->flip = qubo__calloc_array(a, b->n, 1);
+	b->wstart = qubo__calloc_array(a, b->n + 1, sizeof *b->wstart);
+	b->wmemb = qubo__malloc_array(a, 3 * b->nwin, sizeof *b->wmemb);
 	if (s->hsign) {
-		b->hsign = qubo__pz_alloc(a, b->n, 1);
-		b->vsign = qubo__pz_alloc(a, b->n, 1);
+		b->hsign = qubo__malloc_array(a, b->n, 1);
+		b->vsign = qubo__malloc_array(a, b->n, 1);
 	}
 	if (!b->clue || !b->need || !b->win || !b->rel || !b->next || !b->flip || !b->wstart ||
 	    !b->wmemb || (s->hsign && (!b->hsign || !b->vsign)))
-		return qubo__pz_nomem("the puzzle's instance");
+		return qubo__nomem("the puzzle's instance");
 	for (i = 0; i < b->n; i++)
 		b->clue[i] = s->clues ? s->clues[i] : -1;
 	for (k = 0; k < (size_t)b->h + b->w; k++) {
@@ -258,10 +257,10 @@ static int sign_cycle(const struct bn *b, size_t k)
 
 	qubo__pz_bn_cell_name(b, b->rel[k].a, ca, sizeof ca);
 	qubo__pz_bn_cell_name(b, b->rel[k].b, cb, sizeof cb);
-	return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-			      "the puzzle has no solution: the '%c' between %s and %s closes a "
-			      "cycle of signs with an odd number of 'x'",
-			      sign_char(&b->rel[k]), ca, cb);
+	return qubo__error(QUBO_ERR_INFEASIBLE,
+			   "the puzzle has no solution: the '%c' between %s and %s closes a "
+			   "cycle of signs with an odd number of 'x'",
+			   sign_char(&b->rel[k]), ca, cb);
 }
 
 /* The clue of cell i contradicts an earlier clue of its class. */
@@ -279,14 +278,13 @@ static int clue_clash(const struct bn *b, qubo_parity *par, size_t i)
 		if (b->clue[j] < 0 || qubo_parity_find(par, (uint32_t)j, &rj, &f) || rj != ri)
 			continue;
 		qubo__pz_bn_cell_name(b, j, cj, sizeof cj);
-		return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-				      "the puzzle has no solution: the clue %d at %s and the clue "
-				      "%d at %s contradict the signs that link them",
-				      (int)b->clue[j], cj, (int)b->clue[i], ci);
+		return qubo__error(QUBO_ERR_INFEASIBLE,
+				   "the puzzle has no solution: the clue %d at %s and the clue "
+				   "%d at %s contradict the signs that link them",
+				   (int)b->clue[j], cj, (int)b->clue[i], ci);
 	}
-	return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-			      "the puzzle has no solution: the clue at %s contradicts the signs",
-			      ci);
+	return qubo__error(QUBO_ERR_INFEASIBLE,
+			   "the puzzle has no solution: the clue at %s contradicts the signs", ci);
 }
 
 /* Folds the relations and clues into classes: b->next and b->flip, and the
@@ -344,10 +342,10 @@ static int check_windows(const struct bn *b, const qubo_lit *lits)
 		    lits[t[1]] != lits[t[2]])
 			continue;
 		qubo__pz_bn_window_name(b, k, name, sizeof name);
-		return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-				      "the puzzle has no solution: the signs make %s equal, and "
-				      "no three equal cells may stand there",
-				      name);
+		return qubo__error(QUBO_ERR_INFEASIBLE,
+				   "the puzzle has no solution: the signs make %s equal, and "
+				   "no three equal cells may stand there",
+				   name);
 	}
 	return QUBO_OK;
 }
@@ -414,30 +412,30 @@ static int check_lines(const struct bn *b, const qubo_allocator *a, struct qubo_
 		       const qubo_lit *lits, size_t nv)
 {
 	size_t k, maxlen = b->maxlen;
-	int32_t *pos = qubo__pz_zalloc(a, nv, sizeof *pos);
-	int32_t *neg = qubo__pz_zalloc(a, nv, sizeof *neg);
-	uint32_t *vars = qubo__pz_alloc(a, maxlen, sizeof *vars);
-	uint8_t *reach = qubo__pz_alloc(a, maxlen + 1, 1);
+	int32_t *pos = qubo__calloc_array(a, nv, sizeof *pos);
+	int32_t *neg = qubo__calloc_array(a, nv, sizeof *neg);
+	uint32_t *vars = qubo__malloc_array(a, maxlen, sizeof *vars);
+	uint8_t *reach = qubo__malloc_array(a, maxlen + 1, 1);
 	uint64_t pending = 0;
 	int rc = QUBO_OK;
 	char name[32];
 
 	if (!pos || !neg || !vars || !reach)
-		rc = qubo__pz_nomem("the line checks");
+		rc = qubo__nomem("the line checks");
 	for (k = 0; !rc && k < bn_nlines(b); k++) {
 		if ((rc = qubo__pz_build_tick(ctl, &pending, bn_line_len(b, k))) ||
 		    b->need[k] < 0 || line_possible(b, k, lits, pos, neg, vars, reach))
 			continue;
 		qubo__pz_bn_line_name(b, k, name, sizeof name);
-		rc = qubo__pz_error(QUBO_ERR_INFEASIBLE,
-				    "the puzzle has no solution: the signs and clues leave %s no "
-				    "way to hold %d ones",
-				    name, (int)b->need[k]);
+		rc = qubo__error(QUBO_ERR_INFEASIBLE,
+				 "the puzzle has no solution: the signs and clues leave %s no "
+				 "way to hold %d ones",
+				 name, (int)b->need[k]);
 	}
-	qubo__pz_free(a, pos);
-	qubo__pz_free(a, neg);
-	qubo__pz_free(a, vars);
-	qubo__pz_free(a, reach);
+	qubo__free(a, pos);
+	qubo__free(a, neg);
+	qubo__free(a, vars);
+	qubo__free(a, reach);
 	return rc;
 }
 
@@ -460,12 +458,12 @@ static int check_distinct(const struct bn *b, struct qubo__pz_ctl *ctl, const qu
 				if (lits[bn_line_cell(b, k, j)] != lits[bn_line_cell(b, k2, j)])
 					break;
 			if (j == len)
-				return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-						      "the puzzle has no solution: %s %zu and %zu "
-						      "are equal in every completion, and no two "
-						      "%s may be",
-						      rows ? "rows" : "columns", k - first + 1,
-						      k2 - first + 1, rows ? "rows" : "columns");
+				return qubo__error(QUBO_ERR_INFEASIBLE,
+						   "the puzzle has no solution: %s %zu and %zu "
+						   "are equal in every completion, and no two "
+						   "%s may be",
+						   rows ? "rows" : "columns", k - first + 1,
+						   k2 - first + 1, rows ? "rows" : "columns");
 		}
 	return QUBO_OK;
 }
@@ -478,8 +476,8 @@ static int term_status(int rc, const char *what)
 	 * term when they missed something: still a proof of no solution. */
 	if (rc != QUBO_ERR_INFEASIBLE)
 		return rc;
-	return qubo__pz_error(QUBO_ERR_INFEASIBLE, "the puzzle has no solution: %s cannot be met",
-			      what);
+	return qubo__error(QUBO_ERR_INFEASIBLE, "the puzzle has no solution: %s cannot be met",
+			   what);
 }
 
 /* The witnesses of the pairs of lines first … first + count − 1 (wbuf has
@@ -571,9 +569,9 @@ static int build_model(const struct bn *b, const qubo_allocator *a, struct qubo_
 	qubo__pz_build_watch(m, ctl);
 	if (rc)
 		return rc;
-	buf = qubo__pz_alloc(a, 2 * maxlen, sizeof *buf);
+	buf = qubo__malloc_array(a, 2 * maxlen, sizeof *buf);
 	if (!buf)
-		rc = qubo__pz_nomem("the model's terms");
+		rc = qubo__nomem("the model's terms");
 	/* clues and signs: nothing at the reduced levels, where they are in
 	 * the literals already */
 	for (k = 0; !rc && k < b->n; k++)
@@ -613,7 +611,7 @@ static int build_model(const struct bn *b, const qubo_allocator *a, struct qubo_
 		rc = add_witnesses(b, m, ctl, lits, b->h, b->w, buf, P);
 	if (!rc)
 		rc = qubo_model_compile(m);
-	qubo__pz_free(a, buf);
+	qubo__free(a, buf);
 	if (rc) {
 		qubo_model_free(m);
 		return rc;
@@ -691,11 +689,11 @@ static void bn_check(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz
 static int full_literals(const struct bn *b, const qubo_allocator *a, const qubo_lit *clues,
 			 size_t nv_clues, const int8_t *full, qubo_lit *lits, size_t *nv)
 {
-	uint32_t *map = qubo__pz_alloc(a, nv_clues, sizeof *map);
+	uint32_t *map = qubo__malloc_array(a, nv_clues, sizeof *map);
 	size_t i;
 
 	if (!map)
-		return qubo__pz_nomem("the cell map");
+		return qubo__nomem("the cell map");
 	memset(map, 0xff, nv_clues * sizeof *map);
 	*nv = 0;
 	for (i = 0; i < b->n; i++) {
@@ -713,7 +711,7 @@ static int full_literals(const struct bn *b, const qubo_allocator *a, const qubo
 			lits[i] = QUBO_LIT_IS_NEG(l) ? QUBO_LIT_NEG(map[v]) : QUBO_LIT(map[v]);
 		}
 	}
-	qubo__pz_free(a, map);
+	qubo__free(a, map);
 	return QUBO_OK;
 }
 
@@ -739,15 +737,15 @@ static int build_level(qubo_puzzle *p, const struct qubo__pz_opts *opts, const q
 {
 	const struct bn *b = p->data;
 	const qubo_allocator *a = &p->alloc;
-	qubo_lit *none = qubo__pz_alloc(a, b->n, sizeof *none);
+	qubo_lit *none = qubo__malloc_array(a, b->n, sizeof *none);
 	qubo_model *before = NULL;
 	size_t i, nv;
 	int rc = QUBO_OK;
 
-	p->cell_lits = qubo__pz_alloc(a, b->n, sizeof *p->cell_lits);
+	p->cell_lits = qubo__malloc_array(a, b->n, sizeof *p->cell_lits);
 	if (!none || !p->cell_lits) {
-		qubo__pz_free(a, none);
-		return qubo__pz_nomem("the cell map");
+		qubo__free(a, none);
+		return qubo__nomem("the cell map");
 	}
 	for (i = 0; i < b->n; i++)
 		none[i] = QUBO_LIT(i);
@@ -774,7 +772,7 @@ static int build_level(qubo_puzzle *p, const struct qubo__pz_opts *opts, const q
 			qubo__pz_model_sizes(p, before);
 		qubo_model_free(before);
 	}
-	qubo__pz_free(a, none);
+	qubo__free(a, none);
 	for (i = 0; !rc && i < b->n; i++)
 		p->stats.cells_fixed += QUBO_LIT_IS_CONST(p->cell_lits[i]);
 	return rc;
@@ -811,11 +809,11 @@ int qubo__pz_bn_create(qubo_puzzle **out, const struct bn_spec *s, const struct 
 		rc = qubo__pz_build_poll(opts->ctl, b->n);
 	if (rc)
 		goto out;
-	clues = qubo__pz_alloc(a, b->n, sizeof *clues);
-	full = qubo__pz_alloc(a, b->n, sizeof *full);
-	fixed = qubo__pz_alloc(a, b->n, 1);
+	clues = qubo__malloc_array(a, b->n, sizeof *clues);
+	full = qubo__malloc_array(a, b->n, sizeof *full);
+	fixed = qubo__malloc_array(a, b->n, 1);
 	if (!clues || !full || !fixed) {
-		rc = qubo__pz_nomem("the cell map");
+		rc = qubo__nomem("the cell map");
 		goto out;
 	}
 	/* Every check runs whatever the level: the level only decides which
@@ -839,9 +837,9 @@ int qubo__pz_bn_create(qubo_puzzle **out, const struct bn_spec *s, const struct 
 		p = NULL;
 	}
 out:
-	qubo__pz_free(a, clues);
-	qubo__pz_free(a, full);
-	qubo__pz_free(a, fixed);
+	qubo__free(a, clues);
+	qubo__free(a, full);
+	qubo__free(a, fixed);
 	qubo__pz_destroy(p);
 	return rc;
 }

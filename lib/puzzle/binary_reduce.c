@@ -272,9 +272,9 @@ static int line_rules(struct qubo__pz_bn_ws *ws, const qubo_allocator *a)
 	uint8_t *g;
 	int rc = QUBO_OK;
 
-	ws->sstart = qubo__pz_alloc(a, nl + 1, sizeof *ws->sstart);
+	ws->sstart = qubo__malloc_array(a, nl + 1, sizeof *ws->sstart);
 	if (!ws->sstart)
-		return qubo__pz_nomem("the propagation's work space");
+		return qubo__nomem("the propagation's work space");
 	for (k = 0; k < nl; k++) {
 		ws->sstart[k] = nsteps;
 		if (bn_line_len(b, k) <= BN_LINE_MAX) {
@@ -286,14 +286,14 @@ static int line_rules(struct qubo__pz_bn_ws *ws, const qubo_allocator *a)
 		}
 	}
 	ws->sstart[nl] = nsteps;
-	r = qubo__pz_alloc(a, maxr, sizeof *r);
-	ws->step = qubo__pz_alloc(a, nsteps, sizeof *ws->step);
-	ws->check = qubo__pz_alloc(a, total, sizeof *ws->check);
+	r = qubo__malloc_array(a, maxr, sizeof *r);
+	ws->step = qubo__malloc_array(a, nsteps, sizeof *ws->step);
+	ws->check = qubo__malloc_array(a, total, sizeof *ws->check);
 	/* at most BN_FRONT_MAX a step; made to fit below */
-	ws->gather = qubo__pz_alloc(a, nsteps, BN_FRONT_MAX);
+	ws->gather = qubo__malloc_array(a, nsteps, BN_FRONT_MAX);
 	if (!r || !ws->step || !ws->check || !ws->gather) {
-		qubo__pz_free(a, r);
-		return qubo__pz_nomem("the propagation's work space");
+		qubo__free(a, r);
+		return qubo__nomem("the propagation's work space");
 	}
 	for (k = 0; k < nl && !rc; k++) {
 		uint32_t len = bn_line_len(b, k), j;
@@ -308,38 +308,38 @@ static int line_rules(struct qubo__pz_bn_ws *ws, const qubo_allocator *a)
 			f += (size_t)1 << ws->step[ws->sstart[k] + j].width;
 		maxfwd = f > maxfwd ? f : maxfwd;
 	}
-	qubo__pz_free(a, r);
+	qubo__free(a, r);
 	if (rc)
 		return rc;
-	if (ng && (g = qubo__pz_realloc(a, ws->gather, ng, 1)) != NULL)
+	if (ng && (g = qubo__realloc_array(a, ws->gather, ng, 1)) != NULL)
 		ws->gather = g;
-	ws->fwd = qubo__pz_alloc(a, maxfwd, sizeof *ws->fwd);
-	ws->to = qubo__pz_alloc(a, 2 * maxfwd, sizeof *ws->to);
-	ws->bwd[0] = qubo__pz_alloc(a, (size_t)1 << BN_FRONT_MAX, sizeof *ws->bwd[0]);
-	ws->bwd[1] = qubo__pz_alloc(a, (size_t)1 << BN_FRONT_MAX, sizeof *ws->bwd[1]);
+	ws->fwd = qubo__malloc_array(a, maxfwd, sizeof *ws->fwd);
+	ws->to = qubo__malloc_array(a, 2 * maxfwd, sizeof *ws->to);
+	ws->bwd[0] = qubo__malloc_array(a, (size_t)1 << BN_FRONT_MAX, sizeof *ws->bwd[0]);
+	ws->bwd[1] = qubo__malloc_array(a, (size_t)1 << BN_FRONT_MAX, sizeof *ws->bwd[1]);
 	if (!ws->fwd || !ws->to || !ws->bwd[0] || !ws->bwd[1])
-		return qubo__pz_nomem("the propagation's work space");
+		return qubo__nomem("the propagation's work space");
 	return QUBO_OK;
 }
 
 int qubo__pz_bn_ws_new(const struct bn *b, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
 		       struct qubo__pz_bn_ws **out)
 {
-	struct qubo__pz_bn_ws *ws = qubo__pz_zalloc(a, 1, sizeof *ws);
+	struct qubo__pz_bn_ws *ws = qubo__calloc_array(a, 1, sizeof *ws);
 	int rc;
 
 	*out = NULL;
 	if (!ws)
-		return qubo__pz_nomem("the propagation's work space");
+		return qubo__nomem("the propagation's work space");
 	ws->b = b;
 	ws->ctl = ctl;
-	ws->dec = qubo__pz_alloc(a, b->n, 1);
-	ws->ones = qubo__pz_alloc(a, bn_nlines(b), sizeof *ws->ones);
-	ws->zeros = qubo__pz_alloc(a, bn_nlines(b), sizeof *ws->zeros);
-	ws->queue = qubo__pz_alloc(a, b->n, sizeof *ws->queue);
-	ws->lined = qubo__pz_alloc(a, (size_t)b->h + b->w, sizeof *ws->lined);
+	ws->dec = qubo__malloc_array(a, b->n, 1);
+	ws->ones = qubo__malloc_array(a, bn_nlines(b), sizeof *ws->ones);
+	ws->zeros = qubo__malloc_array(a, bn_nlines(b), sizeof *ws->zeros);
+	ws->queue = qubo__malloc_array(a, b->n, sizeof *ws->queue);
+	ws->lined = qubo__malloc_array(a, (size_t)b->h + b->w, sizeof *ws->lined);
 	rc = !ws->dec || !ws->ones || !ws->zeros || !ws->queue || !ws->lined ?
-		     qubo__pz_nomem("the propagation's work space") :
+		     qubo__nomem("the propagation's work space") :
 		     line_rules(ws, a);
 	if (rc) {
 		qubo__pz_bn_ws_free(a, ws);
@@ -353,20 +353,20 @@ void qubo__pz_bn_ws_free(const qubo_allocator *a, struct qubo__pz_bn_ws *ws)
 {
 	if (!ws)
 		return;
-	qubo__pz_free(a, ws->dec);
-	qubo__pz_free(a, ws->ones);
-	qubo__pz_free(a, ws->zeros);
-	qubo__pz_free(a, ws->queue);
-	qubo__pz_free(a, ws->lined);
-	qubo__pz_free(a, ws->sstart);
-	qubo__pz_free(a, ws->step);
-	qubo__pz_free(a, ws->check);
-	qubo__pz_free(a, ws->gather);
-	qubo__pz_free(a, ws->fwd);
-	qubo__pz_free(a, ws->to);
-	qubo__pz_free(a, ws->bwd[0]);
-	qubo__pz_free(a, ws->bwd[1]);
-	qubo__pz_free(a, ws);
+	qubo__free(a, ws->dec);
+	qubo__free(a, ws->ones);
+	qubo__free(a, ws->zeros);
+	qubo__free(a, ws->queue);
+	qubo__free(a, ws->lined);
+	qubo__free(a, ws->sstart);
+	qubo__free(a, ws->step);
+	qubo__free(a, ws->check);
+	qubo__free(a, ws->gather);
+	qubo__free(a, ws->fwd);
+	qubo__free(a, ws->to);
+	qubo__free(a, ws->bwd[0]);
+	qubo__free(a, ws->bwd[1]);
+	qubo__free(a, ws);
 }
 
 /* ---- contradictions ---- */
@@ -378,10 +378,10 @@ static int conflict(const struct qubo__pz_bn_ws *ws, size_t c)
 	if (ws->quiet)
 		return QUBO_ERR_INFEASIBLE;
 	qubo__pz_bn_cell_name(ws->b, c, cell, sizeof cell);
-	return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-			      "the puzzle has no solution: the reduction needs %s to be both 0 "
-			      "and 1",
-			      cell);
+	return qubo__error(QUBO_ERR_INFEASIBLE,
+			   "the puzzle has no solution: the reduction needs %s to be both 0 "
+			   "and 1",
+			   cell);
 }
 
 /* Line k holds more cells of value v than it may. */
@@ -411,11 +411,11 @@ static int line_full(const struct qubo__pz_bn_ws *ws, size_t k, int v)
 	}
 	if (j < len)
 		snprintf(list + used, sizeof list - used, ", ...");
-	return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-			      "the puzzle has no solution: %s needs %d ones and %d zeros, but "
-			      "%d of its cells must be %d (%s %s)",
-			      name, (int)b->need[k], (int)len - (int)b->need[k], (int)have, v,
-			      k < b->h ? "columns" : "rows", list);
+	return qubo__error(QUBO_ERR_INFEASIBLE,
+			   "the puzzle has no solution: %s needs %d ones and %d zeros, but "
+			   "%d of its cells must be %d (%s %s)",
+			   name, (int)b->need[k], (int)len - (int)b->need[k], (int)have, v,
+			   k < b->h ? "columns" : "rows", list);
 }
 
 static int window_equal(const struct qubo__pz_bn_ws *ws, size_t k, int v)
@@ -425,10 +425,10 @@ static int window_equal(const struct qubo__pz_bn_ws *ws, size_t k, int v)
 	if (ws->quiet)
 		return QUBO_ERR_INFEASIBLE;
 	qubo__pz_bn_window_name(ws->b, k, name, sizeof name);
-	return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-			      "the puzzle has no solution: %s must all be %d, and no three "
-			      "equal cells may stand there",
-			      name, v);
+	return qubo__error(QUBO_ERR_INFEASIBLE,
+			   "the puzzle has no solution: %s must all be %d, and no three "
+			   "equal cells may stand there",
+			   name, v);
 }
 
 static int lines_equal_error(const struct qubo__pz_bn_ws *ws, size_t k1, size_t k2)
@@ -438,11 +438,11 @@ static int lines_equal_error(const struct qubo__pz_bn_ws *ws, size_t k1, size_t 
 
 	if (ws->quiet)
 		return QUBO_ERR_INFEASIBLE;
-	return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-			      "the puzzle has no solution: %s %zu and %zu must be equal, and "
-			      "no two %s may be",
-			      rows ? "rows" : "columns", (rows ? k1 : k1 - b->h) + 1,
-			      (rows ? k2 : k2 - b->h) + 1, rows ? "rows" : "columns");
+	return qubo__error(QUBO_ERR_INFEASIBLE,
+			   "the puzzle has no solution: %s %zu and %zu must be equal, and "
+			   "no two %s may be",
+			   rows ? "rows" : "columns", (rows ? k1 : k1 - b->h) + 1,
+			   (rows ? k2 : k2 - b->h) + 1, rows ? "rows" : "columns");
 }
 
 /* ---- fixing cells ---- */
@@ -673,17 +673,16 @@ static int line_complete_rule(struct qubo__pz_bn_ws *ws, size_t k, int *changed)
 				return QUBO_ERR_INFEASIBLE;
 			qubo__pz_bn_line_name(b, k, name, sizeof name);
 			if (need < 0)
-				return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-						      "the puzzle has no solution: %s cannot be "
-						      "completed (its windows and the signs between "
-						      "its cells exclude every filling)",
-						      name);
-			return qubo__pz_error(
-				QUBO_ERR_INFEASIBLE,
-				"the puzzle has no solution: %s needs %d ones, and no "
-				"filling of it with %d ones keeps its windows and the "
-				"signs between its cells",
-				name, (int)need, (int)need);
+				return qubo__error(QUBO_ERR_INFEASIBLE,
+						   "the puzzle has no solution: %s cannot be "
+						   "completed (its windows and the signs between "
+						   "its cells exclude every filling)",
+						   name);
+			return qubo__error(QUBO_ERR_INFEASIBLE,
+					   "the puzzle has no solution: %s needs %d ones, and no "
+					   "filling of it with %d ones keeps its windows and the "
+					   "signs between its cells",
+					   name, (int)need, (int)need);
 		}
 		if (ws->val[c] < 0 && ws->seen[j] != 3) {
 			if ((rc = fix(ws, c, ws->seen[j] == 2, BN_RULE_LINE)))

@@ -15,7 +15,7 @@
 
 static int bad(const char *fn, const char *what)
 {
-	return qubo__pz_error(QUBO_ERR_INVALID_ARG, "%s: %s", fn, what);
+	return qubo__error(QUBO_ERR_INVALID_ARG, "%s: %s", fn, what);
 }
 
 static int check_counts(const int32_t *ones, uint32_t count, uint32_t len, const char *field,
@@ -25,10 +25,10 @@ static int check_counts(const int32_t *ones, uint32_t count, uint32_t len, const
 
 	for (k = 0; k < count; k++)
 		if (ones[k] < -1 || ones[k] > (int32_t)len)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.%s[%u] is %d, expected -1 (no count) or 0 "
-					      "to %u",
-					      fn, field, (unsigned)k, (int)ones[k], (unsigned)len);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: spec.%s[%u] is %d, expected -1 (no count) or 0 "
+					   "to %u",
+					   fn, field, (unsigned)k, (int)ones[k], (unsigned)len);
 	return QUBO_OK;
 }
 
@@ -40,10 +40,10 @@ static int check_map(const int32_t *map, size_t n, size_t limit, const char *fie
 
 	for (i = 0; i < n; i++)
 		if (map[i] < -1 || (map[i] >= 0 && (size_t)map[i] >= limit))
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.%s[%zu] is %d, expected -1 or 0 to "
-					      "spec.%s - 1 (%zu)",
-					      fn, field, i, (int)map[i], count_field, limit);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: spec.%s[%zu] is %d, expected -1 or 0 to "
+					   "spec.%s - 1 (%zu)",
+					   fn, field, i, (int)map[i], count_field, limit);
 	return QUBO_OK;
 }
 
@@ -52,8 +52,8 @@ static int check_spec(const qubo_puzzle_binary_spec *s, const char *fn)
 	size_t n, i;
 	int rc;
 
-	rc = qubo__pz_check_struct(s, s->struct_size, QUBO_PUZZLE_BINARY_SPEC_SIZE_V1, sizeof *s,
-				   "qubo_puzzle_binary_spec", fn);
+	rc = qubo__check_struct(s, s->struct_size, QUBO_PUZZLE_BINARY_SPEC_SIZE_V1, sizeof *s,
+				"qubo_puzzle_binary_spec", fn);
 	if (!rc)
 		rc = qubo__pz_check_board(s->width, s->height, fn);
 	if (rc)
@@ -61,47 +61,47 @@ static int check_spec(const qubo_puzzle_binary_spec *s, const char *fn)
 	n = (size_t)s->width * s->height;
 	for (i = 0; s->clues && i < n; i++)
 		if (s->clues[i] < -1 || s->clues[i] > 1)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.clues[%zu] is %d, expected -1, 0 or 1", fn,
-					      i, (int)s->clues[i]);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: spec.clues[%zu] is %d, expected -1, 0 or 1", fn, i,
+					   (int)s->clues[i]);
 	if (!s->row_ones && s->width % 2)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.row_ones is NULL (balanced rows) but the width %u "
-				      "is odd",
-				      fn, (unsigned)s->width);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.row_ones is NULL (balanced rows) but the width %u "
+				   "is odd",
+				   fn, (unsigned)s->width);
 	if (!s->col_ones && s->height % 2)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.col_ones is NULL (balanced columns) but the "
-				      "height %u is odd",
-				      fn, (unsigned)s->height);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.col_ones is NULL (balanced columns) but the "
+				   "height %u is odd",
+				   fn, (unsigned)s->height);
 	if ((s->row_ones && (rc = check_counts(s->row_ones, s->height, s->width, "row_ones", fn))) ||
 	    (s->col_ones && (rc = check_counts(s->col_ones, s->width, s->height, "col_ones", fn))))
 		return rc;
 	if (s->windows & ~(int32_t)(QUBO_PUZZLE_WINDOWS_ROWS | QUBO_PUZZLE_WINDOWS_COLUMNS |
 				    QUBO_PUZZLE_WINDOWS_DIAGONALS))
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.windows is %d, expected flags of "
-				      "QUBO_PUZZLE_WINDOWS_ROWS (1), _COLUMNS (2) and _DIAGONALS (4)",
-				      fn, (int)s->windows);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.windows is %d, expected flags of "
+				   "QUBO_PUZZLE_WINDOWS_ROWS (1), _COLUMNS (2) and _DIAGONALS (4)",
+				   fn, (int)s->windows);
 	if (s->wrap < QUBO_PUZZLE_WRAP_NONE || s->wrap > QUBO_PUZZLE_WRAP_TORUS)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.wrap is %d, expected 0 (none), 1 (cylinder) or 2 "
-				      "(torus)",
-				      fn, (int)s->wrap);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.wrap is %d, expected 0 (none), 1 (cylinder) or 2 "
+				   "(torus)",
+				   fn, (int)s->wrap);
 	if (s->distinct != 0 && s->distinct != 1)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG, "%s: spec.distinct is %d, expected 0 or 1",
-				      fn, (int)s->distinct);
+		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: spec.distinct is %d, expected 0 or 1",
+				   fn, (int)s->distinct);
 	if (s->num_signs && !s->signs)
 		return bad(fn, "spec.signs is NULL but spec.num_signs is not 0");
 	for (i = 0; i < s->num_signs; i++) {
 		const qubo_puzzle_binary_sign *g = &s->signs[i];
 
 		if (g->a >= n || g->b >= n || g->a == g->b || (g->differ != 0 && g->differ != 1))
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.signs[%zu] is (%u, %u, %d): expected two "
-					      "different cells below %zu and differ 0 or 1",
-					      fn, i, (unsigned)g->a, (unsigned)g->b, (int)g->differ,
-					      n);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: spec.signs[%zu] is (%u, %u, %d): expected two "
+					   "different cells below %zu and differ 0 or 1",
+					   fn, i, (unsigned)g->a, (unsigned)g->b, (int)g->differ,
+					   n);
 	}
 	if (s->num_regions && !s->regions)
 		return bad(fn, "spec.regions is NULL but spec.num_regions is not 0");
@@ -110,10 +110,10 @@ static int check_spec(const qubo_puzzle_binary_spec *s, const char *fn)
 		return rc;
 	for (i = 0; s->region_ones && i < s->num_regions; i++)
 		if (s->region_ones[i] < -1)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.region_ones[%zu] is %d, expected -1 (no "
-					      "count) or at least 0",
-					      fn, i, (int)s->region_ones[i]);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: spec.region_ones[%zu] is %d, expected -1 (no "
+					   "count) or at least 0",
+					   fn, i, (int)s->region_ones[i]);
 	if (s->num_equal_groups && !s->equal_groups)
 		return bad(fn, "spec.equal_groups is NULL but spec.num_equal_groups is not 0");
 	if (s->equal_groups && (rc = check_map(s->equal_groups, n, s->num_equal_groups,
@@ -124,12 +124,12 @@ static int check_spec(const qubo_puzzle_binary_spec *s, const char *fn)
 	for (i = 0; i < 2 * s->num_differ_pairs; i++)
 		if (s->differ_pairs[i] >= s->num_equal_groups ||
 		    (i % 2 && s->differ_pairs[i] == s->differ_pairs[i - 1]))
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.differ_pairs[%zu] is %u, expected a group "
-					      "below spec.num_equal_groups (%zu), other than its "
-					      "pair's first",
-					      fn, i, (unsigned)s->differ_pairs[i],
-					      s->num_equal_groups);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: spec.differ_pairs[%zu] is %u, expected a group "
+					   "below spec.num_equal_groups (%zu), other than its "
+					   "pair's first",
+					   fn, i, (unsigned)s->differ_pairs[i],
+					   s->num_equal_groups);
 	return QUBO_OK;
 }
 
@@ -252,10 +252,10 @@ static int make_relations(const qubo_puzzle_binary_spec *s, struct bn_rel *rel, 
 	}
 	for (i = 0; i < s->num_equal_groups; i++)
 		if (first[i] == UINT32_MAX)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: equality group %zu has no cell in "
-					      "spec.equal_groups",
-					      fn, i);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: equality group %zu has no cell in "
+					   "spec.equal_groups",
+					   fn, i);
 	for (i = 0; i < s->num_differ_pairs; i++)
 		relate(rel, nrel, first[s->differ_pairs[2 * i]], first[s->differ_pairs[2 * i + 1]],
 		       1);
@@ -274,10 +274,10 @@ static int check_region_sizes(const qubo_puzzle_binary_spec *s, size_t *size, co
 			size[s->regions[i]]++;
 	for (i = 0; s->region_ones && i < s->num_regions; i++)
 		if (s->region_ones[i] > 0 && (size_t)s->region_ones[i] > size[i])
-			return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-					      "%s: the puzzle has no solution: region %zu needs %d "
-					      "ones and has %zu cells",
-					      fn, i, (int)s->region_ones[i], size[i]);
+			return qubo__error(QUBO_ERR_INFEASIBLE,
+					   "%s: the puzzle has no solution: region %zu needs %d "
+					   "ones and has %zu cells",
+					   fn, i, (int)s->region_ones[i], size[i]);
 	return QUBO_OK;
 }
 
@@ -296,16 +296,16 @@ int qubo_puzzle_binary_new(qubo_puzzle **out, const qubo_puzzle_binary_spec *spe
 	if (!rc)
 		rc = check_spec(spec, fn);
 	if (!rc)
-		rc = qubo__pz_alloc_init(&a, opts.allocator);
+		rc = qubo__alloc_init(&a, opts.allocator, NULL);
 	if (rc)
 		return rc;
 	n = (size_t)spec->width * spec->height;
-	win = qubo__pz_alloc(&a, 12 * n, sizeof *win);
-	rel = qubo__pz_alloc(&a, spec->num_signs + n + spec->num_differ_pairs, sizeof *rel);
-	first = qubo__pz_alloc(&a, spec->num_equal_groups, sizeof *first);
-	size = qubo__pz_alloc(&a, spec->num_regions, sizeof *size);
+	win = qubo__malloc_array(&a, 12 * n, sizeof *win);
+	rel = qubo__malloc_array(&a, spec->num_signs + n + spec->num_differ_pairs, sizeof *rel);
+	first = qubo__malloc_array(&a, spec->num_equal_groups, sizeof *first);
+	size = qubo__malloc_array(&a, spec->num_regions, sizeof *size);
 	if (!win || !rel || !first || !size)
-		rc = qubo__pz_nomem("the puzzle's spec");
+		rc = qubo__nomem("the puzzle's spec");
 	if (!rc)
 		rc = make_relations(spec, rel, &nrel, first, fn);
 	if (!rc)
@@ -330,9 +330,9 @@ int qubo_puzzle_binary_new(qubo_puzzle **out, const qubo_puzzle_binary_spec *spe
 		b.num_regions = spec->regions ? spec->num_regions : 0;
 		rc = qubo__pz_build_end(out, &opts, qubo__pz_bn_create(out, &b, &opts, fn));
 	}
-	qubo__pz_free(&a, win);
-	qubo__pz_free(&a, rel);
-	qubo__pz_free(&a, first);
-	qubo__pz_free(&a, size);
+	qubo__free(&a, win);
+	qubo__free(&a, rel);
+	qubo__free(&a, first);
+	qubo__free(&a, size);
 	return rc;
 }

@@ -46,17 +46,17 @@ static int read_size(const struct qubo__pz_line *header, const struct qubo__pz_t
 	int rc;
 
 	if (ntoks < 2)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, header->len + 1,
-					 "the header needs the board size: %s N or %s WxH", word,
-					 word);
+		return qubo__error_at(QUBO_ERR_PARSE, header->no, header->len + 1,
+				      "the header needs the board size: %s N or %s WxH", word,
+				      word);
 	rc = qubo__pz_token_size(header, &toks[1], 0, w, h);
 	if (rc)
 		return rc;
 	if (*w % 2 || *h % 2)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, toks[1].column,
-					 "a %s board needs even sides, so that every row and "
-					 "column can hold as many 0s as 1s (this one is %u x %u)",
-					 word, (unsigned)*w, (unsigned)*h);
+		return qubo__error_at(QUBO_ERR_PARSE, header->no, toks[1].column,
+				      "a %s board needs even sides, so that every row and "
+				      "column can hold as many 0s as 1s (this one is %u x %u)",
+				      word, (unsigned)*w, (unsigned)*h);
 	return QUBO_OK;
 }
 
@@ -67,12 +67,12 @@ static int read_takuzu_words(const struct qubo__pz_line *line, const struct qubo
 	*distinct = 1;
 	if (ntoks >= 3) {
 		if (!qubo__pz_token_is(&toks[2], "nounique"))
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[2].column,
-						 "unexpected word in the header (expected "
-						 "'nounique' or the end of the line)");
+			return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[2].column,
+					      "unexpected word in the header (expected "
+					      "'nounique' or the end of the line)");
 		if (ntoks > 3)
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[3].column,
-						 "unexpected word after 'nounique'");
+			return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[3].column,
+					      "unexpected word after 'nounique'");
 		*distinct = 0;
 	}
 	return QUBO_OK;
@@ -114,13 +114,13 @@ int qubo__pz_takuzu_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	if (!qubo__pz_next_content(r, &first, 1))
 		return qubo__pz_error_eof(r, "the header is not followed by the %u x %u grid",
 					  (unsigned)w, (unsigned)h);
-	rc = qubo__pz_alloc_init(&a, opts->allocator);
+	rc = qubo__alloc_init(&a, opts->allocator, NULL);
 	if (rc)
 		return rc;
 	ctx.w = w;
-	ctx.clues = qubo__pz_alloc(&a, (size_t)w * h, 1);
+	ctx.clues = qubo__malloc_array(&a, (size_t)w * h, 1);
 	if (!ctx.clues)
-		return qubo__pz_nomem("the puzzle's grid");
+		return qubo__nomem("the puzzle's grid");
 	g.width = w;
 	g.height = h;
 	g.expected = "'.', '0' or '1'";
@@ -139,7 +139,7 @@ int qubo__pz_takuzu_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 		s.clues = ctx.clues;
 		rc = qubo__pz_bn_create(out, &s, opts, "takuzu");
 	}
-	qubo__pz_free(&a, ctx.clues);
+	qubo__free(&a, ctx.clues);
 	return rc;
 }
 
@@ -169,28 +169,28 @@ static int layout_row_char(struct layout *L, const struct qubo__pz_line *line, u
 	shown_char(ch, shown, sizeof shown);
 	if (i % 2 == 0) {
 		if (ch == '.' && L->solution)
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, i + 1,
-						 "row %u, column %zu of the solution is not filled "
-						 "(expected '0' or '1')",
-						 (unsigned)row + 1, i / 2 + 1);
+			return qubo__error_at(QUBO_ERR_PARSE, line->no, i + 1,
+					      "row %u, column %zu of the solution is not filled "
+					      "(expected '0' or '1')",
+					      (unsigned)row + 1, i / 2 + 1);
 		if (ch != '.' && ch != '0' && ch != '1')
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, i + 1,
-						 "unexpected %s at row %u, column %zu (expected %s)",
-						 shown, (unsigned)row + 1, i / 2 + 1,
-						 L->solution ? "'0' or '1'" : "'.', '0' or '1'");
+			return qubo__error_at(QUBO_ERR_PARSE, line->no, i + 1,
+					      "unexpected %s at row %u, column %zu (expected %s)",
+					      shown, (unsigned)row + 1, i / 2 + 1,
+					      L->solution ? "'0' or '1'" : "'.', '0' or '1'");
 		L->cell[c] = ch;
 		return QUBO_OK;
 	}
 	if (!is_sign(ch))
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, i + 1,
-					 "unexpected %s between columns %zu and %zu of row %u "
-					 "(expected ' ', '=' or 'x')",
-					 shown, i / 2 + 1, i / 2 + 2, (unsigned)row + 1);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, i + 1,
+				      "unexpected %s between columns %zu and %zu of row %u "
+				      "(expected ' ', '=' or 'x')",
+				      shown, i / 2 + 1, i / 2 + 2, (unsigned)row + 1);
 	if (L->want_hs && L->want_hs[c] != ch)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, i + 1,
-					 "the sign between columns %zu and %zu of row %u is '%c', "
-					 "the puzzle's is '%c'",
-					 i / 2 + 1, i / 2 + 2, (unsigned)row + 1, ch, L->want_hs[c]);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, i + 1,
+				      "the sign between columns %zu and %zu of row %u is '%c', "
+				      "the puzzle's is '%c'",
+				      i / 2 + 1, i / 2 + 2, (unsigned)row + 1, ch, L->want_hs[c]);
 	if (L->hs)
 		L->hs[c] = ch;
 	return QUBO_OK;
@@ -208,22 +208,22 @@ static int layout_sign_char(struct layout *L, const struct qubo__pz_line *line, 
 	shown_char(ch, shown, sizeof shown);
 	if (i % 2 == 1) {
 		if (ch != ' ')
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, i + 1,
-						 "unexpected %s between the signs below row %u "
-						 "(expected a space)",
-						 shown, (unsigned)row + 1);
+			return qubo__error_at(QUBO_ERR_PARSE, line->no, i + 1,
+					      "unexpected %s between the signs below row %u "
+					      "(expected a space)",
+					      shown, (unsigned)row + 1);
 		return QUBO_OK;
 	}
 	if (!is_sign(ch))
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, i + 1,
-					 "unexpected %s below row %u, column %zu (expected ' ', "
-					 "'=' or 'x')",
-					 shown, (unsigned)row + 1, i / 2 + 1);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, i + 1,
+				      "unexpected %s below row %u, column %zu (expected ' ', "
+				      "'=' or 'x')",
+				      shown, (unsigned)row + 1, i / 2 + 1);
 	if (L->want_vs && L->want_vs[c] != ch)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, i + 1,
-					 "the sign below row %u, column %zu is '%c', the "
-					 "puzzle's is '%c'",
-					 (unsigned)row + 1, i / 2 + 1, ch, L->want_vs[c]);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, i + 1,
+				      "the sign below row %u, column %zu is '%c', the "
+				      "puzzle's is '%c'",
+				      (unsigned)row + 1, i / 2 + 1, ch, L->want_vs[c]);
 	if (L->vs)
 		L->vs[c] = ch;
 	return QUBO_OK;
@@ -254,9 +254,9 @@ static int read_layout(struct qubo__pz_reader *r, const struct qubo__pz_line *fi
 						  lines);
 		eff = qubo__pz_line_trimmed(&line);
 		if (k % 2 == 0 && eff == 0)
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line.no, 1,
-						 "blank line where row %u of the cells should be",
-						 (unsigned)row + 1);
+			return qubo__error_at(QUBO_ERR_PARSE, line.no, 1,
+					      "blank line where row %u of the cells should be",
+					      (unsigned)row + 1);
 		for (i = 0; i < eff && i < width; i++) {
 			rc = k % 2 == 0 ? layout_row_char(L, &line, row, i)
 					: layout_sign_char(L, &line, row, i);
@@ -269,22 +269,22 @@ static int read_layout(struct qubo__pz_reader *r, const struct qubo__pz_line *fi
 			size_t c = (size_t)row * L->w + i / 2;
 
 			if (L->want_vs[c] != ' ')
-				return qubo__pz_error_at(QUBO_ERR_PARSE, line.no, i + 1,
-							 "the sign below row %u, column %zu is "
-							 "missing, the puzzle's is '%c'",
-							 (unsigned)row + 1, i / 2 + 1, L->want_vs[c]);
+				return qubo__error_at(QUBO_ERR_PARSE, line.no, i + 1,
+						      "the sign below row %u, column %zu is "
+						      "missing, the puzzle's is '%c'",
+						      (unsigned)row + 1, i / 2 + 1, L->want_vs[c]);
 		}
 		if (k % 2 == 0 && eff < width)
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line.no, eff + 1,
-						 "row %u has %zu of the %zu characters of a "
-						 "%u-wide board (cell, sign, cell, ...)",
-						 (unsigned)row + 1, eff, width, (unsigned)L->w);
+			return qubo__error_at(QUBO_ERR_PARSE, line.no, eff + 1,
+					      "row %u has %zu of the %zu characters of a "
+					      "%u-wide board (cell, sign, cell, ...)",
+					      (unsigned)row + 1, eff, width, (unsigned)L->w);
 		if (eff > width)
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line.no, width + 1,
-						 "%s %u is longer than the %zu characters of a "
-						 "%u-wide board",
-						 k % 2 == 0 ? "row" : "the line of signs below row",
-						 (unsigned)row + 1, width, (unsigned)L->w);
+			return qubo__error_at(QUBO_ERR_PARSE, line.no, width + 1,
+					      "%s %u is longer than the %zu characters of a "
+					      "%u-wide board",
+					      k % 2 == 0 ? "row" : "the line of signs below row",
+					      (unsigned)row + 1, width, (unsigned)L->w);
 	}
 	return QUBO_OK;
 }
@@ -307,26 +307,26 @@ int qubo__pz_tango_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	    (rc = qubo__pz_check_size(opts, header, &toks[1], w, h, 1)))
 		return rc;
 	if (ntoks > 2)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, toks[2].column,
-					 "unexpected word in the header (expected the end of the "
-					 "line)");
+		return qubo__error_at(QUBO_ERR_PARSE, header->no, toks[2].column,
+				      "unexpected word in the header (expected the end of the "
+				      "line)");
 	if (!qubo__pz_next_content(r, &first, 1))
 		return qubo__pz_error_eof(r, "the header is not followed by the %u x %u grid",
 					  (unsigned)w, (unsigned)h);
-	rc = qubo__pz_alloc_init(&a, opts->allocator);
+	rc = qubo__alloc_init(&a, opts->allocator, NULL);
 	if (rc)
 		return rc;
 	n = (size_t)w * h;
 	memset(&L, 0, sizeof L);
 	L.w = w;
 	L.h = h;
-	L.cell = qubo__pz_alloc(&a, n, 1);
-	L.hs = qubo__pz_alloc(&a, n, 1);
-	L.vs = qubo__pz_alloc(&a, n, 1);
-	clues = qubo__pz_alloc(&a, n, 1);
-	rels = qubo__pz_alloc(&a, 2 * n, sizeof *rels);
+	L.cell = qubo__malloc_array(&a, n, 1);
+	L.hs = qubo__malloc_array(&a, n, 1);
+	L.vs = qubo__malloc_array(&a, n, 1);
+	clues = qubo__malloc_array(&a, n, 1);
+	rels = qubo__malloc_array(&a, 2 * n, sizeof *rels);
 	if (!L.cell || !L.hs || !L.vs || !clues || !rels)
-		rc = qubo__pz_nomem("the puzzle's grid");
+		rc = qubo__nomem("the puzzle's grid");
 	if (!rc)
 		rc = read_layout(r, &first, &L);
 	if (!rc)
@@ -356,11 +356,11 @@ int qubo__pz_tango_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 		s.vsign = L.vs;
 		rc = qubo__pz_bn_create(out, &s, opts, "tango");
 	}
-	qubo__pz_free(&a, L.cell);
-	qubo__pz_free(&a, L.hs);
-	qubo__pz_free(&a, L.vs);
-	qubo__pz_free(&a, clues);
-	qubo__pz_free(&a, rels);
+	qubo__free(&a, L.cell);
+	qubo__free(&a, L.hs);
+	qubo__free(&a, L.vs);
+	qubo__free(&a, clues);
+	qubo__free(&a, rels);
 	return rc;
 }
 
@@ -414,9 +414,9 @@ int qubo__pz_bn_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 	const struct bn *b = p->data;
 
 	if (b->kind == BN_SPEC)
-		return qubo__pz_error(QUBO_ERR_NOT_SUPPORTED,
-				      "qubo_puzzle_format: a binary puzzle built from a spec has no "
-				      "text form");
+		return qubo__error(QUBO_ERR_NOT_SUPPORTED,
+				   "qubo_puzzle_format: a binary puzzle built from a spec has no "
+				   "text form");
 	header_line(b, o);
 	put_grid(b, NULL, o);
 	return QUBO_OK;
@@ -441,29 +441,29 @@ int qubo__pz_bn_solution_header_check(const qubo_puzzle *p, const struct qubo__p
 	int rc;
 
 	if (b->kind == BN_SPEC)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[0].column,
-					 "a puzzle built from a spec has no header: its solution "
-					 "is the grid alone");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[0].column,
+				      "a puzzle built from a spec has no header: its solution "
+				      "is the grid alone");
 	if ((rc = read_size(line, toks, nt, word, &w, &h)))
 		return rc;
 	if (w != b->w || h != b->h)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
-					 "the solution is for a %u x %u board, the puzzle's is "
-					 "%u x %u",
-					 (unsigned)w, (unsigned)h, (unsigned)b->w, (unsigned)b->h);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
+				      "the solution is for a %u x %u board, the puzzle's is "
+				      "%u x %u",
+				      (unsigned)w, (unsigned)h, (unsigned)b->w, (unsigned)b->h);
 	if (b->kind == BN_TANGO) {
 		if (nt > 2)
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[2].column,
-						 "unexpected word in the solution's header");
+			return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[2].column,
+					      "unexpected word in the solution's header");
 		return QUBO_OK;
 	}
 	if ((rc = read_takuzu_words(line, toks, nt, &distinct)))
 		return rc;
 	if (distinct != b->distinct)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no,
-					 nt >= 3 ? toks[2].column : qubo__pz_line_trimmed(line) + 1,
-					 "the solution's header %s 'nounique', the puzzle's %s",
-					 distinct ? "lacks" : "has", distinct ? "has it" : "does not");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no,
+				      nt >= 3 ? toks[2].column : qubo__pz_line_trimmed(line) + 1,
+				      "the solution's header %s 'nounique', the puzzle's %s",
+				      distinct ? "lacks" : "has", distinct ? "has it" : "does not");
 	return QUBO_OK;
 }
 

@@ -30,19 +30,19 @@ static void cz_destroy(const qubo_allocator *a, void *data)
 
 	if (!z)
 		return;
-	qubo__pz_free(a, z->code);
+	qubo__free(a, z->code);
 	qubo__pz_cz_sets_free(&z->sets, a);
-	qubo__pz_free(a, z->region);
-	qubo__pz_free(a, z->reg_start);
-	qubo__pz_free(a, z->reg_cells);
-	qubo__pz_free(a, z->weight);
-	qubo__pz_free(a, z->placed);
-	qubo__pz_free(a, z->out_start);
-	qubo__pz_free(a, z->out);
-	qubo__pz_free(a, z->adj_start);
-	qubo__pz_free(a, z->adj);
-	qubo__pz_free(a, z->reg_char);
-	qubo__pz_free(a, z);
+	qubo__free(a, z->region);
+	qubo__free(a, z->reg_start);
+	qubo__free(a, z->reg_cells);
+	qubo__free(a, z->weight);
+	qubo__free(a, z->placed);
+	qubo__free(a, z->out_start);
+	qubo__free(a, z->out);
+	qubo__free(a, z->adj_start);
+	qubo__free(a, z->adj);
+	qubo__free(a, z->reg_char);
+	qubo__free(a, z);
 }
 
 /* ---- names for messages ---- */
@@ -69,8 +69,9 @@ static const char *no_piece_why(const void *spec, uint32_t cell)
 {
 	const qubo_puzzle_chess_spec *s = spec;
 
-	return s->pieces && s->pieces[cell] == QUBO_CHESS_NONE ? "is a cell where no piece may stand"
-							       : NULL;
+	return s->pieces && s->pieces[cell] == QUBO_PUZZLE_CHESS_NONE ?
+		       "is a cell where no piece may stand" :
+		       NULL;
 }
 
 static int check_spec(const qubo_puzzle_chess_spec *s, const char *fn)
@@ -78,24 +79,26 @@ static int check_spec(const qubo_puzzle_chess_spec *s, const char *fn)
 	size_t n, i;
 	int rc;
 
-	rc = qubo__pz_check_struct(s, s->struct_size, QUBO_PUZZLE_CHESS_SPEC_SIZE_V1, sizeof *s,
-				   "qubo_puzzle_chess_spec", fn);
+	rc = qubo__check_struct(s, s->struct_size, QUBO_PUZZLE_CHESS_SPEC_SIZE_V1, sizeof *s,
+				"qubo_puzzle_chess_spec", fn);
 	if (rc)
 		return rc;
 	rc = qubo__pz_check_board(s->width, s->height, fn);
 	if (rc)
 		return rc;
 	n = (size_t)s->width * s->height;
-	if (s->mode != QUBO_CHESS_COLOURED && s->mode != QUBO_CHESS_MAX)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.mode is %d, expected 0 (QUBO_CHESS_COLOURED) or 1 "
-				      "(QUBO_CHESS_MAX)",
-				      fn, (int)s->mode);
+	if (s->mode != QUBO_PUZZLE_CHESS_MODE_COLOURED && s->mode != QUBO_PUZZLE_CHESS_MODE_MAX)
+		return qubo__error(
+			QUBO_ERR_INVALID_ARG,
+			"%s: spec.mode is %d, expected 0 (QUBO_PUZZLE_CHESS_MODE_COLOURED) or 1 "
+			"(QUBO_PUZZLE_CHESS_MODE_MAX)",
+			fn, (int)s->mode);
 	for (i = 0; s->pieces && i < n; i++) {
 		int32_t c = s->pieces[i];
 
-		if (c == QUBO_CHESS_NONE || (c >= 0 && c < QUBO__CZ_BUILTINS) ||
-		    (c >= QUBO_CHESS_CUSTOM && (size_t)(c - QUBO_CHESS_CUSTOM) < s->num_move_sets))
+		if (c == QUBO_PUZZLE_CHESS_NONE || (c >= 0 && c < QUBO__CZ_BUILTINS) ||
+		    (c >= QUBO_PUZZLE_CHESS_CUSTOM &&
+		     (size_t)(c - QUBO_PUZZLE_CHESS_CUSTOM) < s->num_move_sets))
 			continue;
 		if (c >= QUBO_CHESS_CUSTOM)
 			return qubo__error_cell(QUBO_ERR_INVALID_ARG, i / s->width + 1,
@@ -111,18 +114,17 @@ static int check_spec(const qubo_puzzle_chess_spec *s, const char *fn)
 			"QUBO_CHESS_CUSTOM + k",
 			fn, i, i / s->width + 1, i % s->width + 1, (int)c);
 	}
-	if (s->mode == QUBO_CHESS_MAX && s->regions)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.regions must be NULL for max chess pieces", fn);
-	if (s->mode == QUBO_CHESS_COLOURED && s->weights)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.weights must be NULL for coloured chess pieces",
-				      fn);
-	if (s->mode == QUBO_CHESS_COLOURED && s->lambda != 0.0)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.lambda is %g; it must be 0 for coloured chess "
-				      "pieces",
-				      fn, s->lambda);
+	if (s->mode == QUBO_PUZZLE_CHESS_MODE_MAX && s->regions)
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.regions must be NULL for max chess pieces", fn);
+	if (s->mode == QUBO_PUZZLE_CHESS_MODE_COLOURED && s->weights)
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.weights must be NULL for coloured chess pieces", fn);
+	if (s->mode == QUBO_PUZZLE_CHESS_MODE_COLOURED && s->lambda != 0.0)
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.lambda is %g; it must be 0 for coloured chess "
+				   "pieces",
+				   fn, s->lambda);
 	for (i = 0; s->regions && i < n; i++)
 		if (s->regions[i] < -1 || (size_t)s->regions[i] + 1 > n)
 			return qubo__error_cell(
@@ -144,7 +146,7 @@ static int check_weights(struct cz *z, const qubo_puzzle_chess_spec *s, double P
 	for (i = 0; i < z->n; i++) {
 		double w = s->weights ? s->weights[i] : 1.0;
 
-		if (z->code[i] == QUBO_CHESS_NONE)
+		if (z->code[i] == QUBO_PUZZLE_CHESS_NONE)
 			continue;
 		if (!(w > 0.0 && w <= DBL_MAX))
 			return qubo__error_cell(
@@ -161,20 +163,20 @@ static int check_weights(struct cz *z, const qubo_puzzle_chess_spec *s, double P
 	if (s->lambda == 0.0) {
 		z->lambda = z->maxw + P;
 		if (!(z->lambda <= DBL_MAX))
-			return qubo__pz_error(QUBO_ERR_OUT_OF_RANGE,
-					      "%s: the largest weight %g plus the penalty %g "
-					      "overflows",
-					      fn, z->maxw, P);
+			return qubo__error(QUBO_ERR_OUT_OF_RANGE,
+					   "%s: the largest weight %g plus the penalty %g "
+					   "overflows",
+					   fn, z->maxw, P);
 		return QUBO_OK;
 	}
 	if (!(s->lambda <= DBL_MAX && s->lambda > -DBL_MAX))
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.lambda is %g, expected a finite weight (or 0 to "
-				      "choose one)",
-				      fn, s->lambda);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.lambda is %g, expected a finite weight (or 0 to "
+				   "choose one)",
+				   fn, s->lambda);
 	if (!(s->lambda > z->maxw)) {
 		if (argmax == z->n)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
+			return qubo__error(QUBO_ERR_INVALID_ARG,
 					      "%s: spec.lambda is %g; a conflict weight must be "
 					      "positive",
 					      fn, s->lambda);
@@ -200,70 +202,70 @@ static int copy_spec(struct cz *z, const qubo_allocator *a, const qubo_puzzle_ch
 	rc = qubo__pz_cz_sets_copy(&z->sets, a, s->num_move_sets, s->move_set_start, s->moves, fn);
 	if (rc)
 		return rc;
-	z->code = qubo__pz_alloc(a, n, sizeof *z->code);
-	z->placed = qubo__pz_zalloc(a, n, 1);
+	z->code = qubo__malloc_array(a, n, sizeof *z->code);
+	z->placed = qubo__calloc_array(a, n, 1);
 	if (!z->code || !z->placed)
-		return qubo__pz_nomem("the chess instance");
+		return qubo__nomem("the chess instance");
 	for (i = 0; i < n; i++)
-		z->code[i] = s->pieces ? s->pieces[i] : QUBO_CHESS_QUEEN;
+		z->code[i] = s->pieces ? s->pieces[i] : QUBO_PUZZLE_CHESS_QUEEN;
 	if (letters && z->sets.n) {
-		z->sets.letters = qubo__pz_alloc(a, z->sets.n, 1);
+		z->sets.letters = qubo__malloc_array(a, z->sets.n, 1);
 		if (!z->sets.letters)
-			return qubo__pz_nomem("the chess instance");
+			return qubo__nomem("the chess instance");
 		memcpy(z->sets.letters, letters, z->sets.n);
 	}
 	rc = qubo__pz_mark_cells(z->placed, s->placed, s->num_placed, "placed", z->w, fn);
 	if (rc)
 		return rc;
 	z->nplaced = s->num_placed;
-	if (z->mode == QUBO_CHESS_MAX) {
+	if (z->mode == QUBO_PUZZLE_CHESS_MODE_MAX) {
 		if (s->weights) {
-			z->weight = qubo__pz_alloc(a, n, sizeof *z->weight);
+			z->weight = qubo__malloc_array(a, n, sizeof *z->weight);
 			if (!z->weight)
-				return qubo__pz_nomem("the chess instance");
+				return qubo__nomem("the chess instance");
 		}
 		rc = check_weights(z, s, P, fn);
 		if (rc)
 			return rc;
 		for (i = 0; z->weight && i < n; i++)
-			z->weight[i] = z->code[i] == QUBO_CHESS_NONE ? 0.0 : s->weights[i];
+			z->weight[i] = z->code[i] == QUBO_PUZZLE_CHESS_NONE ? 0.0 : s->weights[i];
 	}
 	if (!s->regions)
 		return QUBO_OK;
 	/* Regions: numbers 0 … max, each listing its cells that may hold a piece. */
-	z->region = qubo__pz_alloc(a, n, sizeof *z->region);
+	z->region = qubo__malloc_array(a, n, sizeof *z->region);
 	if (!z->region)
-		return qubo__pz_nomem("the chess regions");
+		return qubo__nomem("the chess regions");
 	for (i = 0; i < n; i++) {
 		z->region[i] = s->regions[i];
 		if (s->regions[i] >= 0 && (size_t)s->regions[i] + 1 > z->nreg)
 			z->nreg = (size_t)s->regions[i] + 1;
 	}
-	z->reg_start = qubo__pz_zalloc(a, z->nreg + 1, sizeof *z->reg_start);
+	z->reg_start = qubo__calloc_array(a, z->nreg + 1, sizeof *z->reg_start);
 	for (i = 0; i < n; i++)
-		total += z->region[i] >= 0 && z->code[i] != QUBO_CHESS_NONE;
-	z->reg_cells = qubo__pz_alloc(a, total, sizeof *z->reg_cells);
+		total += z->region[i] >= 0 && z->code[i] != QUBO_PUZZLE_CHESS_NONE;
+	z->reg_cells = qubo__malloc_array(a, total, sizeof *z->reg_cells);
 	if (reg_chars)
-		z->reg_char = qubo__pz_alloc(a, z->nreg, 1);
+		z->reg_char = qubo__malloc_array(a, z->nreg, 1);
 	if (!z->reg_start || !z->reg_cells || (reg_chars && !z->reg_char))
-		return qubo__pz_nomem("the chess regions");
+		return qubo__nomem("the chess regions");
 	if (reg_chars)
 		memcpy(z->reg_char, reg_chars, z->nreg);
 	for (i = 0; i < n; i++)
-		if (z->region[i] >= 0 && z->code[i] != QUBO_CHESS_NONE)
+		if (z->region[i] >= 0 && z->code[i] != QUBO_PUZZLE_CHESS_NONE)
 			z->reg_start[z->region[i] + 1]++;
 	for (k = 0; k < z->nreg; k++)
 		z->reg_start[k + 1] += z->reg_start[k];
 	{
-		size_t *fill = qubo__pz_alloc(a, z->nreg + 1, sizeof *fill);
+		size_t *fill = qubo__malloc_array(a, z->nreg + 1, sizeof *fill);
 
 		if (!fill)
-			return qubo__pz_nomem("the chess regions");
+			return qubo__nomem("the chess regions");
 		memcpy(fill, z->reg_start, (z->nreg + 1) * sizeof *fill);
 		for (i = 0; i < n; i++)
-			if (z->region[i] >= 0 && z->code[i] != QUBO_CHESS_NONE)
+			if (z->region[i] >= 0 && z->code[i] != QUBO_PUZZLE_CHESS_NONE)
 				z->reg_cells[fill[z->region[i]]++] = (uint32_t)i;
-		qubo__pz_free(a, fill);
+		qubo__free(a, fill);
 	}
 	return QUBO_OK;
 }
@@ -273,21 +275,21 @@ static int copy_spec(struct cz *z, const qubo_allocator *a, const qubo_puzzle_ch
 static int build_graph(struct cz *z, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
 		       const char *fn)
 {
-	uint8_t *can = qubo__pz_alloc(a, z->n, 1);
+	uint8_t *can = qubo__malloc_array(a, z->n, 1);
 	size_t i;
 	int rc;
 
 	if (!can)
-		return qubo__pz_nomem("the attack graph");
+		return qubo__nomem("the attack graph");
 	for (i = 0; i < z->n; i++)
-		can[i] = z->code[i] != QUBO_CHESS_NONE;
+		can[i] = z->code[i] != QUBO_PUZZLE_CHESS_NONE;
 	/* the conflict graph holds each attack twice, once each way */
 	rc = qubo__pz_cz_reach_check(a, z->w, z->h, z->code, &z->sets, can,
 				     QUBO__CZ_MAX_ENTRIES / 2, NULL, ctl, fn);
 	if (!rc)
 		rc = qubo__pz_cz_reach_lists(a, z->w, z->h, z->code, &z->sets, can, ctl,
 					     &z->out_start, &z->out, fn);
-	qubo__pz_free(a, can);
+	qubo__free(a, can);
 	if (rc)
 		return rc;
 	return qubo__pz_cz_transpose(a, z->n, z->out_start, z->out, 1, ctl, &z->adj_start, &z->adj,
@@ -333,19 +335,19 @@ static int place(const struct cz *z, int8_t *val, size_t c, int quiet)
 			cell_name(z, u, x, sizeof x);
 			cell_name(z, v, y, sizeof y);
 			if (attacks(z, u, v) && attacks(z, v, u))
-				return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-						      "the puzzle has no solution: the pre-placed "
-						      "%s and the pre-placed %s attack each other",
-						      x, y);
+				return qubo__error(QUBO_ERR_INFEASIBLE,
+						   "the puzzle has no solution: the pre-placed "
+						   "%s and the pre-placed %s attack each other",
+						   x, y);
 			if (attacks(z, v, u))
-				return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-						      "the puzzle has no solution: the pre-placed "
-						      "%s attacks the pre-placed %s",
-						      y, x);
-			return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-					      "the puzzle has no solution: the pre-placed %s "
-					      "attacks the pre-placed %s",
-					      x, y);
+				return qubo__error(QUBO_ERR_INFEASIBLE,
+						   "the puzzle has no solution: the pre-placed "
+						   "%s attacks the pre-placed %s",
+						   y, x);
+			return qubo__error(QUBO_ERR_INFEASIBLE,
+					   "the puzzle has no solution: the pre-placed %s "
+					   "attacks the pre-placed %s",
+					   x, y);
 		}
 		val[b] = 0;
 	}
@@ -365,10 +367,10 @@ static int place(const struct cz *z, int8_t *val, size_t c, int quiet)
 				region_name(z, r, rn, sizeof rn);
 				cell_name(z, u, x, sizeof x);
 				cell_name(z, v, y, sizeof y);
-				return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-						      "the puzzle has no solution: %s holds two "
-						      "pre-placed pieces, the %s and the %s",
-						      rn, x, y);
+				return qubo__error(QUBO_ERR_INFEASIBLE,
+						   "the puzzle has no solution: %s holds two "
+						   "pre-placed pieces, the %s and the %s",
+						   rn, x, y);
 			}
 			val[b] = 0;
 		}
@@ -404,10 +406,10 @@ static int reduce(const struct cz *z, int32_t level, int8_t *val, int quiet,
 		if (quiet)
 			return QUBO_ERR_INFEASIBLE;
 		region_name(z, k, rn, sizeof rn);
-		return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-				      "the puzzle has no solution: %s has no cell where a piece "
-				      "may stand",
-				      rn);
+		return qubo__error(QUBO_ERR_INFEASIBLE,
+				   "the puzzle has no solution: %s has no cell where a piece "
+				   "may stand",
+				   rn);
 	}
 	for (i = 0; i < z->n; i++)
 		if (val[i] == 1 && (rc = place(z, val, i, quiet)))
@@ -436,11 +438,11 @@ static int reduce(const struct cz *z, int32_t level, int8_t *val, int quiet,
 				if (quiet)
 					return QUBO_ERR_INFEASIBLE;
 				region_name(z, k, rn, sizeof rn);
-				return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-						      "the puzzle has no solution: every cell of "
-						      "%s conflicts with a pre-placed or forced "
-						      "piece",
-						      rn);
+				return qubo__error(QUBO_ERR_INFEASIBLE,
+						   "the puzzle has no solution: every cell of "
+						   "%s conflicts with a pre-placed or forced "
+						   "piece",
+						   rn);
 			}
 			val[last] = 1;
 			rc = place(z, val, last, quiet);
@@ -449,7 +451,7 @@ static int reduce(const struct cz *z, int32_t level, int8_t *val, int quiet,
 			changed = 1;
 		}
 	} while (changed);
-	if (z->mode == QUBO_CHESS_MAX) {
+	if (z->mode == QUBO_PUZZLE_CHESS_MODE_MAX) {
 		for (i = 0; i < z->n; i++) {
 			int alone = val[i] < 0;
 
@@ -470,7 +472,7 @@ static int propagate(const struct cz *z, int32_t level, int8_t *val, struct qubo
 	size_t i;
 
 	for (i = 0; i < z->n; i++)
-		val[i] = z->code[i] == QUBO_CHESS_NONE ? 0 : z->placed[i] ? 1 : -1;
+		val[i] = z->code[i] == QUBO_PUZZLE_CHESS_NONE ? 0 : z->placed[i] ? 1 : -1;
 	return reduce(z, level, val, 0, ctl);
 }
 
@@ -479,7 +481,7 @@ int qubo__pz_cz_propagate(const struct cz *z, int8_t *val)
 	size_t i;
 
 	for (i = 0; i < z->n; i++) {
-		if (z->code[i] == QUBO_CHESS_NONE) {
+		if (z->code[i] == QUBO_PUZZLE_CHESS_NONE) {
 			if (val[i] == 1)
 				return QUBO_ERR_INFEASIBLE;
 			val[i] = 0;
@@ -525,14 +527,15 @@ static int build_model(const struct cz *z, const qubo_allocator *a, struct qubo_
 	qubo__pz_build_watch(m, ctl);
 	if (rc)
 		return rc;
-	buf = qubo__pz_alloc(a, z->mode == QUBO_CHESS_MAX ? z->n : maxreg, sizeof *buf);
-	if (z->mode == QUBO_CHESS_MAX)
-		w = qubo__pz_alloc(a, z->n, sizeof *w);
-	if (!buf || (z->mode == QUBO_CHESS_MAX && !w)) {
-		rc = qubo__pz_nomem("the model's terms");
+	buf = qubo__malloc_array(a, z->mode == QUBO_PUZZLE_CHESS_MODE_MAX ? z->n : maxreg,
+				 sizeof *buf);
+	if (z->mode == QUBO_PUZZLE_CHESS_MODE_MAX)
+		w = qubo__malloc_array(a, z->n, sizeof *w);
+	if (!buf || (z->mode == QUBO_PUZZLE_CHESS_MODE_MAX && !w)) {
+		rc = qubo__nomem("the model's terms");
 		goto fail;
 	}
-	if (z->mode == QUBO_CHESS_COLOURED) {
+	if (z->mode == QUBO_PUZZLE_CHESS_MODE_COLOURED) {
 		for (k = 0; k < z->nreg; k++) {
 			size_t cnt = 0;
 
@@ -544,17 +547,17 @@ static int build_model(const struct cz *z, const qubo_allocator *a, struct qubo_
 					char rn[48];
 
 					region_name(z, k, rn, sizeof rn);
-					rc = qubo__pz_error(QUBO_ERR_INFEASIBLE,
-							    "the puzzle has no solution: %s cannot "
-							    "hold its piece",
-							    rn);
+					rc = qubo__error(QUBO_ERR_INFEASIBLE,
+							 "the puzzle has no solution: %s cannot "
+							 "hold its piece",
+							 rn);
 				}
 				goto fail;
 			}
 		}
 	} else {
 		for (i = 0; i < z->n; i++) {
-			if (z->code[i] == QUBO_CHESS_NONE || lits[i] == QUBO_LIT_FALSE)
+			if (z->code[i] == QUBO_PUZZLE_CHESS_NONE || lits[i] == QUBO_LIT_FALSE)
 				continue;
 			buf[nlit] = lits[i];
 			w[nlit++] = z->weight ? z->weight[i] : 1.0;
@@ -563,23 +566,23 @@ static int build_model(const struct cz *z, const qubo_allocator *a, struct qubo_
 		if (rc)
 			goto fail;
 	}
-	rc = qubo__pz_cz_add_conflicts(z, a, m, lits, z->mode == QUBO_CHESS_MAX ? z->lambda : P,
-				       ctl);
+	rc = qubo__pz_cz_add_conflicts(z, a, m, lits,
+				       z->mode == QUBO_PUZZLE_CHESS_MODE_MAX ? z->lambda : P, ctl);
 	if (rc == QUBO_ERR_INFEASIBLE)
-		rc = qubo__pz_error(QUBO_ERR_INFEASIBLE,
-				    "the puzzle has no solution: two pre-placed pieces attack "
-				    "each other");
+		rc = qubo__error(QUBO_ERR_INFEASIBLE,
+				 "the puzzle has no solution: two pre-placed pieces attack "
+				 "each other");
 	if (!rc)
 		rc = qubo_model_compile(m);
 	if (rc)
 		goto fail;
-	qubo__pz_free(a, buf);
-	qubo__pz_free(a, w);
+	qubo__free(a, buf);
+	qubo__free(a, w);
 	*model_out = m;
 	return QUBO_OK;
 fail:
-	qubo__pz_free(a, buf);
-	qubo__pz_free(a, w);
+	qubo__free(a, buf);
+	qubo__free(a, w);
 	qubo_model_free(m);
 	return rc;
 }
@@ -593,7 +596,7 @@ static void cz_check(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz
 	size_t i, k;
 
 	for (i = 0; i < z->n; i++) {
-		if (board[i] && z->code[i] == QUBO_CHESS_NONE)
+		if (board[i] && z->code[i] == QUBO_PUZZLE_CHESS_NONE)
 			qubo__pz_violation(rep,
 					   "piece at row %zu, column %zu, where no piece may stand",
 					   i / z->w + 1, i % z->w + 1);
@@ -615,7 +618,7 @@ static void cz_check(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz
 	}
 	/* Attacks, each pair once. */
 	for (i = 0; i < z->n; i++) {
-		if (!board[i] || z->code[i] == QUBO_CHESS_NONE)
+		if (!board[i] || z->code[i] == QUBO_PUZZLE_CHESS_NONE)
 			continue;
 		for (k = z->out_start[i]; k < z->out_start[i + 1]; k++) {
 			size_t b = z->out[k];
@@ -646,8 +649,9 @@ static char cz_solution_char(const qubo_puzzle *p, size_t cell, uint8_t value)
 
 	if (!value)
 		return '.';
-	return z->code[cell] == QUBO_CHESS_NONE ? '\0'
-						: qubo__pz_cz_piece_letter(&z->sets, z->code[cell]);
+	return z->code[cell] == QUBO_PUZZLE_CHESS_NONE ?
+		       '\0' :
+		       qubo__pz_cz_piece_letter(&z->sets, z->code[cell]);
 }
 
 static int cz_solution_value(const qubo_puzzle *p, size_t cell, unsigned char ch)
@@ -656,7 +660,7 @@ static int cz_solution_value(const qubo_puzzle *p, size_t cell, unsigned char ch
 
 	if (ch == '.')
 		return 0;
-	if (z->code[cell] != QUBO_CHESS_NONE &&
+	if (z->code[cell] != QUBO_PUZZLE_CHESS_NONE &&
 	    ch == (unsigned char)qubo__pz_cz_piece_letter(&z->sets, z->code[cell]))
 		return 1;
 	return -1;
@@ -665,11 +669,11 @@ static int cz_solution_value(const qubo_puzzle *p, size_t cell, unsigned char ch
 /* ---- cells ---- */
 
 /* A cell where no piece may stand is not on the board: its piece is
- * QUBO_CHESS_NONE and its region -1 (whatever the spec said there). */
+ * QUBO_PUZZLE_CHESS_NONE and its region -1 (whatever the spec said there). */
 static void cz_cell(const qubo_puzzle *p, size_t i, qubo_puzzle_cell *out)
 {
 	const struct cz *z = p->data;
-	int on = z->code[i] != QUBO_CHESS_NONE;
+	int on = z->code[i] != QUBO_PUZZLE_CHESS_NONE;
 
 	out->region = on && z->region ? z->region[i] : -1;
 	out->given = z->placed[i] ? 1 : -1;
@@ -680,7 +684,7 @@ static int cz_on_board(const qubo_puzzle *p, size_t i)
 {
 	const struct cz *z = p->data;
 
-	return z->code[i] != QUBO_CHESS_NONE;
+	return z->code[i] != QUBO_PUZZLE_CHESS_NONE;
 }
 
 /* ---- the object ---- */
@@ -702,8 +706,9 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 	if (rc)
 		return rc;
 	rc = qubo__pz_new(&p,
-			  spec->mode == QUBO_CHESS_MAX ? &qubo__pz_chess_max_family :
-							 &qubo__pz_chess_coloured_family,
+			  spec->mode == QUBO_PUZZLE_CHESS_MODE_MAX ?
+				  &qubo__pz_chess_max_family :
+				  &qubo__pz_chess_coloured_family,
 			  opts, spec->width, spec->height, sizeof *z, "the chess instance");
 	if (rc)
 		return rc;
@@ -720,11 +725,11 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 		rc = build_graph(z, a, opts->ctl, fn);
 	if (rc)
 		goto fail;
-	p->cell_lits = qubo__pz_alloc(a, z->n, sizeof *p->cell_lits);
-	full = qubo__pz_alloc(a, z->n, 1);
-	val = qubo__pz_alloc(a, z->n, 1);
+	p->cell_lits = qubo__malloc_array(a, z->n, sizeof *p->cell_lits);
+	full = qubo__malloc_array(a, z->n, 1);
+	val = qubo__malloc_array(a, z->n, 1);
 	if (!p->cell_lits || !full || !val) {
-		rc = qubo__pz_nomem("the cell map");
+		rc = qubo__nomem("the cell map");
 		goto fail;
 	}
 	/* Full propagation always runs, to find contradictions; the level
@@ -738,16 +743,17 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 				 p->cell_lits);
 	if (rc)
 		goto fail;
-	p->has_ground_energy = z->mode == QUBO_CHESS_COLOURED;
+	p->has_ground_energy = z->mode == QUBO_PUZZLE_CHESS_MODE_COLOURED;
 	p->ground_energy = 0.0;
 	for (i = 0; i < z->n; i++)
-		nfixed += z->code[i] != QUBO_CHESS_NONE && QUBO_LIT_IS_CONST(p->cell_lits[i]);
+		nfixed +=
+			z->code[i] != QUBO_PUZZLE_CHESS_NONE && QUBO_LIT_IS_CONST(p->cell_lits[i]);
 	p->stats.cells_fixed = nfixed;
 	if (opts->reduce != QUBO_REDUCE_NONE) {
 		/* The unreduced model (pre-placed pieces only), for its size. */
-		tmp = qubo__pz_alloc(a, z->n, sizeof *tmp);
+		tmp = qubo__malloc_array(a, z->n, sizeof *tmp);
 		if (!tmp) {
-			rc = qubo__pz_nomem("the unreduced model");
+			rc = qubo__nomem("the unreduced model");
 			goto fail;
 		}
 		rc = propagate(z, QUBO_REDUCE_NONE, val, opts->ctl);
@@ -768,15 +774,15 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 	rc = qubo__pz_confirm_solved(p, fn);
 	if (rc)
 		goto fail;
-	qubo__pz_free(a, full);
-	qubo__pz_free(a, val);
-	qubo__pz_free(a, tmp);
+	qubo__free(a, full);
+	qubo__free(a, val);
+	qubo__free(a, tmp);
 	*out = p;
 	return QUBO_OK;
 fail:
-	qubo__pz_free(a, full);
-	qubo__pz_free(a, val);
-	qubo__pz_free(a, tmp);
+	qubo__free(a, full);
+	qubo__free(a, val);
+	qubo__free(a, tmp);
 	qubo_model_free(before);
 	qubo__pz_destroy(p);
 	return rc;

@@ -25,14 +25,14 @@
 /* Custom move sets (copied from a spec or read from text). */
 struct cz_sets {
 	size_t n;
-	size_t *start;		/* n + 1 */
-	qubo_chess_move *moves; /* start[n] */
-	char *letters;		/* n letters (text form) or NULL */
+	size_t *start;		       /* n + 1 */
+	qubo_puzzle_chess_move *moves; /* start[n] */
+	char *letters;		       /* n letters (text form) or NULL */
 };
 
 /* The moves of a piece code (built-in or custom); 0 moves for NONE. */
-void qubo__pz_cz_moves(const struct cz_sets *sets, int32_t code, const qubo_chess_move **moves,
-		       size_t *count);
+void qubo__pz_cz_moves(const struct cz_sets *sets, int32_t code,
+		       const qubo_puzzle_chess_move **moves, size_t *count);
 
 /* Attack lists in CSR form: for every cell a with codes[a] != NONE, the
  * sorted distinct cells b != a with target[b] nonzero that a's piece
@@ -67,10 +67,10 @@ int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start
 			  size_t **start_out, uint32_t **list_out, const char *fn);
 
 /* Checks move sets of a spec and copies them (letters NULL). */
-int qubo__pz_cz_check_moves(const qubo_chess_move *moves, size_t count, const char *what,
+int qubo__pz_cz_check_moves(const qubo_puzzle_chess_move *moves, size_t count, const char *what,
 			    const char *fn);
 int qubo__pz_cz_sets_copy(struct cz_sets *dst, const qubo_allocator *a, size_t nsets,
-			  const size_t *start, const qubo_chess_move *moves, const char *fn);
+			  const size_t *start, const qubo_puzzle_chess_move *moves, const char *fn);
 void qubo__pz_cz_sets_free(struct cz_sets *s, const qubo_allocator *a);
 
 /* The piece's name for messages ("queen", "piece A", "piece of move set
@@ -97,7 +97,7 @@ int qubo__pz_domination_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 struct cz {
 	uint32_t w, h;
 	size_t n;
-	int32_t mode;  /* QUBO_CHESS_COLOURED or QUBO_CHESS_MAX */
+	int32_t mode;  /* QUBO_PUZZLE_CHESS_MODE_COLOURED or QUBO_PUZZLE_CHESS_MODE_MAX */
 	int32_t *code; /* n piece codes */
 	struct cz_sets sets;
 	/* coloured: regions over the cells that may hold a piece */
@@ -158,7 +158,7 @@ struct dz {
 	uint32_t w, h;
 	size_t n;
 	uint8_t *on;
-	int32_t piece; /* builtin code, or QUBO_CHESS_CUSTOM (set 0 of sets) */
+	int32_t piece; /* builtin code, or QUBO_PUZZLE_CHESS_CUSTOM (set 0 of sets) */
 	struct cz_sets sets;
 	int32_t slack;
 	size_t *out_start; /* cells each on-board cell's piece attacks */

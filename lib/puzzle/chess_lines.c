@@ -68,7 +68,7 @@ static int64_t gcd64(int64_t a, int64_t b)
 /* Adds the slide directions of a piece code to L (first of each class). */
 static void add_dirs(struct lines *L, const struct cz_sets *sets, int32_t code)
 {
-	const qubo_chess_move *mv;
+	const qubo_puzzle_chess_move *mv;
 	size_t nmv, k, d;
 
 	qubo__pz_cz_moves(sets, code, &mv, &nmv);
@@ -100,31 +100,31 @@ static int find_dirs(struct lines *L, const struct cz *z, const qubo_allocator *
 		     const qubo_lit *lits)
 {
 	uint8_t builtin[QUBO__CZ_BUILTINS] = { 0 };
-	uint8_t *custom = qubo__pz_zalloc(a, z->sets.n, 1);
+	uint8_t *custom = qubo__calloc_array(a, z->sets.n, 1);
 	size_t i;
 
 	if (!custom)
-		return qubo__pz_nomem("the model's terms");
+		return qubo__nomem("the model's terms");
 	for (i = 0; i < z->n && L->ndir < LINE_DIRS; i++) {
 		int32_t c = z->code[i];
 		uint8_t *seen;
 
-		if (QUBO_LIT_IS_CONST(lits[i]) || c == QUBO_CHESS_NONE)
+		if (QUBO_LIT_IS_CONST(lits[i]) || c == QUBO_PUZZLE_CHESS_NONE)
 			continue;
-		seen = c < QUBO__CZ_BUILTINS ? &builtin[c] : &custom[c - QUBO_CHESS_CUSTOM];
+		seen = c < QUBO__CZ_BUILTINS ? &builtin[c] : &custom[c - QUBO_PUZZLE_CHESS_CUSTOM];
 		if (*seen)
 			continue;
 		*seen = 1;
 		add_dirs(L, &z->sets, c);
 	}
-	qubo__pz_free(a, custom);
+	qubo__free(a, custom);
 	return QUBO_OK;
 }
 
 /* Whether the piece of code `code` slides by (dr, dc). */
 static int slides(const struct cz_sets *sets, int32_t code, int64_t dr, int64_t dc)
 {
-	const qubo_chess_move *mv;
+	const qubo_puzzle_chess_move *mv;
 	size_t nmv, k;
 
 	qubo__pz_cz_moves(sets, code, &mv, &nmv);
@@ -234,18 +234,18 @@ int qubo__pz_cz_add_conflicts(const struct cz *z, const qubo_allocator *a, qubo_
 	if (rc)
 		return rc;
 	if (L.ndir) {
-		L.clique = qubo__pz_alloc(a, L.ndir * nv, sizeof *L.clique);
-		L.cells = qubo__pz_alloc(a, z->n, sizeof *L.cells);
-		L.lits = qubo__pz_alloc(a, z->n, sizeof *L.lits);
+		L.clique = qubo__malloc_array(a, L.ndir * nv, sizeof *L.clique);
+		L.cells = qubo__malloc_array(a, z->n, sizeof *L.cells);
+		L.lits = qubo__malloc_array(a, z->n, sizeof *L.lits);
 		if (!L.clique || !L.cells || !L.lits)
-			rc = qubo__pz_nomem("the model's terms");
+			rc = qubo__nomem("the model's terms");
 		else
 			memset(L.clique, 0xff, L.ndir * nv * sizeof *L.clique);
 	}
 	for (d = 0; d < L.ndir && !rc; d++)
 		rc = add_cliques(&L, d, z, lits, m, weight, ctl, &next);
-	qubo__pz_free(a, L.cells);
-	qubo__pz_free(a, L.lits);
+	qubo__free(a, L.cells);
+	qubo__free(a, L.lits);
 	/* the other pairs, each once (from its smaller cell) */
 	for (i = 0; i < z->n && !rc; i++) {
 		if (lits[i] == QUBO_LIT_FALSE)
@@ -261,9 +261,9 @@ int qubo__pz_cz_add_conflicts(const struct cz *z, const qubo_allocator *a, qubo_
 			rc = qubo__pz_push_pair(a, &pairs, lits[i], lits[b]);
 		}
 	}
-	qubo__pz_free(a, L.clique);
+	qubo__free(a, L.clique);
 	if (!rc)
 		rc = qubo_penalty_conflicts(m, pairs.lits, pairs.n, weight);
-	qubo__pz_free(a, pairs.lits);
+	qubo__free(a, pairs.lits);
 	return rc;
 }

@@ -9,33 +9,33 @@
 
 #include "chess_impl.h"
 
-static const qubo_chess_move queen_moves[8] = {
+static const qubo_puzzle_chess_move queen_moves[8] = {
 	{ -1, 0, 1 }, { -1, 1, 1 }, { 0, 1, 1 },  { 1, 1, 1 },
 	{ 1, 0, 1 },  { 1, -1, 1 }, { 0, -1, 1 }, { -1, -1, 1 },
 };
-static const qubo_chess_move rook_moves[4] = {
+static const qubo_puzzle_chess_move rook_moves[4] = {
 	{ -1, 0, 1 },
 	{ 0, 1, 1 },
 	{ 1, 0, 1 },
 	{ 0, -1, 1 },
 };
-static const qubo_chess_move bishop_moves[4] = {
+static const qubo_puzzle_chess_move bishop_moves[4] = {
 	{ -1, 1, 1 },
 	{ 1, 1, 1 },
 	{ 1, -1, 1 },
 	{ -1, -1, 1 },
 };
-static const qubo_chess_move knight_moves[8] = {
+static const qubo_puzzle_chess_move knight_moves[8] = {
 	{ -2, 1, 0 }, { -1, 2, 0 }, { 1, 2, 0 },   { 2, 1, 0 },
 	{ 2, -1, 0 }, { 1, -2, 0 }, { -1, -2, 0 }, { -2, -1, 0 },
 };
-static const qubo_chess_move king_moves[8] = {
+static const qubo_puzzle_chess_move king_moves[8] = {
 	{ -1, 0, 0 }, { -1, 1, 0 }, { 0, 1, 0 },  { 1, 1, 0 },
 	{ 1, 0, 0 },  { 1, -1, 0 }, { 0, -1, 0 }, { -1, -1, 0 },
 };
 
 static const struct {
-	const qubo_chess_move *moves;
+	const qubo_puzzle_chess_move *moves;
 	size_t count;
 	const char *word;
 	char letter;
@@ -48,17 +48,17 @@ static const struct {
 /* Letters for custom pieces of a spec (none of Q R B N K). */
 static const char spec_letters[] = "ACDEFGHIJLMOPSTUVWXYZ";
 
-void qubo__pz_cz_moves(const struct cz_sets *sets, int32_t code, const qubo_chess_move **moves,
-		       size_t *count)
+void qubo__pz_cz_moves(const struct cz_sets *sets, int32_t code,
+		       const qubo_puzzle_chess_move **moves, size_t *count)
 {
 	*moves = NULL;
 	*count = 0;
 	if (code >= 0 && code < QUBO__CZ_BUILTINS) {
 		*moves = builtins[code].moves;
 		*count = builtins[code].count;
-	} else if (code >= QUBO_CHESS_CUSTOM && sets &&
-		   (size_t)(code - QUBO_CHESS_CUSTOM) < sets->n) {
-		size_t k = (size_t)(code - QUBO_CHESS_CUSTOM);
+	} else if (code >= QUBO_PUZZLE_CHESS_CUSTOM && sets &&
+		   (size_t)(code - QUBO_PUZZLE_CHESS_CUSTOM) < sets->n) {
+		size_t k = (size_t)(code - QUBO_PUZZLE_CHESS_CUSTOM);
 
 		*moves = sets->moves + sets->start[k];
 		*count = sets->start[k + 1] - sets->start[k];
@@ -168,7 +168,7 @@ static int64_t steps_inside(int64_t pos, int64_t d, int64_t size)
 /* How many steps of the move from column c0 stay on a board w wide, kr
  * being the number its row step allows (steps_inside of the row): at most 1
  * for a leap. */
-static int64_t move_steps(const qubo_chess_move *mv, int64_t kr, int64_t c0, uint32_t w)
+static int64_t move_steps(const qubo_puzzle_chess_move *mv, int64_t kr, int64_t c0, uint32_t w)
 {
 	int64_t kc = steps_inside(c0, mv->dcol, w), k = kc < kr ? kc : kr;
 
@@ -179,7 +179,7 @@ static int64_t move_steps(const qubo_chess_move *mv, int64_t kr, int64_t c0, uin
 
 static int cmp_move(const void *pa, const void *pb)
 {
-	const qubo_chess_move *x = pa, *y = pb;
+	const qubo_puzzle_chess_move *x = pa, *y = pb;
 
 	if (x->drow != y->drow)
 		return x->drow < y->drow ? -1 : 1;
@@ -192,7 +192,7 @@ static int cmp_move(const void *pa, const void *pb)
  * qubo__pz_cz_reach_lists): piece code k < QUBO__CZ_BUILTINS and custom set
  * k − QUBO__CZ_BUILTINS have mv[at[k]] … mv[at[k + 1]]. */
 struct cz_order {
-	qubo_chess_move *mv;
+	qubo_puzzle_chess_move *mv;
 	size_t *at;
 };
 
@@ -200,7 +200,7 @@ struct cz_order {
 static int32_t order_code(size_t k)
 {
 	return k < QUBO__CZ_BUILTINS ? (int32_t)k :
-				       QUBO_CHESS_CUSTOM + (int32_t)(k - QUBO__CZ_BUILTINS);
+				       QUBO_PUZZLE_CHESS_CUSTOM + (int32_t)(k - QUBO__CZ_BUILTINS);
 }
 
 static int order_moves(struct cz_order *o, const qubo_allocator *a, const struct cz_sets *sets)
@@ -208,19 +208,19 @@ static int order_moves(struct cz_order *o, const qubo_allocator *a, const struct
 	size_t nsets = sets ? sets->n : 0, ncodes = QUBO__CZ_BUILTINS + nsets, total = 0, k;
 
 	for (k = 0; k < ncodes; k++) {
-		const qubo_chess_move *mv;
+		const qubo_puzzle_chess_move *mv;
 		size_t nmv;
 
 		qubo__pz_cz_moves(sets, order_code(k), &mv, &nmv);
 		total += nmv;
 	}
-	o->at = qubo__pz_alloc(a, ncodes + 1, sizeof *o->at);
-	o->mv = qubo__pz_alloc(a, total, sizeof *o->mv);
+	o->at = qubo__malloc_array(a, ncodes + 1, sizeof *o->at);
+	o->mv = qubo__malloc_array(a, total, sizeof *o->mv);
 	if (!o->at || !o->mv)
 		return QUBO_ERR_NOMEM;
 	o->at[0] = 0;
 	for (k = 0; k < ncodes; k++) {
-		const qubo_chess_move *mv;
+		const qubo_puzzle_chess_move *mv;
 		size_t nmv;
 
 		qubo__pz_cz_moves(sets, order_code(k), &mv, &nmv);
@@ -241,7 +241,7 @@ static uint64_t cell_bound(const struct cz_sets *sets, uint32_t w, uint32_t h)
 	size_t k, m, nmv;
 
 	for (k = 0; k < QUBO__CZ_BUILTINS + (sets ? sets->n : 0); k++) {
-		const qubo_chess_move *mv;
+		const qubo_puzzle_chess_move *mv;
 		uint64_t steps = 0;
 
 		qubo__pz_cz_moves(sets, order_code(k), &mv, &nmv);
@@ -259,7 +259,7 @@ int qubo__pz_cz_reach_check(const qubo_allocator *a, uint32_t w, uint32_t h, con
 {
 	size_t n = (size_t)w * h, i, m, nmv;
 	uint64_t work = 0, steps = 0, entries = 0, pending = 0, before;
-	const qubo_chess_move *mv;
+	const qubo_puzzle_chess_move *mv;
 	uint32_t *stamp;
 	int rc = QUBO_OK;
 
@@ -284,9 +284,9 @@ int qubo__pz_cz_reach_check(const qubo_allocator *a, uint32_t w, uint32_t h, con
 		return QUBO_OK;
 	/* the distinct targets each piece reaches, counted without listing
 	 * them: a stamp per cell keeps each once */
-	stamp = qubo__pz_zalloc(a, n, sizeof *stamp);
+	stamp = qubo__calloc_array(a, n, sizeof *stamp);
 	if (!stamp)
-		return qubo__pz_nomem("the attack graph");
+		return qubo__nomem("the attack graph");
 	for (i = 0; !rc && i < n; i++) {
 		before = entries;
 		qubo__pz_cz_moves(sets, codes[i], &mv, &nmv);
@@ -309,7 +309,7 @@ int qubo__pz_cz_reach_check(const qubo_allocator *a, uint32_t w, uint32_t h, con
 		}
 		rc = qubo__pz_build_tick(ctl, &pending, 1 + nmv + entries - before);
 	}
-	qubo__pz_free(a, stamp);
+	qubo__free(a, stamp);
 	if (rc)
 		return rc;
 	return entries > max_entries ? too_large(fn, QUBO_LIMIT_ATTACK_ENTRIES, max_entries) :
@@ -345,8 +345,8 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 			    const char *fn)
 {
 	size_t n = (size_t)w * h, cap = n < 1024 ? 1024 : n, len = 0, tcap = 0, i;
-	size_t *start = qubo__pz_alloc(a, n + 1, sizeof *start);
-	uint32_t *list = qubo__pz_alloc(a, cap, sizeof *list), *tmp = NULL;
+	size_t *start = qubo__malloc_array(a, n + 1, sizeof *start);
+	uint32_t *list = qubo__malloc_array(a, cap, sizeof *list), *tmp = NULL;
 	struct cz_order ord = { NULL, NULL };
 	uint64_t work = 0, pending = 0;
 	int rc;
@@ -356,7 +356,7 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 	if (!start || !list || order_moves(&ord, a, sets))
 		goto nomem;
 	for (i = 0; i < n; i++) {
-		const qubo_chess_move *mv;
+		const qubo_puzzle_chess_move *mv;
 		size_t nmv, m, g, first = len, code;
 		int64_t r0 = (int64_t)(i / w), c0 = (int64_t)(i % w), last = -1;
 		int sorted = 1;
@@ -365,13 +365,13 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 		if ((rc = qubo__pz_build_tick(ctl, &pending, 1 + len - (i ? start[i - 1] : 0))))
 			goto fail;
 		start[i] = len;
-		if (codes[i] == QUBO_CHESS_NONE)
+		if (codes[i] == QUBO_PUZZLE_CHESS_NONE)
 			continue;
 		if (codes[i] >= 0 && codes[i] < QUBO__CZ_BUILTINS)
 			code = (size_t)codes[i];
-		else if (codes[i] >= QUBO_CHESS_CUSTOM && sets &&
-			 (size_t)(codes[i] - QUBO_CHESS_CUSTOM) < sets->n)
-			code = QUBO__CZ_BUILTINS + (size_t)(codes[i] - QUBO_CHESS_CUSTOM);
+		else if (codes[i] >= QUBO_PUZZLE_CHESS_CUSTOM && sets &&
+			 (size_t)(codes[i] - QUBO_PUZZLE_CHESS_CUSTOM) < sets->n)
+			code = QUBO__CZ_BUILTINS + (size_t)(codes[i] - QUBO_PUZZLE_CHESS_CUSTOM);
 		else
 			continue; /* no moves (qubo__pz_cz_moves) */
 		mv = ord.mv + ord.at[code];
@@ -425,8 +425,8 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 
 						if (cap >= QUBO__CZ_MAX_ENTRIES)
 							goto large;
-						nl = qubo__pz_realloc(a, list, 2 * cap,
-								      sizeof *list);
+						nl = qubo__realloc_array(a, list, 2 * cap,
+									 sizeof *list);
 						if (!nl)
 							goto nomem;
 						list = nl;
@@ -442,7 +442,7 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 			continue;
 		if (len - first > SHORT_LIST && len - first > tcap) {
 			size_t want = 2 * tcap > len - first ? 2 * tcap : len - first;
-			uint32_t *nt = qubo__pz_realloc(a, tmp, want, sizeof *tmp);
+			uint32_t *nt = qubo__realloc_array(a, tmp, want, sizeof *tmp);
 
 			if (!nt)
 				goto nomem;
@@ -454,14 +454,14 @@ int qubo__pz_cz_reach_lists(const qubo_allocator *a, uint32_t w, uint32_t h, con
 	start[n] = len;
 	/* The doubling leaves up to half the capacity unused. */
 	if (len < cap) {
-		uint32_t *shrunk = qubo__pz_realloc(a, list, len, sizeof *list);
+		uint32_t *shrunk = qubo__realloc_array(a, list, len, sizeof *list);
 
 		if (shrunk)
 			list = shrunk;
 	}
-	qubo__pz_free(a, tmp);
-	qubo__pz_free(a, ord.mv);
-	qubo__pz_free(a, ord.at);
+	qubo__free(a, tmp);
+	qubo__free(a, ord.mv);
+	qubo__free(a, ord.at);
 	*start_out = start;
 	*list_out = list;
 	return QUBO_OK;
@@ -472,13 +472,13 @@ large:
 	rc = too_large(fn, QUBO_LIMIT_ATTACK_ENTRIES, QUBO__CZ_MAX_ENTRIES);
 	goto fail;
 nomem:
-	rc = qubo__pz_nomem("the attack graph");
+	rc = qubo__nomem("the attack graph");
 fail:
-	qubo__pz_free(a, start);
-	qubo__pz_free(a, list);
-	qubo__pz_free(a, tmp);
-	qubo__pz_free(a, ord.mv);
-	qubo__pz_free(a, ord.at);
+	qubo__free(a, start);
+	qubo__free(a, list);
+	qubo__free(a, tmp);
+	qubo__free(a, ord.mv);
+	qubo__free(a, ord.at);
 	return rc;
 }
 
@@ -505,14 +505,14 @@ int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start
 	*list_out = NULL;
 	if (total > QUBO__CZ_MAX_ENTRIES)
 		return too_large(fn, QUBO_LIMIT_ATTACK_ENTRIES, QUBO__CZ_MAX_ENTRIES);
-	ts = qubo__pz_zalloc(a, n + 1, sizeof *ts);
-	fill = qubo__pz_alloc(a, n + 1, sizeof *fill);
-	tl = qubo__pz_alloc(a, total, sizeof *tl);
+	ts = qubo__calloc_array(a, n + 1, sizeof *ts);
+	fill = qubo__malloc_array(a, n + 1, sizeof *fill);
+	tl = qubo__malloc_array(a, total, sizeof *tl);
 	if (!ts || !fill || !tl) {
-		qubo__pz_free(a, ts);
-		qubo__pz_free(a, fill);
-		qubo__pz_free(a, tl);
-		return qubo__pz_nomem("the attack graph");
+		qubo__free(a, ts);
+		qubo__free(a, fill);
+		qubo__free(a, tl);
+		return qubo__nomem("the attack graph");
 	}
 	/* three passes over the rows, each polling the build's clock */
 	for (i = 0; i < n; i++) {
@@ -530,7 +530,7 @@ int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start
 		for (k = start[i]; k < start[i + 1]; k++)
 			tl[base + fill[list[k]]++] = (uint32_t)i;
 	}
-	qubo__pz_free(a, fill);
+	qubo__free(a, fill);
 	fill = NULL;
 	if (sym) {
 		/* ts[b] … ts[b + 1] is row b of the transpose (at base);
@@ -573,7 +573,7 @@ int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start
 		 * them for a board of queens): the model is built while
 		 * these lists are alive. Kept as they are if refused. */
 		if (m < total) {
-			uint32_t *shrunk = qubo__pz_realloc(a, tl, m, sizeof *tl);
+			uint32_t *shrunk = qubo__realloc_array(a, tl, m, sizeof *tl);
 
 			if (shrunk)
 				tl = shrunk;
@@ -583,36 +583,36 @@ int qubo__pz_cz_transpose(const qubo_allocator *a, size_t n, const size_t *start
 	*list_out = tl;
 	return QUBO_OK;
 stop:
-	qubo__pz_free(a, ts);
-	qubo__pz_free(a, fill);
-	qubo__pz_free(a, tl);
+	qubo__free(a, ts);
+	qubo__free(a, fill);
+	qubo__free(a, tl);
 	return rc;
 }
 
-int qubo__pz_cz_check_moves(const qubo_chess_move *moves, size_t count, const char *what,
+int qubo__pz_cz_check_moves(const qubo_puzzle_chess_move *moves, size_t count, const char *what,
 			    const char *fn)
 {
 	size_t i;
 
 	if (count && !moves)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG, "%s: %s lists %zu moves but is NULL",
-				      fn, what, count);
+		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: %s lists %zu moves but is NULL", fn,
+				   what, count);
 	for (i = 0; i < count; i++) {
 		if (moves[i].drow == 0 && moves[i].dcol == 0)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: %s[%zu] is the move (0, 0), which goes nowhere",
-					      fn, what, i);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: %s[%zu] is the move (0, 0), which goes nowhere", fn,
+					   what, i);
 		if (moves[i].slide != 0 && moves[i].slide != 1)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: %s[%zu].slide is %d, expected 0 (one step) or 1 "
-					      "(a slide)",
-					      fn, what, i, (int)moves[i].slide);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: %s[%zu].slide is %d, expected 0 (one step) or 1 "
+					   "(a slide)",
+					   fn, what, i, (int)moves[i].slide);
 	}
 	return QUBO_OK;
 }
 
 int qubo__pz_cz_sets_copy(struct cz_sets *dst, const qubo_allocator *a, size_t nsets,
-			  const size_t *start, const qubo_chess_move *moves, const char *fn)
+			  const size_t *start, const qubo_puzzle_chess_move *moves, const char *fn)
 {
 	size_t k, total;
 	char what[64];
@@ -622,24 +622,23 @@ int qubo__pz_cz_sets_copy(struct cz_sets *dst, const qubo_allocator *a, size_t n
 	if (nsets == 0)
 		return QUBO_OK;
 	if (!start)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.num_move_sets is %zu but spec.move_set_start is "
-				      "NULL",
-				      fn, nsets);
-	if (nsets > (size_t)INT32_MAX - QUBO_CHESS_CUSTOM)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.num_move_sets is %zu, at most %d", fn, nsets,
-				      (int)(INT32_MAX - QUBO_CHESS_CUSTOM));
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.num_move_sets is %zu but spec.move_set_start is "
+				   "NULL",
+				   fn, nsets);
+	if (nsets > (size_t)INT32_MAX - QUBO_PUZZLE_CHESS_CUSTOM)
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.num_move_sets is %zu, at most %d", fn, nsets,
+				   (int)(INT32_MAX - QUBO_PUZZLE_CHESS_CUSTOM));
 	if (start[0] != 0)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.move_set_start[0] is %zu, expected 0", fn,
-				      start[0]);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.move_set_start[0] is %zu, expected 0", fn, start[0]);
 	for (k = 0; k < nsets; k++) {
 		if (start[k + 1] < start[k])
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.move_set_start[%zu] = %zu is below "
-					      "move_set_start[%zu] = %zu",
-					      fn, k + 1, start[k + 1], k, start[k]);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: spec.move_set_start[%zu] = %zu is below "
+					   "move_set_start[%zu] = %zu",
+					   fn, k + 1, start[k + 1], k, start[k]);
 	}
 	total = start[nsets];
 	if (total > QUBO__CZ_MAX_ENTRIES)
@@ -653,11 +652,11 @@ int qubo__pz_cz_sets_copy(struct cz_sets *dst, const qubo_allocator *a, size_t n
 		if (rc)
 			return rc;
 	}
-	dst->start = qubo__pz_alloc(a, nsets + 1, sizeof *dst->start);
-	dst->moves = qubo__pz_alloc(a, total, sizeof *dst->moves);
+	dst->start = qubo__malloc_array(a, nsets + 1, sizeof *dst->start);
+	dst->moves = qubo__malloc_array(a, total, sizeof *dst->moves);
 	if (!dst->start || !dst->moves) {
 		qubo__pz_cz_sets_free(dst, a);
-		return qubo__pz_nomem("the move sets");
+		return qubo__nomem("the move sets");
 	}
 	memcpy(dst->start, start, (nsets + 1) * sizeof *start);
 	if (total)
@@ -668,9 +667,9 @@ int qubo__pz_cz_sets_copy(struct cz_sets *dst, const qubo_allocator *a, size_t n
 
 void qubo__pz_cz_sets_free(struct cz_sets *s, const qubo_allocator *a)
 {
-	qubo__pz_free(a, s->start);
-	qubo__pz_free(a, s->moves);
-	qubo__pz_free(a, s->letters);
+	qubo__free(a, s->start);
+	qubo__free(a, s->moves);
+	qubo__free(a, s->letters);
 	memset(s, 0, sizeof *s);
 }
 
@@ -678,11 +677,11 @@ void qubo__pz_cz_piece_name(const struct cz_sets *sets, int32_t code, char *buf,
 {
 	if (code >= 0 && code < QUBO__CZ_BUILTINS)
 		snprintf(buf, cap, "%s", builtins[code].word);
-	else if (code >= QUBO_CHESS_CUSTOM && sets && sets->letters &&
-		 (size_t)(code - QUBO_CHESS_CUSTOM) < sets->n)
-		snprintf(buf, cap, "piece %c", sets->letters[code - QUBO_CHESS_CUSTOM]);
-	else if (code >= QUBO_CHESS_CUSTOM)
-		snprintf(buf, cap, "piece of move set %d", (int)(code - QUBO_CHESS_CUSTOM));
+	else if (code >= QUBO_PUZZLE_CHESS_CUSTOM && sets && sets->letters &&
+		 (size_t)(code - QUBO_PUZZLE_CHESS_CUSTOM) < sets->n)
+		snprintf(buf, cap, "piece %c", sets->letters[code - QUBO_PUZZLE_CHESS_CUSTOM]);
+	else if (code >= QUBO_PUZZLE_CHESS_CUSTOM)
+		snprintf(buf, cap, "piece of move set %d", (int)(code - QUBO_PUZZLE_CHESS_CUSTOM));
 	else
 		snprintf(buf, cap, "piece");
 }
@@ -693,9 +692,9 @@ char qubo__pz_cz_piece_letter(const struct cz_sets *sets, int32_t code)
 
 	if (code >= 0 && code < QUBO__CZ_BUILTINS)
 		return builtins[code].letter;
-	if (code < QUBO_CHESS_CUSTOM)
+	if (code < QUBO_PUZZLE_CHESS_CUSTOM)
 		return '.';
-	k = (size_t)(code - QUBO_CHESS_CUSTOM);
+	k = (size_t)(code - QUBO_PUZZLE_CHESS_CUSTOM);
 	if (sets && sets->letters && k < sets->n)
 		return sets->letters[k];
 	return k < sizeof spec_letters - 1 ? spec_letters[k] : '*';
@@ -708,7 +707,7 @@ int32_t qubo__pz_cz_builtin_of_letter(unsigned char ch)
 	for (k = 0; k < QUBO__CZ_BUILTINS; k++)
 		if ((unsigned char)builtins[k].letter == ch)
 			return k;
-	return QUBO_CHESS_NONE;
+	return QUBO_PUZZLE_CHESS_NONE;
 }
 
 int32_t qubo__pz_cz_builtin_of_word(const struct qubo__pz_token *tok)
@@ -718,7 +717,7 @@ int32_t qubo__pz_cz_builtin_of_word(const struct qubo__pz_token *tok)
 	for (k = 0; k < QUBO__CZ_BUILTINS; k++)
 		if (qubo__pz_token_is(tok, builtins[k].word))
 			return k;
-	return QUBO_CHESS_NONE;
+	return QUBO_PUZZLE_CHESS_NONE;
 }
 
 const char *qubo__pz_cz_builtin_word(int32_t code)

@@ -56,11 +56,11 @@ struct cw {
 static int cw_new(const qubo_puzzle *p, void **ws)
 {
 	const struct cz *z = p->data;
-	struct cw *w = qubo__pz_alloc(&p->alloc, 1, sizeof *w);
+	struct cw *w = qubo__malloc_array(&p->alloc, 1, sizeof *w);
 
 	*ws = NULL;
 	if (!w)
-		return qubo__pz_nomem("the search's work space");
+		return qubo__nomem("the search's work space");
 	w->n = z->n;
 	*ws = w;
 	return QUBO_OK;
@@ -68,7 +68,7 @@ static int cw_new(const qubo_puzzle *p, void **ws)
 
 static void cw_free(const qubo_puzzle *p, void *ws)
 {
-	qubo__pz_free(&p->alloc, ws);
+	qubo__free(&p->alloc, ws);
 }
 
 static int cw_propagate(const qubo_puzzle *p, void *ws, int8_t *val)
@@ -142,42 +142,31 @@ static void mw_free(const qubo_puzzle *p, void *ws)
 
 	if (!m)
 		return;
-	qubo__pz_free(a, m->adj);
-	qubo__pz_free(a, m->w);
-	qubo__pz_free(a, m->val);
-	qubo__pz_free(a, m->board);
-	qubo__pz_free(a, m->bits);
-	qubo__pz_free(a, m->lp);
-	qubo__pz_free(a, m->lb);
-	qubo__pz_free(a, m->lw);
-	qubo__pz_free(a, m->lv);
-	qubo__pz_free(a, m);
+	qubo__free(a, m->adj);
+	qubo__free(a, m->w);
+	qubo__free(a, m->val);
+	qubo__free(a, m->board);
+	qubo__free(a, m->bits);
+	qubo__free(a, m->lp);
+	qubo__free(a, m->lb);
+	qubo__free(a, m->lw);
+	qubo__free(a, m->lv);
+	qubo__free(a, m);
 }
 
-/* Room for `need` levels (doubling: a few allocations per search). */
+/* Room for `need` levels. */
 static int mw_grow(const qubo_allocator *a, struct mw *m, size_t need)
 {
-	size_t cap = m->cap ? m->cap : 16, W = m->words;
-	void *t;
+	const struct qubo__grow_array levels[] = {
+		{ (void **)&m->lp, m->words, sizeof *m->lp },
+		{ (void **)&m->lb, m->words, sizeof *m->lb },
+		{ (void **)&m->lw, 1, sizeof *m->lw },
+		{ (void **)&m->lv, 1, sizeof *m->lv },
+	};
 
-	if (need <= m->cap)
+	if (need <= m->cap) /* the search asks at every level */
 		return QUBO_OK;
-	while (cap < need)
-		cap *= 2;
-	if (!(t = qubo__pz_realloc(a, m->lp, cap * W, sizeof *m->lp)))
-		return qubo__pz_nomem("the search's levels");
-	m->lp = t;
-	if (!(t = qubo__pz_realloc(a, m->lb, cap * W, sizeof *m->lb)))
-		return qubo__pz_nomem("the search's levels");
-	m->lb = t;
-	if (!(t = qubo__pz_realloc(a, m->lw, cap, sizeof *m->lw)))
-		return qubo__pz_nomem("the search's levels");
-	m->lw = t;
-	if (!(t = qubo__pz_realloc(a, m->lv, cap, sizeof *m->lv)))
-		return qubo__pz_nomem("the search's levels");
-	m->lv = t;
-	m->cap = cap;
-	return QUBO_OK;
+	return qubo__grow_arrays(a, &m->cap, need, 16, levels, 4, "the search's levels");
 }
 
 static int mw_new(const qubo_puzzle *p, void **ws)
@@ -194,19 +183,19 @@ static int mw_new(const qubo_puzzle *p, void **ws)
 				       "max chess pieces: the exact search supports boards of up "
 				       "to about 16,000 cells; this one has %zu",
 				       n);
-	m = qubo__pz_zalloc(a, 1, sizeof *m);
+	m = qubo__calloc_array(a, 1, sizeof *m);
 	if (!m)
-		return qubo__pz_nomem("the search's work space");
+		return qubo__nomem("the search's work space");
 	m->n = n;
 	m->words = W;
-	m->adj = qubo__pz_zalloc(a, n * W, sizeof *m->adj);
-	m->w = qubo__pz_alloc(a, n, sizeof *m->w);
-	m->val = qubo__pz_alloc(a, n, 1);
-	m->board = qubo__pz_alloc(a, n, 1);
-	m->bits = qubo__pz_alloc(a, 5 * W, sizeof *m->bits);
+	m->adj = qubo__calloc_array(a, n * W, sizeof *m->adj);
+	m->w = qubo__malloc_array(a, n, sizeof *m->w);
+	m->val = qubo__malloc_array(a, n, 1);
+	m->board = qubo__malloc_array(a, n, 1);
+	m->bits = qubo__malloc_array(a, 5 * W, sizeof *m->bits);
 	if (!m->adj || !m->w || !m->val || !m->board || !m->bits) {
 		mw_free(p, m);
-		return qubo__pz_nomem("the search's work space");
+		return qubo__nomem("the search's work space");
 	}
 	rc = mw_grow(a, m, n + 1 < 64 ? n + 1 : 64);
 	if (rc) {
@@ -385,7 +374,8 @@ static double hint_weight(const struct cz *z, const struct mw *m, const uint8_t 
 	size_t i, k;
 
 	for (i = 0; i < z->n; i++) {
-		if (h[i] > 1 || (h[i] && z->code[i] == QUBO_CHESS_NONE) || (z->placed[i] && !h[i]))
+		if (h[i] > 1 || (h[i] && z->code[i] == QUBO_PUZZLE_CHESS_NONE) ||
+		    (z->placed[i] && !h[i]))
 			return -1.0;
 		if (!h[i])
 			continue;

@@ -31,7 +31,7 @@ static const char region_alphabet[] =
 struct text_piece {
 	char letter;
 	size_t nmoves;
-	qubo_chess_move moves[MAX_TEXT_MOVES];
+	qubo_puzzle_chess_move moves[MAX_TEXT_MOVES];
 };
 
 struct chess_ctx {
@@ -49,12 +49,12 @@ static int32_t letter_code(const struct chess_ctx *g, unsigned char up)
 	size_t k;
 	int32_t b = qubo__pz_cz_builtin_of_letter(up);
 
-	if (b != QUBO_CHESS_NONE)
+	if (b != QUBO_PUZZLE_CHESS_NONE)
 		return b;
 	for (k = 0; k < g->ncustom; k++)
 		if ((unsigned char)g->custom[k].letter == up)
-			return QUBO_CHESS_CUSTOM + (int32_t)k;
-	return QUBO_CHESS_NONE;
+			return QUBO_PUZZLE_CHESS_CUSTOM + (int32_t)k;
+	return QUBO_PUZZLE_CHESS_NONE;
 }
 
 static int piece_cell(void *ctx, uint32_t row, uint32_t col, unsigned char ch, size_t line_no)
@@ -65,18 +65,18 @@ static int piece_cell(void *ctx, uint32_t row, uint32_t col, unsigned char ch, s
 	int32_t code;
 
 	if (ch == '.') {
-		g->pieces[i] = QUBO_CHESS_NONE;
+		g->pieces[i] = QUBO_PUZZLE_CHESS_NONE;
 		return 0;
 	}
 	if (!(up >= 'A' && up <= 'Z'))
 		return 1;
 	code = letter_code(g, up);
-	if (code == QUBO_CHESS_NONE)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line_no, (size_t)col + 1,
-					 "piece letter '%c' in row %u is not defined (Q R B N K "
-					 "are built in; define others with a line 'piece %c "
-					 "MOVES' before the grid)",
-					 ch, (unsigned)row + 1, up);
+	if (code == QUBO_PUZZLE_CHESS_NONE)
+		return qubo__error_at(QUBO_ERR_PARSE, line_no, (size_t)col + 1,
+				      "piece letter '%c' in row %u is not defined (Q R B N K "
+				      "are built in; define others with a line 'piece %c "
+				      "MOVES' before the grid)",
+				      ch, (unsigned)row + 1, up);
 	g->pieces[i] = code;
 	if (ch != up)
 		g->placed[g->nplaced++] = (uint32_t)i;
@@ -119,21 +119,21 @@ static int read_int(const struct qubo__pz_line *line, const struct qubo__pz_toke
 		i++;
 	}
 	if (i == start)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, tok->column + i,
-					 "a move is ROW,COLUMN (with '*' after it for a slide); "
-					 "expected the %s step here",
-					 what);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, tok->column + i,
+				      "a move is ROW,COLUMN (with '*' after it for a slide); "
+				      "expected the %s step here",
+				      what);
 	if (v > (int64_t)QUBO__PZ_MAX_SIDE)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, tok->column + *pos,
-					 "the %s step of a move must be between -%u and %u", what,
-					 QUBO__PZ_MAX_SIDE, QUBO__PZ_MAX_SIDE);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, tok->column + *pos,
+				      "the %s step of a move must be between -%u and %u", what,
+				      QUBO__PZ_MAX_SIDE, QUBO__PZ_MAX_SIDE);
 	*out = (int32_t)(neg ? -v : v);
 	*pos = i;
 	return QUBO_OK;
 }
 
 static int read_move(const struct qubo__pz_line *line, const struct qubo__pz_token *tok,
-		     qubo_chess_move *mv)
+		     qubo_puzzle_chess_move *mv)
 {
 	size_t pos = 0;
 	int rc = read_int(line, tok, &pos, "row", &mv->drow);
@@ -141,9 +141,9 @@ static int read_move(const struct qubo__pz_line *line, const struct qubo__pz_tok
 	if (rc)
 		return rc;
 	if (pos >= tok->len || tok->s[pos] != ',')
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, tok->column + pos,
-					 "a move is ROW,COLUMN (with '*' after it for a slide); "
-					 "expected ',' here");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, tok->column + pos,
+				      "a move is ROW,COLUMN (with '*' after it for a slide); "
+				      "expected ',' here");
 	pos++;
 	rc = read_int(line, tok, &pos, "column", &mv->dcol);
 	if (rc)
@@ -154,12 +154,12 @@ static int read_move(const struct qubo__pz_line *line, const struct qubo__pz_tok
 		pos++;
 	}
 	if (pos < tok->len)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, tok->column + pos,
-					 "unexpected character after the move (a move is "
-					 "ROW,COLUMN or ROW,COLUMN*)");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, tok->column + pos,
+				      "unexpected character after the move (a move is "
+				      "ROW,COLUMN or ROW,COLUMN*)");
 	if (mv->drow == 0 && mv->dcol == 0)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, tok->column,
-					 "the move 0,0 goes nowhere");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, tok->column,
+				      "the move 0,0 goes nowhere");
 	return QUBO_OK;
 }
 
@@ -174,17 +174,17 @@ static int read_piece(const struct qubo__pz_line *line, struct text_piece *pcs, 
 
 	ch = (unsigned char)toks[1].s[0];
 	if (toks[1].len != 1 || !(ch >= 'A' && ch <= 'Z') ||
-	    qubo__pz_cz_builtin_of_letter(ch) != QUBO_CHESS_NONE)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
-					 "a custom piece is named by one uppercase letter other "
-					 "than Q, R, B, N and K");
+	    qubo__pz_cz_builtin_of_letter(ch) != QUBO_PUZZLE_CHESS_NONE)
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
+				      "a custom piece is named by one uppercase letter other "
+				      "than Q, R, B, N and K");
 	for (k = 0; k < *npcs; k++)
 		if ((unsigned char)pcs[k].letter == ch)
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
-						 "piece %c is defined twice", ch);
+			return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
+					      "piece %c is defined twice", ch);
 	if (nt - 2 > MAX_TEXT_MOVES)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[MAX_TEXT_MOVES + 2].column,
-					 "a piece has at most %d moves", MAX_TEXT_MOVES);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[MAX_TEXT_MOVES + 2].column,
+				      "a piece has at most %d moves", MAX_TEXT_MOVES);
 	pc = &pcs[*npcs];
 	pc->letter = (char)ch;
 	pc->nmoves = 0;
@@ -209,9 +209,9 @@ static int is_piece_line(const struct qubo__pz_line *line)
 static int read_mode(const struct qubo__pz_token *tok, int32_t *mode)
 {
 	if (qubo__pz_token_is(tok, "coloured") || qubo__pz_token_is(tok, "colored"))
-		*mode = QUBO_CHESS_COLOURED;
+		*mode = QUBO_PUZZLE_CHESS_MODE_COLOURED;
 	else if (qubo__pz_token_is(tok, "max"))
-		*mode = QUBO_CHESS_MAX;
+		*mode = QUBO_PUZZLE_CHESS_MODE_MAX;
 	else
 		return 0;
 	return 1;
@@ -223,17 +223,17 @@ struct chess_buf {
 	int32_t *pieces, *regions;
 	uint32_t *placed;
 	size_t *set_start;
-	qubo_chess_move *moves;
+	qubo_puzzle_chess_move *moves;
 };
 
 static void buf_free(struct chess_buf *b)
 {
-	qubo__pz_free(&b->a, b->pcs);
-	qubo__pz_free(&b->a, b->pieces);
-	qubo__pz_free(&b->a, b->regions);
-	qubo__pz_free(&b->a, b->placed);
-	qubo__pz_free(&b->a, b->set_start);
-	qubo__pz_free(&b->a, b->moves);
+	qubo__free(&b->a, b->pcs);
+	qubo__free(&b->a, b->pieces);
+	qubo__free(&b->a, b->regions);
+	qubo__free(&b->a, b->placed);
+	qubo__free(&b->a, b->set_start);
+	qubo__free(&b->a, b->moves);
 }
 
 /* Numbers the regions used, in alphabet order; fills their characters. */
@@ -274,42 +274,42 @@ int qubo__pz_chess_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	int rc;
 
 	if (ntoks < 2)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, header->len + 1,
-					 "the header needs the board size and the problem: chess "
-					 "WxH coloured|max");
+		return qubo__error_at(QUBO_ERR_PARSE, header->no, header->len + 1,
+				      "the header needs the board size and the problem: chess "
+				      "WxH coloured|max");
 	rc = qubo__pz_token_size(header, &toks[1], 0, &w, &h);
 	if (!rc)
 		rc = qubo__pz_check_size(opts, header, &toks[1], w, h, 0);
 	if (rc)
 		return rc;
 	if (ntoks < 3)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no,
-					 qubo__pz_line_trimmed(header) + 1,
-					 "the header needs the problem after the size: 'coloured' "
-					 "or 'max'");
+		return qubo__error_at(QUBO_ERR_PARSE, header->no, qubo__pz_line_trimmed(header) + 1,
+				      "the header needs the problem after the size: 'coloured' "
+				      "or 'max'");
 	if (!read_mode(&toks[2], &mode))
-		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, toks[2].column,
-					 "unknown chess problem (expected 'coloured' or 'max')");
+		return qubo__error_at(QUBO_ERR_PARSE, header->no, toks[2].column,
+				      "unknown chess problem (expected 'coloured' or 'max')");
 	if (ntoks > 3)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, toks[3].column,
-					 "unexpected word after '%s'",
-					 mode == QUBO_CHESS_MAX ? "max" : "coloured");
+		return qubo__error_at(QUBO_ERR_PARSE, header->no, toks[3].column,
+				      "unexpected word after '%s'",
+				      mode == QUBO_PUZZLE_CHESS_MODE_MAX ? "max" : "coloured");
 	if ((uint64_t)w * h > QUBO__PZ_MAX_CELLS)
 		return qubo__too_large(QUBO_LIMIT_BOARD_CELLS, QUBO__PZ_MAX_CELLS,
 				       "chess: the board has %llu cells, at most %zu are supported",
 				       (unsigned long long)w * h, QUBO__PZ_MAX_CELLS);
 	n = (size_t)w * h;
 	memset(&b, 0, sizeof b);
-	rc = qubo__pz_alloc_init(&b.a, opts->allocator);
+	rc = qubo__alloc_init(&b.a, opts->allocator, NULL);
 	if (rc)
 		return rc;
-	b.pcs = qubo__pz_alloc(&b.a, MAX_TEXT_PIECES, sizeof *b.pcs);
-	b.pieces = qubo__pz_alloc(&b.a, n, sizeof *b.pieces);
-	b.placed = qubo__pz_alloc(&b.a, n, sizeof *b.placed);
-	if (mode == QUBO_CHESS_COLOURED)
-		b.regions = qubo__pz_alloc(&b.a, n, sizeof *b.regions);
-	if (!b.pcs || !b.pieces || !b.placed || (mode == QUBO_CHESS_COLOURED && !b.regions)) {
-		rc = qubo__pz_nomem("the puzzle's grid");
+	b.pcs = qubo__malloc_array(&b.a, MAX_TEXT_PIECES, sizeof *b.pcs);
+	b.pieces = qubo__malloc_array(&b.a, n, sizeof *b.pieces);
+	b.placed = qubo__malloc_array(&b.a, n, sizeof *b.placed);
+	if (mode == QUBO_PUZZLE_CHESS_MODE_COLOURED)
+		b.regions = qubo__malloc_array(&b.a, n, sizeof *b.regions);
+	if (!b.pcs || !b.pieces || !b.placed ||
+	    (mode == QUBO_PUZZLE_CHESS_MODE_COLOURED && !b.regions)) {
+		rc = qubo__nomem("the puzzle's grid");
 		goto done;
 	}
 	/* custom pieces, then the piece grid */
@@ -324,9 +324,8 @@ int qubo__pz_chess_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 		if (!is_piece_line(&line))
 			break;
 		if (npcs == MAX_TEXT_PIECES) {
-			rc = qubo__pz_error_at(QUBO_ERR_PARSE, line.no, 1,
-					       "too many custom pieces (at most %d)",
-					       MAX_TEXT_PIECES);
+			rc = qubo__error_at(QUBO_ERR_PARSE, line.no, 1,
+					    "too many custom pieces (at most %d)", MAX_TEXT_PIECES);
 			goto done;
 		}
 		rc = read_piece(&line, b.pcs, &npcs);
@@ -353,7 +352,7 @@ int qubo__pz_chess_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	if (rc)
 		goto done;
 	s.num_move_sets = npcs;
-	if (mode == QUBO_CHESS_COLOURED) {
+	if (mode == QUBO_PUZZLE_CHESS_MODE_COLOURED) {
 		if (!qubo__pz_next_content(r, &line, 1)) {
 			rc = qubo__pz_error_eof(r,
 						"a coloured puzzle needs the %u x %u region "
@@ -373,10 +372,10 @@ int qubo__pz_chess_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	if (rc)
 		goto done;
 	/* the custom move sets */
-	b.set_start = qubo__pz_alloc(&b.a, npcs + 1, sizeof *b.set_start);
-	b.moves = qubo__pz_alloc(&b.a, npcs * MAX_TEXT_MOVES, sizeof *b.moves);
+	b.set_start = qubo__malloc_array(&b.a, npcs + 1, sizeof *b.set_start);
+	b.moves = qubo__malloc_array(&b.a, npcs * MAX_TEXT_MOVES, sizeof *b.moves);
 	if (!b.set_start || !b.moves) {
-		rc = qubo__pz_nomem("the puzzle's pieces");
+		rc = qubo__nomem("the puzzle's pieces");
 		goto done;
 	}
 	m = 0;
@@ -396,8 +395,9 @@ int qubo__pz_chess_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	s.moves = b.moves;
 	s.placed = b.placed;
 	s.num_placed = ctx.nplaced;
-	rc = qubo__pz_cz_create(out, &s, letters, mode == QUBO_CHESS_COLOURED ? reg_chars : NULL,
-				opts, "chess");
+	rc = qubo__pz_cz_create(out, &s, letters,
+				mode == QUBO_PUZZLE_CHESS_MODE_COLOURED ? reg_chars : NULL, opts,
+				"chess");
 done:
 	buf_free(&b);
 	return rc;
@@ -408,7 +408,7 @@ done:
 static void header_line(const struct cz *z, struct qubo__pz_out *o)
 {
 	qubo__pz_printf(o, "chess %ux%u %s\n", (unsigned)z->w, (unsigned)z->h,
-			z->mode == QUBO_CHESS_MAX ? "max" : "coloured");
+			z->mode == QUBO_PUZZLE_CHESS_MODE_MAX ? "max" : "coloured");
 }
 
 int qubo__pz_cz_format(const qubo_puzzle *p, struct qubo__pz_out *o)
@@ -417,14 +417,14 @@ int qubo__pz_cz_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 	size_t i, k, j;
 
 	if (!z->text)
-		return qubo__pz_error(QUBO_ERR_NOT_SUPPORTED,
-				      "qubo_puzzle_format: a chess puzzle built from a spec has no "
-				      "text form");
+		return qubo__error(QUBO_ERR_NOT_SUPPORTED,
+				   "qubo_puzzle_format: a chess puzzle built from a spec has no "
+				   "text form");
 	header_line(z, o);
 	for (k = 0; k < z->sets.n; k++) {
 		qubo__pz_printf(o, "piece %c", z->sets.letters[k]);
 		for (j = z->sets.start[k]; j < z->sets.start[k + 1]; j++) {
-			const qubo_chess_move *mv = &z->sets.moves[j];
+			const qubo_puzzle_chess_move *mv = &z->sets.moves[j];
 
 			qubo__pz_printf(o, " %d,%d%s", (int)mv->drow, (int)mv->dcol,
 					mv->slide ? "*" : "");
@@ -434,7 +434,7 @@ int qubo__pz_cz_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 	for (i = 0; i < z->n; i++) {
 		char ch = '.';
 
-		if (z->code[i] != QUBO_CHESS_NONE) {
+		if (z->code[i] != QUBO_PUZZLE_CHESS_NONE) {
 			ch = qubo__pz_cz_piece_letter(&z->sets, z->code[i]);
 			if (z->placed[i])
 				ch = (char)(ch - 'A' + 'a');
@@ -443,7 +443,7 @@ int qubo__pz_cz_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 		if (i % z->w == z->w - 1)
 			qubo__pz_putc(o, '\n');
 	}
-	if (z->mode != QUBO_CHESS_COLOURED)
+	if (z->mode != QUBO_PUZZLE_CHESS_MODE_COLOURED)
 		return QUBO_OK;
 	qubo__pz_putc(o, '\n');
 	for (i = 0; i < z->n; i++) {
@@ -472,26 +472,26 @@ int qubo__pz_cz_solution_header_check(const qubo_puzzle *p, const struct qubo__p
 	int rc;
 
 	if (nt < 2)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, line->len + 1,
-					 "the solution's header has no board size");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, line->len + 1,
+				      "the solution's header has no board size");
 	rc = qubo__pz_token_size(line, &toks[1], 0, &w, &h);
 	if (rc)
 		return rc;
 	if (w != z->w || h != z->h)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
-					 "the solution is for a %u x %u board, the puzzle's is "
-					 "%u x %u",
-					 (unsigned)w, (unsigned)h, (unsigned)z->w, (unsigned)z->h);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
+				      "the solution is for a %u x %u board, the puzzle's is "
+				      "%u x %u",
+				      (unsigned)w, (unsigned)h, (unsigned)z->w, (unsigned)z->h);
 	if (nt < 3)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, qubo__pz_line_trimmed(line) + 1,
-					 "the solution's header needs 'coloured' or 'max'");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, qubo__pz_line_trimmed(line) + 1,
+				      "the solution's header needs 'coloured' or 'max'");
 	if (!read_mode(&toks[2], &mode) || mode != z->mode)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[2].column,
-					 "the solution's header does not name the puzzle's "
-					 "problem ('%s')",
-					 z->mode == QUBO_CHESS_MAX ? "max" : "coloured");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[2].column,
+				      "the solution's header does not name the puzzle's "
+				      "problem ('%s')",
+				      z->mode == QUBO_PUZZLE_CHESS_MODE_MAX ? "max" : "coloured");
 	if (nt > 3)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[3].column,
-					 "unexpected word in the solution's header");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[3].column,
+				      "unexpected word in the solution's header");
 	return QUBO_OK;
 }

@@ -66,14 +66,14 @@ static int count_search(struct count_run *c)
 	b.on_solution = bnr_solution;
 	b.ctx = c;
 	b.ctl = &c->ctl;
-	b.board = qubo__pz_alloc(&c->p->alloc, c->cells, 1);
+	b.board = qubo__malloc_array(&c->p->alloc, c->cells, 1);
 	if (!b.board)
-		return qubo__pz_nomem("a board");
+		return qubo__nomem("a board");
 	c->res.method = "search";
 	c->res.energy = c->p->ground_energy;
 	c->ctl.pr.phase = QUBO_PUZZLE_PHASE_SEARCH;
 	rc = qubo__pz_branch_reduce(c->p, &b);
-	qubo__pz_free(&c->p->alloc, b.board);
+	qubo__free(&c->p->alloc, b.board);
 	c->res.nodes = b.nodes;
 	c->res.count = b.solutions;
 	c->limited = b.limited;
@@ -147,13 +147,13 @@ static int count_boards(struct count_run *c, const qubo_sampleset *set)
 	const qubo_allocator *a = &c->p->alloc;
 	size_t size = qubo_sampleset_size(set), n = qubo_sampleset_num_variables(set), i, k = 0;
 	size_t len = c->cells ? c->cells : 1;
-	uint8_t *boards = qubo__pz_alloc(a, size ? size : 1, len), dummy = 0;
-	size_t *idx = qubo__pz_alloc(a, size ? size : 1, sizeof *idx);
-	size_t *tmp = qubo__pz_alloc(a, size ? size : 1, sizeof *tmp);
+	uint8_t *boards = qubo__malloc_array(a, size ? size : 1, len), dummy = 0;
+	size_t *idx = qubo__malloc_array(a, size ? size : 1, sizeof *idx);
+	size_t *tmp = qubo__malloc_array(a, size ? size : 1, sizeof *tmp);
 	int rc = QUBO_OK;
 
 	if (!boards || !idx || !tmp) {
-		rc = qubo__pz_nomem("the ground states' boards");
+		rc = qubo__nomem("the ground states' boards");
 		goto out;
 	}
 	for (i = 0; i < size && !rc; i++) {
@@ -166,10 +166,10 @@ static int count_boards(struct count_run *c, const qubo_sampleset *set)
 		if (!qubo__pz_board_valid(c->p, b)) {
 			if (c->p->relaxed)
 				continue; /* a relaxation's ground state: no solution */
-			rc = qubo__pz_error(QUBO_ERR_INTERNAL,
-					    "qubo_puzzle_count: a ground state of the model decodes "
-					    "to a %s board that breaks a rule",
-					    c->p->fam->name);
+			rc = qubo__error(QUBO_ERR_INTERNAL,
+					 "qubo_puzzle_count: a ground state of the model decodes "
+					 "to a %s board that breaks a rule",
+					 c->p->fam->name);
 		}
 		idx[k] = k;
 		k++;
@@ -184,9 +184,9 @@ static int count_boards(struct count_run *c, const qubo_sampleset *set)
 			break;
 	}
 out:
-	qubo__pz_free(a, boards);
-	qubo__pz_free(a, idx);
-	qubo__pz_free(a, tmp);
+	qubo__free(a, boards);
+	qubo__free(a, idx);
+	qubo__free(a, tmp);
 	return rc;
 }
 
@@ -266,19 +266,19 @@ static int read_options(qubo_puzzle_count_options *dst, const qubo_puzzle_count_
 	if (rc)
 		return rc;
 	if (dst->method < QUBO_PUZZLE_COUNT_AUTO || dst->method > QUBO_PUZZLE_COUNT_SEARCH)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: options.method is %d, expected 0 to 2 (enum "
-				      "qubo_puzzle_count_method)",
-				      fn, (int)dst->method);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: options.method is %d, expected 0 to 2 (enum "
+				   "qubo_puzzle_count_method)",
+				   fn, (int)dst->method);
 	rc = qubo__pz_check_run(dst->threads, dst->time_limit, fn);
 	if (rc)
 		return rc;
 	if (dst->max_variables < 0 || dst->max_variables > QUBO_EXHAUSTIVE_MAX_VARIABLES)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: options.max_variables is %d, expected 0 (36) to %d", fn,
-				      (int)dst->max_variables, QUBO_EXHAUSTIVE_MAX_VARIABLES);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: options.max_variables is %d, expected 0 (36) to %d", fn,
+				   (int)dst->max_variables, QUBO_EXHAUSTIVE_MAX_VARIABLES);
 	if (dst->reserved)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG, "%s: options.reserved must be 0", fn);
+		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: options.reserved must be 0", fn);
 	return QUBO_OK;
 }
 
@@ -291,10 +291,10 @@ static int count(struct count_run *c)
 
 	c->res.optimal_only = optimisation;
 	if (c->o.method == QUBO_PUZZLE_COUNT_SEARCH && !searchable)
-		return qubo__pz_error(QUBO_ERR_NOT_SUPPORTED,
-				      "qubo_puzzle_count: the %s family has no exact search; count "
-				      "by enumeration",
-				      p->fam->name);
+		return qubo__error(QUBO_ERR_NOT_SUPPORTED,
+				   "qubo_puzzle_count: the %s family has no exact search; count "
+				   "by enumeration",
+				   p->fam->name);
 	if (c->o.method == QUBO_PUZZLE_COUNT_ENUMERATE || !searchable)
 		return count_enumerate(c);
 	return optimisation ? count_optimum(c) : count_search(c);
@@ -309,11 +309,11 @@ int qubo_puzzle_count(const qubo_puzzle *puzzle, const qubo_puzzle_count_options
 	int rc;
 
 	if (!puzzle || !result)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
-				      puzzle ? "result" : "puzzle");
+		return qubo__error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
+				   puzzle ? "result" : "puzzle");
 	size = result->struct_size;
-	rc = qubo__pz_check_struct(result, size, QUBO_PUZZLE_COUNT_RESULT_SIZE_V1, size,
-				   "qubo_puzzle_count_result", fn);
+	rc = qubo__check_struct(result, size, QUBO_PUZZLE_COUNT_RESULT_SIZE_V1, size,
+				"qubo_puzzle_count_result", fn);
 	if (rc)
 		return rc;
 	memset(&c, 0, sizeof c);

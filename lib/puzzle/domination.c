@@ -45,44 +45,47 @@ static void dz_destroy(const qubo_allocator *a, void *data)
 
 	if (!d)
 		return;
-	qubo__pz_free(a, d->on);
+	qubo__free(a, d->on);
 	qubo__pz_cz_sets_free(&d->sets, a);
-	qubo__pz_free(a, d->out_start);
-	qubo__pz_free(a, d->out);
-	qubo__pz_free(a, d->in_start);
-	qubo__pz_free(a, d->in);
-	qubo__pz_free(a, d);
+	qubo__free(a, d->out_start);
+	qubo__free(a, d->out);
+	qubo__free(a, d->in_start);
+	qubo__free(a, d->in);
+	qubo__free(a, d);
 }
 
 static int check_spec(const qubo_puzzle_domination_spec *s, const char *fn)
 {
-	int rc = qubo__pz_check_struct(s, s->struct_size, QUBO_PUZZLE_DOMINATION_SPEC_SIZE_V1,
-				       sizeof *s, "qubo_puzzle_domination_spec", fn);
+	int rc = qubo__check_struct(s, s->struct_size, QUBO_PUZZLE_DOMINATION_SPEC_SIZE_V1,
+				    sizeof *s, "qubo_puzzle_domination_spec", fn);
 
 	if (rc)
 		return rc;
 	rc = qubo__pz_check_board(s->width, s->height, fn);
 	if (rc)
 		return rc;
-	if (!((s->piece >= 0 && s->piece < QUBO__CZ_BUILTINS) || s->piece == QUBO_CHESS_CUSTOM))
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.piece is %d, expected 0-4 (queen, rook, bishop, "
-				      "knight, king) or QUBO_CHESS_CUSTOM (%d)",
-				      fn, (int)s->piece, QUBO_CHESS_CUSTOM);
-	if (s->piece != QUBO_CHESS_CUSTOM && (s->num_moves || s->moves))
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.moves and spec.num_moves are for QUBO_CHESS_CUSTOM "
-				      "only; spec.piece is %d",
-				      fn, (int)s->piece);
-	if (s->piece == QUBO_CHESS_CUSTOM) {
+	if (!((s->piece >= 0 && s->piece < QUBO__CZ_BUILTINS) ||
+	      s->piece == QUBO_PUZZLE_CHESS_CUSTOM))
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.piece is %d, expected 0-4 (queen, rook, bishop, "
+				   "knight, king) or QUBO_PUZZLE_CHESS_CUSTOM (%d)",
+				   fn, (int)s->piece, QUBO_PUZZLE_CHESS_CUSTOM);
+	if (s->piece != QUBO_PUZZLE_CHESS_CUSTOM && (s->num_moves || s->moves))
+		return qubo__error(
+			QUBO_ERR_INVALID_ARG,
+			"%s: spec.moves and spec.num_moves are for QUBO_PUZZLE_CHESS_CUSTOM "
+			"only; spec.piece is %d",
+			fn, (int)s->piece);
+	if (s->piece == QUBO_PUZZLE_CHESS_CUSTOM) {
 		rc = qubo__pz_cz_check_moves(s->moves, s->num_moves, "spec.moves", fn);
 		if (rc)
 			return rc;
 	}
-	if (s->slack != QUBO_DOMINATION_SLACK_TIGHT && s->slack != QUBO_DOMINATION_SLACK_FULL)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.slack is %d, expected 0 (tight) or 1 (full)", fn,
-				      (int)s->slack);
+	if (s->slack != QUBO_PUZZLE_DOMINATION_SLACK_TIGHT &&
+	    s->slack != QUBO_PUZZLE_DOMINATION_SLACK_FULL)
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.slack is %d, expected 0 (tight) or 1 (full)", fn,
+				   (int)s->slack);
 	return QUBO_OK;
 }
 
@@ -102,15 +105,15 @@ static size_t known_gamma(const struct dz *d, int *known)
 	}
 	if (on != d->n)
 		return 0;
-	if (d->piece == QUBO_CHESS_QUEEN && d->w == d->h && d->w <= 12) {
+	if (d->piece == QUBO_PUZZLE_CHESS_QUEEN && d->w == d->h && d->w <= 12) {
 		*known = 1;
 		return queens[d->w];
 	}
-	if (d->piece == QUBO_CHESS_ROOK) {
+	if (d->piece == QUBO_PUZZLE_CHESS_ROOK) {
 		*known = 1;
 		return d->w < d->h ? d->w : d->h;
 	}
-	if (d->piece == QUBO_CHESS_KING) {
+	if (d->piece == QUBO_PUZZLE_CHESS_KING) {
 		*known = 1;
 		return (size_t)((d->w + 2) / 3) * ((d->h + 2) / 3);
 	}
@@ -132,13 +135,13 @@ static size_t gain(const struct dz *d, const uint8_t *cov, size_t a)
  * first uncovered cell, the best of it and its attackers. */
 static int greedy(struct dz *d, const qubo_allocator *a, struct qubo__pz_ctl *ctl)
 {
-	uint8_t *cov = qubo__pz_alloc(a, d->n, 1);
+	uint8_t *cov = qubo__malloc_array(a, d->n, 1);
 	size_t i, left = 0, scan = 0, count = 0;
 	uint64_t work = 0, step = (uint64_t)d->n + d->out_start[d->n], pending = 0;
 	int rc = QUBO_OK;
 
 	if (!cov)
-		return qubo__pz_nomem("the greedy dominating set");
+		return qubo__nomem("the greedy dominating set");
 	for (i = 0; i < d->n; i++) {
 		cov[i] = !d->on[i];
 		left += d->on[i];
@@ -182,7 +185,7 @@ static int greedy(struct dz *d, const qubo_allocator *a, struct qubo__pz_ctl *ct
 		}
 		rc = qubo__pz_build_tick(ctl, &pending, step);
 	}
-	qubo__pz_free(a, cov);
+	qubo__free(a, cov);
 	d->greedy = count;
 	return rc;
 }
@@ -206,19 +209,19 @@ static uint64_t cover_pairs(uint64_t in)
 static int check_sizes(const struct dz *d, const qubo_allocator *a, const int32_t *codes,
 		       struct qubo__pz_ctl *ctl, const char *fn)
 {
-	uint32_t *in = qubo__pz_zalloc(a, d->n, sizeof *in);
+	uint32_t *in = qubo__calloc_array(a, d->n, sizeof *in);
 	uint64_t pairs = 0;
 	size_t i;
 	int rc;
 
 	if (!in)
-		return qubo__pz_nomem("the attack graph");
+		return qubo__nomem("the attack graph");
 	rc = qubo__pz_cz_reach_check(a, d->w, d->h, codes, &d->sets, d->on, QUBO__CZ_MAX_ENTRIES,
 				     in, ctl, fn);
 	for (i = 0; !rc && i < d->n; i++)
 		if (d->on[i])
 			pairs += cover_pairs(in[i]);
-	qubo__pz_free(a, in);
+	qubo__free(a, in);
 	if (!rc && pairs > MAX_PAIRS)
 		rc = qubo__too_large(QUBO_LIMIT_PAIRWISE_TERMS, MAX_PAIRS,
 				     "%s: the cover terms of this board expand to about %llu "
@@ -248,11 +251,11 @@ static int build_model(const struct dz *d, const qubo_allocator *a, struct qubo_
 	qubo__pz_build_watch(m, ctl);
 	if (rc)
 		return rc;
-	buf = qubo__pz_alloc(a, maxin + 1 > nv ? maxin + 1 : nv, sizeof *buf);
-	ones = qubo__pz_alloc(a, maxin + 1, sizeof *ones);
-	cost = qubo__pz_alloc(a, nv, sizeof *cost);
+	buf = qubo__malloc_array(a, maxin + 1 > nv ? maxin + 1 : nv, sizeof *buf);
+	ones = qubo__malloc_array(a, maxin + 1, sizeof *ones);
+	cost = qubo__malloc_array(a, nv, sizeof *cost);
 	if (!buf || !ones || !cost) {
-		rc = qubo__pz_nomem("the model's terms");
+		rc = qubo__nomem("the model's terms");
 		goto fail;
 	}
 	/* one per piece: a reward of -1 */
@@ -274,7 +277,7 @@ static int build_model(const struct dz *d, const qubo_allocator *a, struct qubo_
 		for (k = d->in_start[i]; k < d->in_start[i + 1]; k++)
 			buf[cnt++] = lits[d->in[k]];
 		hi = cnt;
-		if (d->slack == QUBO_DOMINATION_SLACK_TIGHT && bound < hi)
+		if (d->slack == QUBO_PUZZLE_DOMINATION_SLACK_TIGHT && bound < hi)
 			hi = bound;
 		rc = qubo_penalty_range(m, buf, ones, cnt, 1, (int64_t)hi, 1.0 + P, NULL, NULL);
 		/* a cover term of cnt literals and its slack: about cnt² / 2 pairs */
@@ -286,15 +289,15 @@ static int build_model(const struct dz *d, const qubo_allocator *a, struct qubo_
 	rc = qubo_model_compile(m);
 	if (rc)
 		goto fail;
-	qubo__pz_free(a, buf);
-	qubo__pz_free(a, ones);
-	qubo__pz_free(a, cost);
+	qubo__free(a, buf);
+	qubo__free(a, ones);
+	qubo__free(a, cost);
 	*model_out = m;
 	return QUBO_OK;
 fail:
-	qubo__pz_free(a, buf);
-	qubo__pz_free(a, ones);
-	qubo__pz_free(a, cost);
+	qubo__free(a, buf);
+	qubo__free(a, ones);
+	qubo__free(a, cost);
 	qubo_model_free(m);
 	return rc;
 }
@@ -306,7 +309,7 @@ static void dz_check(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz
 	const struct dz *d = p->data;
 	char piece[48];
 	size_t i, k;
-	uint8_t *cov = qubo__pz_zalloc(&p->alloc, d->n, 1);
+	uint8_t *cov = qubo__calloc_array(&p->alloc, d->n, 1);
 
 	qubo__pz_cz_piece_name(&d->sets, d->piece, piece, sizeof piece);
 	for (i = 0; i < d->n; i++)
@@ -344,7 +347,7 @@ static void dz_check(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz
 					   "row %zu, column %zu is not dominated: no %s stands on "
 					   "it or attacks it",
 					   i / d->w + 1, i % d->w + 1, piece);
-	qubo__pz_free(&p->alloc, cov);
+	qubo__free(&p->alloc, cov);
 }
 
 /* ---- text ---- */
@@ -355,7 +358,7 @@ static void header_line(const struct dz *d, struct qubo__pz_out *o)
 		qubo__pz_printf(o, "domination %u", (unsigned)d->w);
 	else
 		qubo__pz_printf(o, "domination %ux%u", (unsigned)d->w, (unsigned)d->h);
-	if (d->piece != QUBO_CHESS_QUEEN)
+	if (d->piece != QUBO_PUZZLE_CHESS_QUEEN)
 		qubo__pz_printf(o, " %s", qubo__pz_cz_builtin_word(d->piece));
 	qubo__pz_putc(o, '\n');
 }
@@ -367,9 +370,9 @@ static int dz_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 	int full = 1;
 
 	if (!d->text)
-		return qubo__pz_error(QUBO_ERR_NOT_SUPPORTED,
-				      "qubo_puzzle_format: a domination puzzle built from a spec "
-				      "has no text form");
+		return qubo__error(QUBO_ERR_NOT_SUPPORTED,
+				   "qubo_puzzle_format: a domination puzzle built from a spec "
+				   "has no text form");
 	header_line(d, o);
 	for (i = 0; i < d->n; i++)
 		full &= d->on[i];
@@ -420,23 +423,23 @@ static int read_header(const struct qubo__pz_line *line, const struct qubo__pz_t
 	int rc;
 
 	if (ntoks < 2)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, qubo__pz_line_trimmed(line) + 1,
-					 "the header needs the board size: domination N or "
-					 "domination WxH");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, qubo__pz_line_trimmed(line) + 1,
+				      "the header needs the board size: domination N or "
+				      "domination WxH");
 	rc = qubo__pz_token_size(line, &toks[1], 0, w, h);
 	if (rc)
 		return rc;
-	*piece = QUBO_CHESS_QUEEN;
+	*piece = QUBO_PUZZLE_CHESS_QUEEN;
 	if (ntoks >= 3) {
 		*piece = qubo__pz_cz_builtin_of_word(&toks[2]);
-		if (*piece == QUBO_CHESS_NONE)
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[2].column,
-						 "unknown piece (expected queen, rook, bishop, "
-						 "knight or king)");
+		if (*piece == QUBO_PUZZLE_CHESS_NONE)
+			return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[2].column,
+					      "unknown piece (expected queen, rook, bishop, "
+					      "knight or king)");
 	}
 	if (ntoks > 3)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[3].column,
-					 "unexpected word after the piece");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[3].column,
+				      "unexpected word after the piece");
 	return QUBO_OK;
 }
 
@@ -452,16 +455,16 @@ static int dz_solution_header_check(const qubo_puzzle *p, const struct qubo__pz_
 	if (rc)
 		return rc;
 	if (w != d->w || h != d->h)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
-					 "the solution is for a %u x %u board, the puzzle's is "
-					 "%u x %u",
-					 (unsigned)w, (unsigned)h, (unsigned)d->w, (unsigned)d->h);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
+				      "the solution is for a %u x %u board, the puzzle's is "
+				      "%u x %u",
+				      (unsigned)w, (unsigned)h, (unsigned)d->w, (unsigned)d->h);
 	if (piece != d->piece)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no,
-					 nt >= 3 ? toks[2].column : qubo__pz_line_trimmed(line) + 1,
-					 "the solution is for %ss, the puzzle's pieces are %ss",
-					 qubo__pz_cz_builtin_word(piece),
-					 qubo__pz_cz_builtin_word(d->piece));
+		return qubo__error_at(QUBO_ERR_PARSE, line->no,
+				      nt >= 3 ? toks[2].column : qubo__pz_line_trimmed(line) + 1,
+				      "the solution is for %ss, the puzzle's pieces are %ss",
+				      qubo__pz_cz_builtin_word(piece),
+				      qubo__pz_cz_builtin_word(d->piece));
 	return QUBO_OK;
 }
 
@@ -473,7 +476,7 @@ static void dz_cell(const qubo_puzzle *p, size_t i, qubo_puzzle_cell *out)
 
 	out->region = -1;
 	out->given = -1;
-	out->piece = d->on[i] ? d->piece : QUBO_CHESS_NONE;
+	out->piece = d->on[i] ? d->piece : QUBO_PUZZLE_CHESS_NONE;
 }
 
 static int dz_on_board(const qubo_puzzle *p, size_t i)
@@ -531,23 +534,23 @@ static int create(qubo_puzzle **out, const qubo_puzzle_domination_spec *spec, in
 	d->piece = spec->piece;
 	d->slack = spec->slack;
 	d->text = text;
-	if (spec->piece == QUBO_CHESS_CUSTOM) {
+	if (spec->piece == QUBO_PUZZLE_CHESS_CUSTOM) {
 		size_t start[2] = { 0, spec->num_moves };
 
 		rc = qubo__pz_cz_sets_copy(&d->sets, a, 1, start, spec->moves, fn);
 		if (rc)
 			goto fail;
 	}
-	d->on = qubo__pz_alloc(a, d->n, 1);
-	codes = qubo__pz_alloc(a, d->n, sizeof *codes);
-	p->cell_lits = qubo__pz_alloc(a, d->n, sizeof *p->cell_lits);
+	d->on = qubo__malloc_array(a, d->n, 1);
+	codes = qubo__malloc_array(a, d->n, sizeof *codes);
+	p->cell_lits = qubo__malloc_array(a, d->n, sizeof *p->cell_lits);
 	if (!d->on || !codes || !p->cell_lits) {
-		rc = qubo__pz_nomem("the domination instance");
+		rc = qubo__nomem("the domination instance");
 		goto fail;
 	}
 	for (i = 0; i < d->n; i++) {
 		d->on[i] = !(spec->off_board && spec->off_board[i]);
-		codes[i] = d->on[i] ? d->piece : QUBO_CHESS_NONE;
+		codes[i] = d->on[i] ? d->piece : QUBO_PUZZLE_CHESS_NONE;
 	}
 	rc = check_sizes(d, a, codes, opts->ctl, fn);
 	if (!rc)
@@ -568,11 +571,11 @@ static int create(qubo_puzzle **out, const qubo_puzzle_domination_spec *spec, in
 	p->has_ground_energy = known;
 	p->ground_energy = (double)gamma;
 	qubo__pz_model_sizes(p, NULL);
-	qubo__pz_free(a, codes);
+	qubo__free(a, codes);
 	*out = p;
 	return QUBO_OK;
 fail:
-	qubo__pz_free(a, codes);
+	qubo__free(a, codes);
 	qubo__pz_destroy(p);
 	return rc;
 }
@@ -631,13 +634,13 @@ int qubo__pz_domination_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	/* '#' is a cell here, so no comment lines after the header. */
 	if (!qubo__pz_next_content(r, &first, 0))
 		return create(out, &s, 1, opts, "domination");
-	rc = qubo__pz_alloc_init(&a, opts->allocator);
+	rc = qubo__alloc_init(&a, opts->allocator, NULL);
 	if (rc)
 		return rc;
 	ctx.w = w;
-	ctx.off = qubo__pz_alloc(&a, (size_t)w * h, 1);
+	ctx.off = qubo__malloc_array(&a, (size_t)w * h, 1);
 	if (!ctx.off)
-		return qubo__pz_nomem("the puzzle's grid");
+		return qubo__nomem("the puzzle's grid");
 	g.width = w;
 	g.height = h;
 	g.expected = "'.' (a cell on the board) or '#' (not on the board)";
@@ -651,6 +654,6 @@ int qubo__pz_domination_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 		s.off_board = ctx.off;
 		rc = create(out, &s, 1, opts, "domination");
 	}
-	qubo__pz_free(&a, ctx.off);
+	qubo__free(&a, ctx.off);
 	return rc;
 }

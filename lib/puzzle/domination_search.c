@@ -60,42 +60,31 @@ static void dw_free(const qubo_puzzle *p, void *ws)
 	if (!m)
 		return;
 	if (m->by != m->dom)
-		qubo__pz_free(a, m->by);
-	qubo__pz_free(a, m->dom);
-	qubo__pz_free(a, m->on);
-	qubo__pz_free(a, m->hist);
-	qubo__pz_free(a, m->board);
-	qubo__pz_free(a, m->cov);
-	qubo__pz_free(a, m->forb);
-	qubo__pz_free(a, m->u);
-	qubo__pz_free(a, m->pick);
-	qubo__pz_free(a, m);
+		qubo__free(a, m->by);
+	qubo__free(a, m->dom);
+	qubo__free(a, m->on);
+	qubo__free(a, m->hist);
+	qubo__free(a, m->board);
+	qubo__free(a, m->cov);
+	qubo__free(a, m->forb);
+	qubo__free(a, m->u);
+	qubo__free(a, m->pick);
+	qubo__free(a, m);
 }
 
 /* Room for `need` levels. */
 static int dw_grow(const qubo_allocator *a, struct dw *m, size_t need)
 {
-	size_t cap = m->cap ? m->cap : 8, W = m->words;
-	void *t;
+	const struct qubo__grow_array levels[] = {
+		{ (void **)&m->cov, m->words, sizeof *m->cov },
+		{ (void **)&m->forb, m->words, sizeof *m->forb },
+		{ (void **)&m->u, 1, sizeof *m->u },
+		{ (void **)&m->pick, 1, sizeof *m->pick },
+	};
 
-	if (need <= m->cap)
+	if (need <= m->cap) /* the search asks at every level */
 		return QUBO_OK;
-	while (cap < need)
-		cap *= 2;
-	if (!(t = qubo__pz_realloc(a, m->cov, cap * W, sizeof *m->cov)))
-		return qubo__pz_nomem("the search's levels");
-	m->cov = t;
-	if (!(t = qubo__pz_realloc(a, m->forb, cap * W, sizeof *m->forb)))
-		return qubo__pz_nomem("the search's levels");
-	m->forb = t;
-	if (!(t = qubo__pz_realloc(a, m->u, cap, sizeof *m->u)))
-		return qubo__pz_nomem("the search's levels");
-	m->u = t;
-	if (!(t = qubo__pz_realloc(a, m->pick, cap, sizeof *m->pick)))
-		return qubo__pz_nomem("the search's levels");
-	m->pick = t;
-	m->cap = cap;
-	return QUBO_OK;
+	return qubo__grow_arrays(a, &m->cap, need, 8, levels, 4, "the search's levels");
 }
 
 static int dw_new(const qubo_puzzle *p, void **ws)
@@ -112,18 +101,18 @@ static int dw_new(const qubo_puzzle *p, void **ws)
 				       "domination: the exact search supports boards of up to "
 				       "about 11,000 cells; this one has %zu",
 				       n);
-	m = qubo__pz_zalloc(a, 1, sizeof *m);
+	m = qubo__calloc_array(a, 1, sizeof *m);
 	if (!m)
-		return qubo__pz_nomem("the search's work space");
+		return qubo__nomem("the search's work space");
 	m->n = n;
 	m->words = W;
-	m->dom = qubo__pz_zalloc(a, n * W, sizeof *m->dom);
-	m->by = qubo__pz_zalloc(a, n * W, sizeof *m->by);
-	m->on = qubo__pz_zalloc(a, W, sizeof *m->on);
-	m->board = qubo__pz_alloc(a, n, 1);
+	m->dom = qubo__calloc_array(a, n * W, sizeof *m->dom);
+	m->by = qubo__calloc_array(a, n * W, sizeof *m->by);
+	m->on = qubo__calloc_array(a, W, sizeof *m->on);
+	m->board = qubo__malloc_array(a, n, 1);
 	if (!m->dom || !m->by || !m->on || !m->board) {
 		dw_free(p, m);
-		return qubo__pz_nomem("the search's work space");
+		return qubo__nomem("the search's work space");
 	}
 	for (i = 0; i < n; i++) {
 		size_t deg;
@@ -143,13 +132,13 @@ static int dw_new(const qubo_puzzle *p, void **ws)
 			m->maxgain = deg;
 	}
 	if (memcmp(m->dom, m->by, n * W * sizeof *m->dom) == 0) {
-		qubo__pz_free(a, m->by);
+		qubo__free(a, m->by);
 		m->by = m->dom;
 	}
-	m->hist = qubo__pz_zalloc(a, m->maxgain + 1, sizeof *m->hist);
+	m->hist = qubo__calloc_array(a, m->maxgain + 1, sizeof *m->hist);
 	if (!m->hist) {
 		dw_free(p, m);
-		return qubo__pz_nomem("the search's work space");
+		return qubo__nomem("the search's work space");
 	}
 	rc = dw_grow(a, m, d->greedy + 2);
 	if (rc) {
@@ -358,10 +347,10 @@ static int dw_optimum(const qubo_puzzle *p, void *ws, struct qubo__pz_opt *o)
 		if (rc || found)
 			return rc;
 	}
-	return qubo__pz_error(QUBO_ERR_INTERNAL,
-			      "domination: no dominating set of %zu pieces found, but the greedy "
-			      "one has that many",
-			      top);
+	return qubo__error(QUBO_ERR_INTERNAL,
+			   "domination: no dominating set of %zu pieces found, but the greedy "
+			   "one has that many",
+			   top);
 }
 
 const struct qubo__pz_search_ops qubo__pz_domination_search = {

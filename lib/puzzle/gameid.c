@@ -36,8 +36,7 @@ struct gid {
 
 static int gid_error(const struct gid *g, size_t at, const char *what)
 {
-	return qubo__pz_error_at(QUBO_ERR_PARSE, g->line, g->col0 + at,
-				 "game ID: %s", what);
+	return qubo__error_at(QUBO_ERR_PARSE, g->line, g->col0 + at, "game ID: %s", what);
 }
 
 static int is_digit(char c)
@@ -59,9 +58,9 @@ static int gid_number(const struct gid *g, size_t *i, uint32_t lo, uint32_t hi, 
 		(*i)++;
 	}
 	if (*i == start || v < lo || v > hi)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, g->line, g->col0 + start,
-					 "game ID: %s must be a number from %u to %u", what,
-					 (unsigned)lo, (unsigned)hi);
+		return qubo__error_at(QUBO_ERR_PARSE, g->line, g->col0 + start,
+				      "game ID: %s must be a number from %u to %u", what,
+				      (unsigned)lo, (unsigned)hi);
 	*out = (uint32_t)v;
 	return QUBO_OK;
 }
@@ -254,9 +253,9 @@ int qubo__pz_gameid_text(const qubo_allocator *a, const struct qubo__pz_line *li
 			QUBO_LIMIT_BOARD_CELLS, QUBO__PZ_MAX_CELLS, g.line, g.col0,
 			"game ID: the board has %zu cells, at most %zu are supported", n,
 			(size_t)QUBO__PZ_MAX_CELLS);
-	grid = qubo__pz_alloc(a, n, 1);
+	grid = qubo__malloc_array(a, n, 1);
 	if (!grid)
-		return qubo__pz_nomem("the game ID's grid");
+		return qubo__nomem("the game ID's grid");
 	/* measure, then write */
 	for (pass = 0, text = NULL; pass < 2; pass++) {
 		o.buf = text;
@@ -265,14 +264,14 @@ int qubo__pz_gameid_text(const qubo_allocator *a, const struct qubo__pz_line *li
 		rc = g.family == QUBO_PUZZLE_TENTS ? gid_tents(&g, &o, grid) : gid_unruly(&g, &o, grid);
 		if (rc)
 			break;
-		if (!pass && !(text = qubo__pz_alloc(a, o.len + 1, 1))) {
-			rc = qubo__pz_nomem("the game ID's text");
+		if (!pass && !(text = qubo__malloc_array(a, o.len + 1, 1))) {
+			rc = qubo__nomem("the game ID's text");
 			break;
 		}
 	}
-	qubo__pz_free(a, grid);
+	qubo__free(a, grid);
 	if (rc) {
-		qubo__pz_free(a, text);
+		qubo__free(a, text);
 		return rc;
 	}
 	*text_out = text;

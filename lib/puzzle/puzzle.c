@@ -38,25 +38,25 @@ int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src
 	if (o.allocator && (rc = qubo__alloc_init(&a, o.allocator, fn)))
 		return rc;
 	if (o.reduce < QUBO_REDUCE_DEFAULT || o.reduce > QUBO_REDUCE_FULL)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: options.reduce is %d, expected 0 to 3 (enum "
-				      "qubo_puzzle_reduce)",
-				      fn, (int)o.reduce);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: options.reduce is %d, expected 0 to 3 (enum "
+				   "qubo_puzzle_reduce)",
+				   fn, (int)o.reduce);
 	if (o.reduce != QUBO_REDUCE_DEFAULT)
 		dst->reduce = o.reduce;
 	if (o.penalty != 0.0) {
 		/* finite and positive; written so that NaN fails too */
 		if (!(o.penalty > 0.0 && o.penalty <= DBL_MAX))
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: options.penalty is %g, expected a finite "
-					      "positive weight (or 0 for 1)",
-					      fn, o.penalty);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: options.penalty is %g, expected a finite "
+					   "positive weight (or 0 for 1)",
+					   fn, o.penalty);
 		dst->penalty = o.penalty;
 	}
 	if (o.drop_region != 0 && o.drop_region != 1)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: options.drop_region is %d, expected 0 or 1", fn,
-				      (int)o.drop_region);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: options.drop_region is %d, expected 0 or 1", fn,
+				   (int)o.drop_region);
 	dst->drop_region = o.drop_region;
 	dst->allocator = o.allocator;
 	if (o.max_input_bytes)
@@ -98,9 +98,9 @@ int qubo__pz_conflict_sum_check(double weight, size_t npairs)
 {
 	if (2.0 * weight * (double)npairs <= DBL_MAX)
 		return QUBO_OK;
-	return qubo__pz_error(QUBO_ERR_OUT_OF_RANGE,
-			      "qubo_penalty_conflicts: the terms' weights overflow a double "
-			      "(weight or coefficients too large)");
+	return qubo__error(QUBO_ERR_OUT_OF_RANGE,
+			   "qubo_penalty_conflicts: the terms' weights overflow a double "
+			   "(weight or coefficients too large)");
 }
 
 int qubo__pz_clique_fits(double weight, size_t k)
@@ -112,10 +112,10 @@ int qubo__pz_push_pair(const qubo_allocator *a, struct qubo__pz_pairs *p, qubo_l
 {
 	if (p->n == p->cap) {
 		size_t ncap = p->cap ? 2 * p->cap : 1024;
-		qubo_lit *np = qubo__pz_realloc(a, p->lits, 2 * ncap, sizeof *np);
+		qubo_lit *np = qubo__realloc_array(a, p->lits, 2 * ncap, sizeof *np);
 
 		if (!np)
-			return qubo__pz_nomem("the model's terms");
+			return qubo__nomem("the model's terms");
 		p->lits = np;
 		p->cap = ncap;
 	}
@@ -190,9 +190,9 @@ int qubo__pz_spec_args(qubo_puzzle **out, const void *spec, const qubo_puzzle_op
 int qubo__pz_check_board(uint32_t width, uint32_t height, const char *fn)
 {
 	if (width == 0 || height == 0)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: the board is %u x %u; both sides must be at least 1", fn,
-				      (unsigned)width, (unsigned)height);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: the board is %u x %u; both sides must be at least 1", fn,
+				   (unsigned)width, (unsigned)height);
 	if ((uint64_t)width * height > QUBO__PZ_MAX_CELLS)
 		return qubo__too_large(QUBO_LIMIT_BOARD_CELLS, QUBO__PZ_MAX_CELLS,
 				       "%s: the board has %llu cells, at most %zu are supported",
@@ -208,20 +208,20 @@ int qubo__pz_check_cell_list(const uint32_t *cells, size_t count, const char *na
 	size_t i;
 
 	if (count && !cells)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.num_%s is %zu but spec.%s is NULL", fn, name, count,
-				      name);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.num_%s is %zu but spec.%s is NULL", fn, name, count,
+				   name);
 	if (count > n)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.num_%s is %zu, the board has %zu cells", fn, name,
-				      count, n);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.num_%s is %zu, the board has %zu cells", fn, name,
+				   count, n);
 	for (i = 0; i < count; i++) {
 		uint32_t c = cells[i];
 
 		if (c >= n)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.%s[%zu] is %u, the board has %zu cells", fn,
-					      name, i, (unsigned)c, n);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: spec.%s[%zu] is %u, the board has %zu cells", fn,
+					   name, i, (unsigned)c, n);
 		reason = why(spec, c);
 		if (reason)
 			return qubo__error_cell(QUBO_ERR_INVALID_ARG, c / width + 1, c % width + 1,
@@ -258,14 +258,14 @@ int qubo__pz_new(qubo_puzzle **out, const struct qubo__pz_family *fam,
 {
 	qubo_allocator a;
 	qubo_puzzle *p;
-	int rc = qubo__pz_alloc_init(&a, opts->allocator);
+	int rc = qubo__alloc_init(&a, opts->allocator, NULL);
 
 	*out = NULL;
 	if (rc)
 		return rc;
-	p = qubo__pz_zalloc(&a, 1, sizeof *p);
+	p = qubo__calloc_array(&a, 1, sizeof *p);
 	if (!p)
-		return qubo__pz_nomem("the puzzle");
+		return qubo__nomem("the puzzle");
 	p->fam = fam;
 	p->alloc = a;
 	p->width = width;
@@ -273,10 +273,10 @@ int qubo__pz_new(qubo_puzzle **out, const struct qubo__pz_family *fam,
 	p->stats.struct_size = sizeof p->stats;
 	p->stats.width = width;
 	p->stats.height = height;
-	p->data = qubo__pz_zalloc(&a, 1, data_size);
+	p->data = qubo__calloc_array(&a, 1, data_size);
 	if (!p->data) {
-		qubo__pz_free(&a, p);
-		return qubo__pz_nomem(what);
+		qubo__free(&a, p);
+		return qubo__nomem(what);
 	}
 	*out = p;
 	return QUBO_OK;
@@ -292,8 +292,8 @@ void qubo__pz_destroy(qubo_puzzle *p)
 	if (p->data && p->fam && p->fam->destroy)
 		p->fam->destroy(&a, p->data);
 	qubo_model_free(p->model);
-	qubo__pz_free(&a, p->cell_lits);
-	qubo__pz_free(&a, p);
+	qubo__free(&a, p->cell_lits);
+	qubo__free(&a, p);
 }
 
 static size_t model_couplers(const qubo_model *m)
@@ -324,20 +324,20 @@ int qubo__pz_confirm_solved(qubo_puzzle *p, const char *fn)
 
 	if (p->stats.variables_after != 0)
 		return QUBO_OK;
-	board = qubo__pz_alloc(&p->alloc, n, 1);
+	board = qubo__malloc_array(&p->alloc, n, 1);
 	if (!board)
-		return qubo__pz_nomem("the board");
+		return qubo__nomem("the board");
 	for (i = 0; i < n; i++)
 		board[i] = p->cell_lits[i] == QUBO_LIT_TRUE;
 	p->fam->check(p, board, &rep);
-	qubo__pz_free(&p->alloc, board);
+	qubo__free(&p->alloc, board);
 	/* The reduction only fixes cells in ways that keep the solutions, so
 	 * a broken rule here is a bug in the family's reduction. */
 	if (rep.violations)
-		return qubo__pz_error(QUBO_ERR_INTERNAL,
-				      "%s: the reduction fixed every cell but the board breaks "
-				      "%zu rules",
-				      fn, rep.violations);
+		return qubo__error(QUBO_ERR_INTERNAL,
+				   "%s: the reduction fixed every cell but the board breaks "
+				   "%zu rules",
+				   fn, rep.violations);
 	p->stats.solved_by_reduction = 1;
 	return QUBO_OK;
 }
@@ -383,13 +383,13 @@ static int parse_gameid(qubo_puzzle **out, struct qubo__pz_reader *r,
 	int rc = qubo__pz_expect_end(r, 1, "after the game ID");
 
 	if (!rc)
-		rc = qubo__pz_alloc_init(&a, opts->allocator);
+		rc = qubo__alloc_init(&a, opts->allocator, NULL);
 	if (!rc)
 		rc = qubo__pz_gameid_text(&a, line, &text, &len);
 	if (!rc)
 		rc = parse_text(out, text, len, opts);
 	if (text)
-		qubo__pz_free(&a, text);
+		qubo__free(&a, text);
 	return rc;
 }
 
@@ -423,9 +423,9 @@ static int parse_text(qubo_puzzle **out, const char *text, size_t length,
 	if (qubo__pz_is_gameid(toks[0].s, header.len - (size_t)(toks[0].s - header.s)))
 		return parse_gameid(out, &r, &header, opts);
 	if (ntoks > MAX_HEADER_TOKENS)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, header.no, 1,
-					 "the header line has %zu words, at most %d are known",
-					 ntoks, MAX_HEADER_TOKENS);
+		return qubo__error_at(QUBO_ERR_PARSE, header.no, 1,
+				      "the header line has %zu words, at most %d are known", ntoks,
+				      MAX_HEADER_TOKENS);
 	for (i = 0; i < sizeof families / sizeof families[0]; i++)
 		if (qubo__pz_token_is(&toks[0], families[i].word))
 			return families[i].parse(out, &r, &header, toks, ntoks, opts);
@@ -438,10 +438,10 @@ static int parse_text(qubo_puzzle **out, const char *text, size_t length,
 		i += 3;
 	}
 	word[i] = '\0';
-	return qubo__pz_error_at(QUBO_ERR_PARSE, header.no, toks[0].column,
-				 "unknown puzzle family '%s' (known: queens, nqueens, chess, "
-				 "domination, takuzu, tango, tents)",
-				 word);
+	return qubo__error_at(QUBO_ERR_PARSE, header.no, toks[0].column,
+			      "unknown puzzle family '%s' (known: queens, nqueens, chess, "
+			      "domination, takuzu, tango, tents)",
+			      word);
 }
 
 int qubo_puzzle_parse(qubo_puzzle **out, const char *text, size_t length,
@@ -455,8 +455,7 @@ int qubo_puzzle_parse(qubo_puzzle **out, const char *text, size_t length,
 		return qubo__null_arg(fn, "out");
 	*out = NULL;
 	if (!text && length)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: text is NULL with length %zu", fn,
-				      length);
+		return qubo__error(QUBO_ERR_MISUSE, "%s: text is NULL with length %zu", fn, length);
 	rc = qubo__pz_opts_read(&opts, options, fn);
 	if (!rc)
 		rc = check_length(length, &opts, fn);
@@ -476,11 +475,10 @@ int qubo_puzzle_parse_cells(const char *text, size_t length, const qubo_puzzle_o
 	int rc;
 
 	if (!text && length)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: text is NULL with length %zu", fn,
-				      length);
+		return qubo__error(QUBO_ERR_MISUSE, "%s: text is NULL with length %zu", fn, length);
 	if (!lits && capacity)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: lits is NULL with capacity %zu", fn,
-				      capacity);
+		return qubo__error(QUBO_ERR_MISUSE, "%s: lits is NULL with capacity %zu", fn,
+				   capacity);
 	rc = qubo__pz_opts_read(&opts, options, fn);
 	if (!rc)
 		rc = check_length(length, &opts, fn);
@@ -493,8 +491,8 @@ int qubo_puzzle_parse_cells(const char *text, size_t length, const qubo_puzzle_o
 		return rc;
 	n = (size_t)p->width * p->height;
 	if (capacity < n)
-		rc = qubo__pz_error(QUBO_ERR_BUFFER_TOO_SMALL,
-				    "%s: the board has %zu cells, capacity is %zu", fn, n, capacity);
+		rc = qubo__error(QUBO_ERR_BUFFER_TOO_SMALL,
+				 "%s: the board has %zu cells, capacity is %zu", fn, n, capacity);
 	else
 		memcpy(lits, p->cell_lits, n * sizeof *lits);
 	qubo__pz_destroy(p);
@@ -544,8 +542,8 @@ int qubo_puzzle_get_stats(const qubo_puzzle *puzzle, qubo_puzzle_stats *stats)
 int qubo_puzzle_model(const qubo_puzzle *puzzle, const qubo_model **model_out)
 {
 	if (!puzzle || !model_out)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "qubo_puzzle_model: %s is NULL",
-				      puzzle ? "model_out" : "puzzle");
+		return qubo__error(QUBO_ERR_MISUSE, "qubo_puzzle_model: %s is NULL",
+				   puzzle ? "model_out" : "puzzle");
 	*model_out = puzzle->model;
 	return QUBO_OK;
 }
@@ -553,13 +551,13 @@ int qubo_puzzle_model(const qubo_puzzle *puzzle, const qubo_model **model_out)
 int qubo_puzzle_ground_energy(const qubo_puzzle *puzzle, double *energy_out)
 {
 	if (!puzzle || !energy_out)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "qubo_puzzle_ground_energy: %s is NULL",
-				      puzzle ? "energy_out" : "puzzle");
+		return qubo__error(QUBO_ERR_MISUSE, "qubo_puzzle_ground_energy: %s is NULL",
+				   puzzle ? "energy_out" : "puzzle");
 	if (!puzzle->has_ground_energy)
-		return qubo__pz_error(QUBO_ERR_NOT_SUPPORTED,
-				      "qubo_puzzle_ground_energy: the %s family is an "
-				      "optimisation problem without a known optimum",
-				      puzzle->fam->name);
+		return qubo__error(QUBO_ERR_NOT_SUPPORTED,
+				   "qubo_puzzle_ground_energy: the %s family is an "
+				   "optimisation problem without a known optimum",
+				   puzzle->fam->name);
 	*energy_out = puzzle->ground_energy;
 	return QUBO_OK;
 }
@@ -578,9 +576,8 @@ int qubo_puzzle_cell_literals(const qubo_puzzle *puzzle, qubo_lit *lits, size_t 
 		return qubo__null_arg(fn, puzzle ? "lits" : "puzzle");
 	n = num_cells(puzzle);
 	if (capacity < n)
-		return qubo__pz_error(QUBO_ERR_BUFFER_TOO_SMALL,
-				      "%s: the board has %zu cells, capacity is %zu", fn, n,
-				      capacity);
+		return qubo__error(QUBO_ERR_BUFFER_TOO_SMALL,
+				   "%s: the board has %zu cells, capacity is %zu", fn, n, capacity);
 	memcpy(lits, puzzle->cell_lits, n * sizeof *lits);
 	return QUBO_OK;
 }
@@ -596,18 +593,17 @@ int qubo_puzzle_decode(const qubo_puzzle *puzzle, const uint8_t *sample, size_t 
 	n = num_cells(puzzle);
 	nv = qubo_model_num_variables(puzzle->model);
 	if (length != nv)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: the sample has %zu values, the model has %zu variables",
-				      fn, length, nv);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: the sample has %zu values, the model has %zu variables", fn,
+				   length, nv);
 	for (i = 0; i < length; i++)
 		if (sample[i] > 1)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: sample[%zu] is %u, expected 0 or 1", fn, i,
-					      (unsigned)sample[i]);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: sample[%zu] is %u, expected 0 or 1", fn, i,
+					   (unsigned)sample[i]);
 	if (capacity < n)
-		return qubo__pz_error(QUBO_ERR_BUFFER_TOO_SMALL,
-				      "%s: the board has %zu cells, capacity is %zu", fn, n,
-				      capacity);
+		return qubo__error(QUBO_ERR_BUFFER_TOO_SMALL,
+				   "%s: the board has %zu cells, capacity is %zu", fn, n, capacity);
 	for (i = 0; i < n; i++) {
 		qubo_lit l = puzzle->cell_lits[i];
 
@@ -625,9 +621,9 @@ static int check_board(const qubo_puzzle *p, const uint8_t *board, size_t length
 	size_t n = num_cells(p), i;
 
 	if (length != n)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: the board has %zu values, expected %u x %u = %zu", fn,
-				      length, (unsigned)p->width, (unsigned)p->height, n);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: the board has %zu values, expected %u x %u = %zu", fn,
+				   length, (unsigned)p->width, (unsigned)p->height, n);
 	for (i = 0; i < n; i++)
 		if (board[i] > 1)
 			return qubo__error_cell(
@@ -709,9 +705,9 @@ int qubo_puzzle_format(const qubo_puzzle *puzzle, char *buffer, size_t capacity,
 	if (!puzzle || (!buffer && capacity))
 		return qubo__null_arg(fn, puzzle ? "buffer" : "puzzle");
 	if (!puzzle->fam->format)
-		return qubo__pz_error(QUBO_ERR_NOT_SUPPORTED,
-				      "%s: a %s puzzle built from a spec has no text form", fn,
-				      puzzle->fam->name);
+		return qubo__error(QUBO_ERR_NOT_SUPPORTED,
+				   "%s: a %s puzzle built from a spec has no text form", fn,
+				   puzzle->fam->name);
 	o.buf = buffer;
 	o.cap = capacity;
 	o.len = 0;
@@ -800,9 +796,9 @@ int qubo_puzzle_parse_solution(const qubo_puzzle *puzzle, const char *text, size
 	if (!puzzle || (!text && text_length) || (!board && capacity))
 		return qubo__null_arg(fn, !puzzle ? "puzzle" : !board ? "board" : "text");
 	if (capacity < num_cells(puzzle))
-		return qubo__pz_error(QUBO_ERR_BUFFER_TOO_SMALL,
-				      "%s: the board has %zu cells, capacity is %zu", fn,
-				      num_cells(puzzle), capacity);
+		return qubo__error(QUBO_ERR_BUFFER_TOO_SMALL,
+				   "%s: the board has %zu cells, capacity is %zu", fn,
+				   num_cells(puzzle), capacity);
 	rc = qubo__pz_reader_init(&r, text ? text : "", text_length);
 	if (rc)
 		return rc;
@@ -815,11 +811,11 @@ int qubo_puzzle_parse_solution(const qubo_puzzle *puzzle, const char *text, size
 			/* a size beyond any board is still a header that is not
 			 * the puzzle's, as a parse error */
 			if (rc == QUBO_ERR_TOO_LARGE)
-				rc = qubo__pz_error_at(QUBO_ERR_PARSE, qubo_error_line(),
-						       qubo_error_column(),
-						       "the solution's header names a board larger "
-						       "than the library takes, the puzzle's is %u x %u",
-						       (unsigned)puzzle->width, (unsigned)puzzle->height);
+				rc = qubo__error_at(
+					QUBO_ERR_PARSE, qubo_error_line(), qubo_error_column(),
+					"the solution's header names a board larger "
+					"than the library takes, the puzzle's is %u x %u",
+					(unsigned)puzzle->width, (unsigned)puzzle->height);
 			if (rc)
 				return rc;
 		}
@@ -852,18 +848,17 @@ int qubo_puzzle_get_cell(const qubo_puzzle *puzzle, uint32_t row, uint32_t colum
 	int rc;
 
 	if (!puzzle || !cell)
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
-				      puzzle ? "cell" : "puzzle");
+		return qubo__error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
+				   puzzle ? "cell" : "puzzle");
 	size = cell->struct_size;
-	rc = qubo__pz_check_struct(cell, size, QUBO_PUZZLE_CELL_SIZE_V1, size, "qubo_puzzle_cell",
-				   fn);
+	rc = qubo__check_struct(cell, size, QUBO_PUZZLE_CELL_SIZE_V1, size, "qubo_puzzle_cell", fn);
 	if (rc)
 		return rc;
 	if (row >= puzzle->height || column >= puzzle->width)
-		return qubo__pz_error(QUBO_ERR_OUT_OF_RANGE,
-				      "%s: row %u, column %u is not a cell of the %u x %u board", fn,
-				      (unsigned)row, (unsigned)column, (unsigned)puzzle->width,
-				      (unsigned)puzzle->height);
+		return qubo__error(QUBO_ERR_OUT_OF_RANGE,
+				   "%s: row %u, column %u is not a cell of the %u x %u board", fn,
+				   (unsigned)row, (unsigned)column, (unsigned)puzzle->width,
+				   (unsigned)puzzle->height);
 	i = (size_t)row * puzzle->width + column;
 	memset(&c, 0, sizeof c);
 	c.struct_size = sizeof c;

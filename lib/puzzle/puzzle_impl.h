@@ -1,7 +1,7 @@
 /*
  * Private interface of the puzzle layer (libqubo-puzzle): the puzzle object,
- * the per-family function table, allocation and error helpers, and the
- * shared text reading and writing helpers (text.c). Never installed.
+ * the per-family function table, and the shared text reading and writing
+ * helpers (text.c). Never installed.
  *
  * The puzzle layer uses only libqubo's public API, and the helpers of
  * lib/common (allocation, errors, struct checks, file reading), which are
@@ -30,41 +30,15 @@
 #include "qubo.h"
 #include "qubo/puzzle.h"
 
-#define QUBO__PZ_PRINTF(f, a) QUBO__PRINTF(f, a)
-
 /* Largest board side a text format accepts, and the most cells of any
  * board (text or spec): QUBO_ERR_TOO_LARGE beyond. */
 #define QUBO__PZ_MAX_SIDE 4096u
 #define QUBO__PZ_MAX_CELLS ((size_t)1 << 24)
 
-/* ---- allocation (through the puzzle's allocator) and errors ----
- *
- * The helpers of lib/common (common_impl.h), linked into this library as
- * into libqubo, under the names the families use. Errors go to libqubo's
+/* Allocation (through the puzzle's allocator) and errors: the helpers of
+ * lib/common (common_impl.h), called by their own names (qubo__malloc_array,
+ * qubo__free, qubo__error, qubo__nomem, ...). Errors go to libqubo's
  * per-thread message through qubo_error_set(). */
-
-/* Fills *dst from the caller's allocator (NULL: the C library's). QUBO_OK,
- * or an error with the message set. qubo__pz_opts_read has already checked
- * the options' allocator, naming the public function. */
-static inline int qubo__pz_alloc_init(qubo_allocator *dst, const qubo_allocator *src)
-{
-	return qubo__alloc_init(dst, src, NULL);
-}
-/* n * size bytes (overflow-checked; 0 allocates 1 byte); NULL on failure. */
-#define qubo__pz_alloc qubo__malloc_array
-/* The same, zeroed. */
-#define qubo__pz_zalloc qubo__calloc_array
-/* Resizes to n * size bytes; NULL on failure (ptr kept). */
-#define qubo__pz_realloc qubo__realloc_array
-/* Frees ptr; NULL is a no-op. */
-#define qubo__pz_free qubo__free
-
-/* Sets this thread's error (code, message) and returns code. */
-#define qubo__pz_error qubo__error
-/* The same with a 1-based input line and column. */
-#define qubo__pz_error_at qubo__error_at
-/* QUBO_ERR_NOMEM naming what was being allocated. */
-#define qubo__pz_nomem qubo__nomem
 
 /* ---- text reading (text.c), shared by every family's parser ---- */
 
@@ -101,7 +75,7 @@ int qubo__pz_reader_peek(const struct qubo__pz_reader *r, struct qubo__pz_line *
 /* A parse error at the end of the input (after the last line's last
  * character, or at the start of the empty line after a final '\n'); the
  * reader must have reached the end. */
-int qubo__pz_error_eof(const struct qubo__pz_reader *r, const char *fmt, ...) QUBO__PZ_PRINTF(2, 3);
+int qubo__pz_error_eof(const struct qubo__pz_reader *r, const char *fmt, ...) QUBO__PRINTF(2, 3);
 /* Nonzero when the line has only spaces and tabs. */
 int qubo__pz_line_blank(const struct qubo__pz_line *line);
 /* Nonzero when the line's first non-blank character is '#'. */
@@ -171,7 +145,7 @@ struct qubo__pz_out {
 
 void qubo__pz_put(struct qubo__pz_out *o, const char *s, size_t n);
 void qubo__pz_putc(struct qubo__pz_out *o, char c);
-void qubo__pz_printf(struct qubo__pz_out *o, const char *fmt, ...) QUBO__PZ_PRINTF(2, 3);
+void qubo__pz_printf(struct qubo__pz_out *o, const char *fmt, ...) QUBO__PRINTF(2, 3);
 /* Sets *length_out; QUBO_OK and a NUL when it fits, QUBO_OK without one when
  * the text fills the buffer exactly, QUBO_OK when the capacity is 0 (the
  * size query), QUBO_ERR_BUFFER_TOO_SMALL otherwise. */
@@ -186,7 +160,7 @@ struct qubo__pz_report {
 	size_t violations;
 };
 
-void qubo__pz_violation(struct qubo__pz_report *rep, const char *fmt, ...) QUBO__PZ_PRINTF(2, 3);
+void qubo__pz_violation(struct qubo__pz_report *rep, const char *fmt, ...) QUBO__PRINTF(2, 3);
 
 /* ---- exact search (search.c) ---- */
 
@@ -396,7 +370,7 @@ int qubo__pz_build_tick(struct qubo__pz_ctl *c, uint64_t *pending, uint64_t work
  * return QUBO_CANCELLED, c->stopped telling which); c NULL: nothing. */
 void qubo__pz_build_watch(qubo_model *m, struct qubo__pz_ctl *c);
 
-/* Conflict terms taken partly as at-most-one cliques (queens.c,
+/* Conflict terms taken partly as at-most-one cliques (queens_model.c,
  * chess_lines.c). QUBO_OK when the conflict weight times 2 npairs, the
  * bound qubo_penalty_conflicts() puts on its pairs' weights, is finite,
  * else that call's overflow error: npairs counts every conflict pair,
@@ -410,7 +384,7 @@ int qubo__pz_conflict_sum_check(double weight, size_t npairs);
 int qubo__pz_clique_fits(double weight, size_t k);
 
 /* A growing list of literal pairs for qubo_penalty_conflicts(): lits holds
- * 2 n literals, room for 2 cap. Starts zeroed; freed with qubo__pz_free. */
+ * 2 n literals, room for 2 cap. Starts zeroed; freed with qubo__free. */
 struct qubo__pz_pairs {
 	qubo_lit *lits;
 	size_t n, cap;
@@ -436,11 +410,6 @@ int qubo__pz_check_size(const struct qubo__pz_opts *opts, const struct qubo__pz_
 /* Checks a caller's options (NULL: defaults); the function name is for
  * messages. */
 int qubo__pz_opts_read(struct qubo__pz_opts *dst, const qubo_puzzle_options *src, const char *fn);
-
-/* Checks a size-first input struct by the shared rule (common_impl.h): size
- * at least v1 (the header's ..._SIZE_V1), and any tail beyond what this
- * library knows (known, its sizeof) zero. */
-#define qubo__pz_check_struct qubo__check_struct
 
 /* The argument checks a public spec builder starts with: out not NULL (and
  * *out set to NULL), spec not NULL, the options read into *opts. */

@@ -2,24 +2,10 @@
  * The queens family: LinkedIn Queens, Star Battle, N-Queens and generalised
  * queens (§2 of the second paper cited in doc/formulations.md). Every
  * instance is a struct qz (queens_impl.h): this file checks and copies a
- * spec, derives the count constraints and the conflict graph, builds the
- * exact QUBO at the chosen reduction level, and holds the rule checker.
- * Propagation is in queens_reduce.c, the text forms in queens_text.c.
- *
- * The model over literals (one per cell: a variable, or a constant for
- * off-board and fixed cells), weight P:
- *   rows and columns with a count r:     P (Σ x − r)²            (exactly)
- *   regions with q (t = 0):              P (Σ x − q)²            (exactly)
- *   regions with q or q+1 (t = 1):       P (Σ x − q)(Σ x − q − 1) (zero-based),
- *                                        or P (Σ x − q − ½)² (fractional),
- *                                        or P Σ_{a<b} x_a x_b when q = 0 and
- *                                        the pairwise form is chosen
- *   every conflicting pair a, b:         P x_a x_b, except pairs that share
- *                                        a row, column or region term
- *                                        allowing at most one queen
- *   at level NONE, each pre-placed queen P (1 − x)
- * Every term is 0 (P/4 for a fractional one) exactly when its rule holds
- * and at least P above otherwise, so the minimisers are the solutions.
+ * spec, derives the count constraints and the conflict graph, holds the
+ * rule checker and the family tables. The model is built in
+ * queens_model.c, propagation and the exact search are in queens_reduce.c,
+ * the text forms in queens_text.c.
  */
 #include <float.h>
 #include <stdio.h>
@@ -33,25 +19,6 @@ const int qubo__pz_qz_dc[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
 /* Walk steps the conflict graph may take before the board counts as too
  * large (about a second of work and a few hundred MB at most). */
 #define QZ_MAX_WALK ((uint64_t)1 << 27)
-
-/* One step from (r, c) in direction d on the instance's board: 1 and the new
- * position, or 0 when the step leaves a board without wrap-around. */
-static inline int qz_step(const struct qz *q, int d, uint32_t *r, uint32_t *c)
-{
-	int64_t nr = (int64_t)*r + qubo__pz_qz_dr[d];
-	int64_t nc = (int64_t)*c + qubo__pz_qz_dc[d];
-
-	if (q->wrap != QUBO_QUEENS_PLANE) {
-		nc = (nc + q->w) % q->w;
-		if (q->wrap == QUBO_QUEENS_TORUS)
-			nr = (nr + q->h) % q->h;
-	}
-	if (nr < 0 || nr >= q->h || nc < 0 || nc >= q->w)
-		return 0;
-	*r = (uint32_t)nr;
-	*c = (uint32_t)nc;
-	return 1;
-}
 
 void qubo__pz_qz_con_name(const struct qz *q, const struct qz_con *con, char *buf, size_t cap)
 {
@@ -69,22 +36,22 @@ static void qz_destroy(const qubo_allocator *a, void *data)
 {
 	struct qz *q = data;
 
-	qubo__pz_free(a, q->on);
-	qubo__pz_free(a, q->given);
-	qubo__pz_free(a, q->row_cnt);
-	qubo__pz_free(a, q->col_cnt);
-	qubo__pz_free(a, q->reg_start);
-	qubo__pz_free(a, q->reg_cells);
-	qubo__pz_free(a, q->reg_q);
-	qubo__pz_free(a, q->reg_t);
-	qubo__pz_free(a, q->cell_reach);
-	qubo__pz_free(a, q->con);
-	qubo__pz_free(a, q->con_cells);
-	qubo__pz_free(a, q->memb_start);
-	qubo__pz_free(a, q->memb);
-	qubo__pz_free(a, q->adj_start);
-	qubo__pz_free(a, q->adj);
-	qubo__pz_free(a, q);
+	qubo__free(a, q->on);
+	qubo__free(a, q->given);
+	qubo__free(a, q->row_cnt);
+	qubo__free(a, q->col_cnt);
+	qubo__free(a, q->reg_start);
+	qubo__free(a, q->reg_cells);
+	qubo__free(a, q->reg_q);
+	qubo__free(a, q->reg_t);
+	qubo__free(a, q->cell_reach);
+	qubo__free(a, q->con);
+	qubo__free(a, q->con_cells);
+	qubo__free(a, q->memb_start);
+	qubo__free(a, q->memb);
+	qubo__free(a, q->adj_start);
+	qubo__free(a, q->adj);
+	qubo__free(a, q);
 }
 
 /* ---- checking and copying a spec ---- */
@@ -94,11 +61,11 @@ static int check_counts(const int32_t *counts, uint32_t len, const char *what, c
 	uint32_t i;
 
 	for (i = 0; counts && i < len; i++)
-		if (counts[i] < QUBO_QUEENS_ANY)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.%s[%u] is %d, expected a count >= 0 or "
-					      "QUBO_QUEENS_ANY (-1)",
-					      fn, what, (unsigned)i, (int)counts[i]);
+		if (counts[i] < QUBO_PUZZLE_QUEENS_ANY)
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: spec.%s[%u] is %d, expected a count >= 0 or "
+					   "QUBO_PUZZLE_QUEENS_ANY (-1)",
+					   fn, what, (unsigned)i, (int)counts[i]);
 	return QUBO_OK;
 }
 
@@ -114,8 +81,8 @@ static int check_spec(const qubo_puzzle_queens_spec *s, const char *fn)
 	size_t n, k, i;
 	int rc;
 
-	rc = qubo__pz_check_struct(s, s->struct_size, QUBO_PUZZLE_QUEENS_SPEC_SIZE_V1, sizeof *s,
-				   "qubo_puzzle_queens_spec", fn);
+	rc = qubo__check_struct(s, s->struct_size, QUBO_PUZZLE_QUEENS_SPEC_SIZE_V1, sizeof *s,
+				"qubo_puzzle_queens_spec", fn);
 	if (rc)
 		return rc;
 	rc = qubo__pz_check_board(s->width, s->height, fn);
@@ -127,81 +94,78 @@ static int check_spec(const qubo_puzzle_queens_spec *s, const char *fn)
 		return rc;
 	if (s->num_regions) {
 		if (!s->region_start || !s->region_counts)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.num_regions is %zu but spec.%s is NULL", fn,
-					      s->num_regions,
-					      s->region_start ? "region_counts" : "region_start");
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: spec.num_regions is %zu but spec.%s is NULL", fn,
+					   s->num_regions,
+					   s->region_start ? "region_counts" : "region_start");
 		if (s->num_regions > n * 64 + 1024)
 			return qubo__too_large(
 				QUBO_LIMIT_REGIONS, n * 64 + 1024,
 				"%s: spec.num_regions is %zu, at most %zu for this board", fn,
 				s->num_regions, n * 64 + 1024);
 		if (s->region_start[0] != 0)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.region_start[0] is %zu, expected 0", fn,
-					      s->region_start[0]);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: spec.region_start[0] is %zu, expected 0", fn,
+					   s->region_start[0]);
 		for (k = 0; k < s->num_regions; k++) {
 			if (s->region_start[k + 1] < s->region_start[k])
-				return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-						      "%s: spec.region_start[%zu] = %zu is below "
-						      "region_start[%zu] = %zu",
-						      fn, k + 1, s->region_start[k + 1], k,
-						      s->region_start[k]);
+				return qubo__error(QUBO_ERR_INVALID_ARG,
+						   "%s: spec.region_start[%zu] = %zu is below "
+						   "region_start[%zu] = %zu",
+						   fn, k + 1, s->region_start[k + 1], k,
+						   s->region_start[k]);
 			if (s->region_start[k + 1] - s->region_start[k] > n)
-				return qubo__pz_error(
-					QUBO_ERR_INVALID_ARG,
-					"%s: region %zu lists %zu cells, the board has "
-					"%zu",
-					fn, k + 1, s->region_start[k + 1] - s->region_start[k], n);
+				return qubo__error(QUBO_ERR_INVALID_ARG,
+						   "%s: region %zu lists %zu cells, the board has "
+						   "%zu",
+						   fn, k + 1,
+						   s->region_start[k + 1] - s->region_start[k], n);
 			if (s->region_counts[k] < 0)
-				return qubo__pz_error(
-					QUBO_ERR_INVALID_ARG,
-					"%s: spec.region_counts[%zu] is %d, expected a "
-					"count >= 0",
-					fn, k, (int)s->region_counts[k]);
+				return qubo__error(QUBO_ERR_INVALID_ARG,
+						   "%s: spec.region_counts[%zu] is %d, expected a "
+						   "count >= 0",
+						   fn, k, (int)s->region_counts[k]);
 			if (s->region_plus_one && s->region_plus_one[k] != 0 &&
 			    s->region_plus_one[k] != 1)
-				return qubo__pz_error(
-					QUBO_ERR_INVALID_ARG,
-					"%s: spec.region_plus_one[%zu] is %d, expected "
-					"0 or 1",
-					fn, k, (int)s->region_plus_one[k]);
+				return qubo__error(QUBO_ERR_INVALID_ARG,
+						   "%s: spec.region_plus_one[%zu] is %d, expected "
+						   "0 or 1",
+						   fn, k, (int)s->region_plus_one[k]);
 			if (s->region_counts[k] == INT32_MAX && s->region_plus_one &&
 			    s->region_plus_one[k])
-				return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-						      "%s: region %zu needs %d or one more queens",
-						      fn, k + 1, (int)INT32_MAX);
+				return qubo__error(QUBO_ERR_INVALID_ARG,
+						   "%s: region %zu needs %d or one more queens", fn,
+						   k + 1, (int)INT32_MAX);
 		}
 		if (s->region_start[s->num_regions] && !s->region_cells)
-			return qubo__pz_error(
-				QUBO_ERR_INVALID_ARG,
-				"%s: the regions list %zu cells but spec.region_cells "
-				"is NULL",
-				fn, s->region_start[s->num_regions]);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: the regions list %zu cells but spec.region_cells "
+					   "is NULL",
+					   fn, s->region_start[s->num_regions]);
 		for (i = 0; i < s->region_start[s->num_regions]; i++)
 			if (s->region_cells[i] >= n)
-				return qubo__pz_error(
+				return qubo__error(
 					QUBO_ERR_INVALID_ARG,
 					"%s: spec.region_cells[%zu] is %u, the board has "
 					"%zu cells",
 					fn, i, (unsigned)s->region_cells[i], n);
 	}
-	if (s->wrap < QUBO_QUEENS_PLANE || s->wrap > QUBO_QUEENS_TORUS)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.wrap is %d, expected 0 (plane), 1 (cylinder) or 2 "
-				      "(torus)",
-				      fn, (int)s->wrap);
-	if (s->region_form != QUBO_QUEENS_REGION_COUNT &&
-	    s->region_form != QUBO_QUEENS_REGION_PAIRWISE)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.region_form is %d, expected 0 or 1", fn,
-				      (int)s->region_form);
+	if (s->wrap < QUBO_PUZZLE_WRAP_NONE || s->wrap > QUBO_PUZZLE_WRAP_TORUS)
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.wrap is %d, expected 0 (plane), 1 (cylinder) or 2 "
+				   "(torus)",
+				   fn, (int)s->wrap);
+	if (s->region_form != QUBO_PUZZLE_QUEENS_REGION_COUNT &&
+	    s->region_form != QUBO_PUZZLE_QUEENS_REGION_PAIRWISE)
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.region_form is %d, expected 0 or 1", fn,
+				   (int)s->region_form);
 	if (s->k_or_k1_form != QUBO_K_OR_K1_ZERO_BASED &&
 	    s->k_or_k1_form != QUBO_K_OR_K1_FRACTIONAL)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.k_or_k1_form is %d, expected 0 (zero-based) or 1 "
-				      "(fractional)",
-				      fn, (int)s->k_or_k1_form);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.k_or_k1_form is %d, expected 0 (zero-based) or 1 "
+				   "(fractional)",
+				   fn, (int)s->k_or_k1_form);
 	return qubo__pz_check_cell_list(s->queens, s->num_queens, "queens", s->width, n,
 					off_board_why, s, fn);
 }
@@ -212,27 +176,27 @@ static int copy_spec(struct qz *q, const qubo_allocator *a, const qubo_puzzle_qu
 {
 	size_t n = q->n, k, i, total = 0;
 
-	q->on = qubo__pz_alloc(a, n, 1);
-	q->given = qubo__pz_zalloc(a, n, 1);
-	q->row_cnt = qubo__pz_alloc(a, q->h, sizeof *q->row_cnt);
-	q->col_cnt = qubo__pz_alloc(a, q->w, sizeof *q->col_cnt);
-	q->reg_start = qubo__pz_alloc(a, s->num_regions + 1, sizeof *q->reg_start);
-	q->reg_q = qubo__pz_alloc(a, s->num_regions, sizeof *q->reg_q);
-	q->reg_t = qubo__pz_alloc(a, s->num_regions, sizeof *q->reg_t);
+	q->on = qubo__malloc_array(a, n, 1);
+	q->given = qubo__calloc_array(a, n, 1);
+	q->row_cnt = qubo__malloc_array(a, q->h, sizeof *q->row_cnt);
+	q->col_cnt = qubo__malloc_array(a, q->w, sizeof *q->col_cnt);
+	q->reg_start = qubo__malloc_array(a, s->num_regions + 1, sizeof *q->reg_start);
+	q->reg_q = qubo__malloc_array(a, s->num_regions, sizeof *q->reg_q);
+	q->reg_t = qubo__malloc_array(a, s->num_regions, sizeof *q->reg_t);
 	if (s->num_regions)
 		total = s->region_start[s->num_regions];
-	q->reg_cells = qubo__pz_alloc(a, total, sizeof *q->reg_cells);
+	q->reg_cells = qubo__malloc_array(a, total, sizeof *q->reg_cells);
 	if (s->cell_reach)
-		q->cell_reach = qubo__pz_alloc(a, n, 8 * sizeof *q->cell_reach);
+		q->cell_reach = qubo__malloc_array(a, n, 8 * sizeof *q->cell_reach);
 	if (!q->on || !q->given || !q->row_cnt || !q->col_cnt || !q->reg_start || !q->reg_q ||
 	    !q->reg_t || !q->reg_cells || (s->cell_reach && !q->cell_reach))
-		return qubo__pz_nomem("the queens instance");
+		return qubo__nomem("the queens instance");
 	for (i = 0; i < n; i++)
 		q->on[i] = !(s->off_board && s->off_board[i]);
 	for (i = 0; i < q->h; i++)
-		q->row_cnt[i] = s->row_counts ? s->row_counts[i] : QUBO_QUEENS_ANY;
+		q->row_cnt[i] = s->row_counts ? s->row_counts[i] : QUBO_PUZZLE_QUEENS_ANY;
 	for (i = 0; i < q->w; i++)
-		q->col_cnt[i] = s->col_counts ? s->col_counts[i] : QUBO_QUEENS_ANY;
+		q->col_cnt[i] = s->col_counts ? s->col_counts[i] : QUBO_PUZZLE_QUEENS_ANY;
 	memcpy(q->reach, s->reach, sizeof q->reach);
 	if (s->cell_reach)
 		memcpy(q->cell_reach, s->cell_reach, n * 8 * sizeof *q->cell_reach);
@@ -379,12 +343,12 @@ static int build_constraints(struct qz *q, const qubo_allocator *a, struct qubo_
 			ncells += (size_t)line_sum(q->on, &l);
 		}
 	}
-	q->con = qubo__pz_alloc(a, ncon, sizeof *q->con);
-	q->con_cells = qubo__pz_alloc(a, ncells, sizeof *q->con_cells);
-	q->memb_start = qubo__pz_zalloc(a, q->n + 1, sizeof *q->memb_start);
-	q->memb = qubo__pz_alloc(a, ncells, sizeof *q->memb);
+	q->con = qubo__malloc_array(a, ncon, sizeof *q->con);
+	q->con_cells = qubo__malloc_array(a, ncells, sizeof *q->con_cells);
+	q->memb_start = qubo__calloc_array(a, q->n + 1, sizeof *q->memb_start);
+	q->memb = qubo__malloc_array(a, ncells, sizeof *q->memb);
 	if (!q->con || !q->con_cells || !q->memb_start || !q->memb)
-		return qubo__pz_nomem("the queens constraints");
+		return qubo__nomem("the queens constraints");
 	q->ncon = 0;
 	ncells = 0;
 	for (k = 0; k < nlines; k++) {
@@ -440,15 +404,15 @@ static uint64_t line_bound(const struct qz *q, int d)
 {
 	uint64_t w = q->w, h = q->h;
 
-	if (q->wrap == QUBO_QUEENS_TORUS)
+	if (q->wrap == QUBO_PUZZLE_WRAP_TORUS)
 		return w * h;
-	if (q->wrap == QUBO_QUEENS_CYLINDER && qubo__pz_qz_dr[d] == 0)
+	if (q->wrap == QUBO_PUZZLE_WRAP_CYLINDER && qubo__pz_qz_dr[d] == 0)
 		return w;
 	if (qubo__pz_qz_dr[d] == 0)
 		return w;
 	if (qubo__pz_qz_dc[d] == 0)
 		return h;
-	return q->wrap == QUBO_QUEENS_CYLINDER ? h : (w < h ? w : h);
+	return q->wrap == QUBO_PUZZLE_WRAP_CYLINDER ? h : (w < h ? w : h);
 }
 
 /*
@@ -491,11 +455,11 @@ static int build_conflicts(struct qz *q, const qubo_allocator *a, struct qubo__p
 				       "steps to list, more than the limit of %llu",
 				       fn, (unsigned)q->w, (unsigned)q->h, (unsigned long long)work,
 				       (unsigned long long)QZ_MAX_WALK);
-	q->adj_start = qubo__pz_zalloc(a, q->n + 1, sizeof *q->adj_start);
-	stamp = qubo__pz_zalloc(a, q->n, sizeof *stamp);
+	q->adj_start = qubo__calloc_array(a, q->n + 1, sizeof *q->adj_start);
+	stamp = qubo__calloc_array(a, q->n, sizeof *stamp);
 	if (!q->adj_start || !stamp) {
-		qubo__pz_free(a, stamp);
-		return qubo__pz_nomem("the conflict graph");
+		qubo__free(a, stamp);
+		return qubo__nomem("the conflict graph");
 	}
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < q->n; i++) {
@@ -503,7 +467,7 @@ static int build_conflicts(struct qz *q, const qubo_allocator *a, struct qubo__p
 			int stop = qubo__pz_build_poll(ctl, q->w);
 
 			if (stop) {
-				qubo__pz_free(a, stamp);
+				qubo__free(a, stamp);
 				return stop;
 			}
 			if (!q->on[i])
@@ -534,15 +498,15 @@ static int build_conflicts(struct qz *q, const qubo_allocator *a, struct qubo__p
 		if (!pass) {
 			for (i = 0; i < q->n; i++)
 				q->adj_start[i + 1] += q->adj_start[i];
-			q->adj = qubo__pz_alloc(a, (size_t)total, sizeof *q->adj);
+			q->adj = qubo__malloc_array(a, (size_t)total, sizeof *q->adj);
 			if (!q->adj) {
-				qubo__pz_free(a, stamp);
-				return qubo__pz_nomem("the conflict graph");
+				qubo__free(a, stamp);
+				return qubo__nomem("the conflict graph");
 			}
 			memset(stamp, 0, q->n * sizeof *stamp);
 		}
 	}
-	qubo__pz_free(a, stamp);
+	qubo__free(a, stamp);
 	return QUBO_OK;
 }
 
@@ -562,19 +526,18 @@ static int check_drop(struct qz *q, const char *fn)
 		return QUBO_OK; /* nothing to drop */
 	for (i = 0; i < q->h; i++) {
 		if (q->row_cnt[i] < 0)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: drop_region needs a count on every row; row %zu "
-					      "has none",
-					      fn, i + 1);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: drop_region needs a count on every row; row %zu "
+					   "has none",
+					   fn, i + 1);
 		rows += q->row_cnt[i];
 	}
 	for (k = 0; k < q->nreg; k++) {
 		if (q->reg_t[k])
-			return qubo__pz_error(
-				QUBO_ERR_INVALID_ARG,
-				"%s: drop_region needs exact region counts; region %zu "
-				"allows %d or %d",
-				fn, k + 1, (int)q->reg_q[k], (int)q->reg_q[k] + 1);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: drop_region needs exact region counts; region %zu "
+					   "allows %d or %d",
+					   fn, k + 1, (int)q->reg_q[k], (int)q->reg_q[k] + 1);
 		regs += q->reg_q[k];
 	}
 	/* Every on-board cell in exactly one region. */
@@ -590,354 +553,11 @@ static int check_drop(struct qz *q, const char *fn)
 						fn, i / q->w + 1, i % q->w + 1, nreg);
 	}
 	if (rows != regs)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: drop_region needs the row counts (sum %lld) and the "
-				      "region counts (sum %lld) to agree",
-				      fn, (long long)rows, (long long)regs);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: drop_region needs the row counts (sum %lld) and the "
+				   "region counts (sum %lld) to agree",
+				   fn, (long long)rows, (long long)regs);
 	q->drop = (int32_t)(q->nreg - 1);
-	return QUBO_OK;
-}
-
-/* ---- the model ---- */
-
-/* Nonzero when a and b share a constraint in the model that allows at most
- * one queen: its term already penalises both. */
-static int share_tight(const struct qz *q, size_t a, size_t b)
-{
-	size_t i, j;
-
-	for (i = q->memb_start[a]; i < q->memb_start[a + 1]; i++) {
-		const struct qz_con *con = &q->con[q->memb[i]];
-
-		if (con->hi > 1 || (con->kind == QZ_REGION && (int32_t)con->index == q->drop))
-			continue;
-		for (j = q->memb_start[b]; j < q->memb_start[b + 1]; j++)
-			if (q->memb[j] == q->memb[i])
-				return 1;
-	}
-	return 0;
-}
-
-/* Maps a penalty's infeasible status to a message naming the constraint. */
-static int penalty_status(const struct qz *q, int rc, const struct qz_con *con)
-{
-	char name[48];
-
-	if (rc != QUBO_ERR_INFEASIBLE)
-		return rc;
-	if (!con)
-		return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-				      "the puzzle has no solution: two pre-placed %ss attack each "
-				      "other",
-				      q->noun);
-	qubo__pz_qz_con_name(q, con, name, sizeof name);
-	return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-			      "the puzzle has no solution: %s cannot hold "
-			      "the %ss it needs",
-			      name, q->noun);
-}
-
-/* Whether constraint con adds a fractional "k or k+1" term, whose
- * solutions have energy P/4 (and not 0). */
-static int quarter_term(const struct qz *q, const struct qz_con *con)
-{
-	if (con->kind == QZ_REGION && (int32_t)con->index == q->drop)
-		return 0;
-	if (con->lo == con->hi || (con->lo == 0 && q->region_form == QUBO_QUEENS_REGION_PAIRWISE))
-		return 0;
-	return q->kform == QUBO_K_OR_K1_FRACTIONAL;
-}
-
-/* The energy of a solution: P/4 for each fractional term. */
-static double ground_energy(const struct qz *q, double P)
-{
-	double ground = 0.0;
-	size_t k;
-
-	for (k = 0; k < q->ncon; k++)
-		if (quarter_term(q, &q->con[k]))
-			ground += P / 4;
-	return ground;
-}
-
-/* The count terms (and with `clues` the clue terms) through buf, which has
- * room for the largest constraint. */
-static int add_count_terms(const struct qz *q, qubo_model *m, const qubo_lit *lits, qubo_lit *buf,
-			   double P, int clues, struct qubo__pz_ctl *ctl)
-{
-	size_t i, k;
-	int rc = QUBO_OK;
-
-	for (i = 0; clues && i < q->n && !rc; i++)
-		if (q->given[i])
-			rc = qubo_penalty_exactly(m, &lits[i], 1, 1, P);
-	for (k = 0; k < q->ncon && !rc; k++) {
-		const struct qz_con *con = &q->con[k];
-
-		if (con->kind == QZ_REGION && (int32_t)con->index == q->drop)
-			continue;
-		if ((rc = qubo__pz_build_poll(ctl, con->count)))
-			break;
-		for (i = 0; i < con->count; i++)
-			buf[i] = lits[q->con_cells[con->start + i]];
-		if (con->lo == con->hi)
-			rc = qubo_penalty_exactly(m, buf, con->count, con->lo, P);
-		else if (con->lo == 0 && q->region_form == QUBO_QUEENS_REGION_PAIRWISE)
-			rc = qubo_penalty_at_most_one(m, buf, con->count, P);
-		else
-			rc = qubo_penalty_k_or_k1(m, buf, con->count, con->lo, P, q->kform);
-		rc = penalty_status(q, rc, con);
-	}
-	return rc;
-}
-
-/* Whether the pair (a, b) of the conflict graph needs its own term (each
- * pair counted once, from its smaller cell). */
-static int conflict_term(const qubo_lit *lits, size_t a, size_t b)
-{
-	return b > a && lits[a] != QUBO_LIT_FALSE && lits[b] != QUBO_LIT_FALSE;
-}
-
-/*
- * Conflict lines. The line of a cell in direction d (N, NE, E or SE) is the
- * set of cells a walk in direction d meets from the line's first cell: a
- * segment of a flat board, or a cycle around a wrapped one. When every two
- * model cells of a line conflict (each reaches the rest of its line), no
- * two of them share a term of a constraint and no two share an earlier
- * line taken as a clique, the line's conflict terms P x_a x_b are exactly
- * one clique's (qubo_penalty_at_most_one), which the compile expands row
- * by row without sorting, instead of one single pair each. The model is
- * the same: each of these couplers has the one term P either way.
- */
-struct qz_lines {
-	uint32_t *id;	  /* 4 n: the line of each cell, per direction */
-	uint8_t *clique;  /* 4 n: per line, taken as a clique */
-	uint32_t *seen;	  /* 4 n: per line, the stamp of the line being checked */
-	uint32_t *cstamp; /* per constraint, the same */
-	uint32_t *cells;  /* n: one line's cells in walk order */
-	qubo_lit *lits;	  /* n: its model cells' literals */
-};
-
-static void lines_free(const qubo_allocator *a, struct qz_lines *L)
-{
-	qubo__pz_free(a, L->id);
-	qubo__pz_free(a, L->clique);
-	qubo__pz_free(a, L->seen);
-	qubo__pz_free(a, L->cstamp);
-	qubo__pz_free(a, L->cells);
-	qubo__pz_free(a, L->lits);
-}
-
-/* The cells of cell i's line in direction d, from its first cell, into
- * L->cells; returns their number. A step is one-to-one, so a walk back
- * from i reaches an edge or comes back to i (a cycle, which starts at i). */
-static size_t line_cells(const struct qz *q, const struct qz_lines *L, size_t i, int d)
-{
-	uint32_t r = (uint32_t)(i / q->w), c = (uint32_t)(i % q->w);
-	size_t s = i, len = 0;
-
-	while (qz_step(q, d + 4, &r, &c)) {
-		size_t x = (size_t)r * q->w + c;
-		if (x == i)
-			break;
-		s = x;
-	}
-	r = (uint32_t)(s / q->w);
-	c = (uint32_t)(s % q->w);
-	L->cells[len++] = (uint32_t)s;
-	while (qz_step(q, d, &r, &c) && (size_t)r * q->w + c != s)
-		L->cells[len++] = (uint32_t)((size_t)r * q->w + c);
-	return len;
-}
-
-/* Whether the pair (a, b) lies on a line taken as a clique. */
-static int on_clique_line(const struct qz *q, const struct qz_lines *L, size_t a, size_t b)
-{
-	int d;
-
-	for (d = 0; d < 4; d++) {
-		uint32_t la = L->id[(size_t)d * q->n + a];
-		if (la == L->id[(size_t)d * q->n + b] && L->clique[(size_t)d * q->n + la])
-			return 1;
-	}
-	return 0;
-}
-
-/* Finds the lines, adds the terms of those that are cliques and marks
- * them in L->clique. */
-static int add_line_cliques(const struct qz *q, qubo_model *m, const qubo_lit *lits, double P,
-			    struct qz_lines *L, struct qubo__pz_ctl *ctl)
-{
-	uint32_t stamp = 0;
-	size_t i, t, n = q->n;
-	int d, rc;
-
-	memset(L->id, 0xff, 4 * n * sizeof *L->id);
-	for (d = 0; d < 4; d++) {
-		uint32_t *id = L->id + (size_t)d * n, nl = 0;
-
-		for (i = 0; i < n; i++) {
-			size_t len, k = 0;
-			int ok = 1;
-
-			if (id[i] != UINT32_MAX)
-				continue;
-			len = line_cells(q, L, i, d);
-			if ((rc = qubo__pz_build_poll(ctl, len)))
-				return rc;
-			stamp++;
-			for (t = 0; t < len; t++) {
-				size_t x = L->cells[t], j;
-				int e;
-
-				id[x] = nl;
-				if (!ok || lits[x] == QUBO_LIT_FALSE)
-					continue;
-				if (lits[x] == QUBO_LIT_TRUE || qz_reach(q, x, d) < len - 1)
-					ok = 0;
-				for (j = q->memb_start[x]; j < q->memb_start[x + 1]; j++) {
-					const struct qz_con *con = &q->con[q->memb[j]];
-					if (con->kind == QZ_REGION && (int32_t)con->index == q->drop)
-						continue;
-					if (L->cstamp[q->memb[j]] == stamp)
-						ok = 0;
-					L->cstamp[q->memb[j]] = stamp;
-				}
-				for (e = 0; e < d; e++) {
-					uint32_t l = L->id[(size_t)e * n + x];
-					if (!L->clique[(size_t)e * n + l])
-						continue;
-					if (L->seen[(size_t)e * n + l] == stamp)
-						ok = 0;
-					L->seen[(size_t)e * n + l] = stamp;
-				}
-				L->lits[k++] = lits[x];
-			}
-			if (ok && k >= 2 && qubo__pz_clique_fits(P, k)) {
-				L->clique[(size_t)d * n + nl] = 1;
-				rc = qubo_penalty_at_most_one(m, L->lits, k, P);
-				if (rc)
-					return penalty_status(q, rc, NULL);
-			}
-			nl++;
-		}
-	}
-	return QUBO_OK;
-}
-
-/* The number of conflict pairs (those of add_conflict_terms, clique lines
- * included). */
-static size_t conflict_pairs(const struct qz *q, const qubo_lit *lits)
-{
-	size_t i, k, count = 0;
-
-	for (i = 0; i < q->n; i++)
-		for (k = q->adj_start[i]; k < q->adj_start[i + 1]; k++)
-			count += conflict_term(lits, i, q->adj[k]) && !share_tight(q, i, q->adj[k]);
-	return count;
-}
-
-/* The conflict terms, except for pairs whose shared tight constraint
- * already penalises them: the lines that are cliques, then the other
- * pairs. */
-static int add_conflict_terms(const struct qz *q, const qubo_allocator *a, qubo_model *m,
-			      const qubo_lit *lits, double P, struct qubo__pz_ctl *ctl)
-{
-	struct qz_lines L;
-	struct qubo__pz_pairs pairs = { NULL, 0, 0 };
-	size_t i, k;
-	int rc;
-
-	memset(&L, 0, sizeof L);
-	L.id = qubo__pz_alloc(a, 4 * q->n, sizeof *L.id);
-	L.clique = qubo__pz_zalloc(a, 4 * q->n, sizeof *L.clique);
-	L.seen = qubo__pz_zalloc(a, 4 * q->n, sizeof *L.seen);
-	L.cstamp = qubo__pz_zalloc(a, q->ncon, sizeof *L.cstamp);
-	L.cells = qubo__pz_alloc(a, q->n, sizeof *L.cells);
-	L.lits = qubo__pz_alloc(a, q->n, sizeof *L.lits);
-	if (!L.id || !L.clique || !L.seen || !L.cstamp || !L.cells || !L.lits) {
-		lines_free(a, &L);
-		return qubo__pz_nomem("the model's terms");
-	}
-	/* qubo_penalty_conflicts bounds the sum of the weights of all its pairs:
-	 * the same bound over every conflict pair, cliques or not, so that the
-	 * same puzzles fail with the same error as if no line were a clique. */
-	if (!(P * (double)q->adj_start[q->n] <= DBL_MAX) &&
-	    (rc = qubo__pz_conflict_sum_check(P, conflict_pairs(q, lits)))) {
-		lines_free(a, &L);
-		return rc;
-	}
-	rc = add_line_cliques(q, m, lits, P, &L, ctl);
-	/* the other pairs, in one pass (often there are none) */
-	for (i = 0; i < q->n && !rc; i++) {
-		rc = qubo__pz_build_poll(ctl, q->adj_start[i + 1] - q->adj_start[i]);
-		for (k = q->adj_start[i]; k < q->adj_start[i + 1] && !rc; k++) {
-			size_t b = q->adj[k];
-
-			if (!conflict_term(lits, i, b) || on_clique_line(q, &L, i, b) ||
-			    share_tight(q, i, b))
-				continue;
-			rc = qubo__pz_push_pair(a, &pairs, lits[i], lits[b]);
-		}
-	}
-	lines_free(a, &L);
-	if (!rc)
-		rc = penalty_status(q, qubo_penalty_conflicts(m, pairs.lits, pairs.n, P), NULL);
-	qubo__pz_free(a, pairs.lits);
-	return rc;
-}
-
-/*
- * Builds the model with the cells of `fixed` (NULL: none; else -1 free,
- * 0 or 1) as constants. At level NONE (fixed NULL) every on-board cell is a
- * variable and each pre-placed queen gets the clue term P (1 − x). With
- * model_out NULL only lits and *ground_out are filled.
- */
-static int build_model(const struct qz *q, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
-		       double P, const int8_t *fixed, qubo_model **model_out, qubo_lit *lits,
-		       double *ground_out)
-{
-	qubo_model *m = NULL;
-	qubo_lit *buf;
-	size_t nv = 0, i, k, maxcon = 0;
-	int rc;
-
-	for (i = 0; i < q->n; i++) {
-		if (!q->on[i])
-			lits[i] = QUBO_LIT_FALSE;
-		else if (fixed && fixed[i] >= 0)
-			lits[i] = fixed[i] ? QUBO_LIT_TRUE : QUBO_LIT_FALSE;
-		else
-			lits[i] = QUBO_LIT(nv++);
-	}
-	if (!model_out) { /* the cell map and the ground energy only */
-		*ground_out = ground_energy(q, P);
-		return QUBO_OK;
-	}
-	*model_out = NULL;
-	for (k = 0; k < q->ncon; k++)
-		if (q->con[k].count > maxcon)
-			maxcon = q->con[k].count;
-	rc = qubo_model_new(&m, nv, a);
-	qubo__pz_build_watch(m, ctl);
-	if (rc)
-		return rc;
-	buf = qubo__pz_alloc(a, maxcon, sizeof *buf);
-	if (!buf)
-		rc = qubo__pz_nomem("the model's terms");
-	if (!rc)
-		rc = add_count_terms(q, m, lits, buf, P, !fixed, ctl);
-	qubo__pz_free(a, buf);
-	if (!rc)
-		rc = add_conflict_terms(q, a, m, lits, P, ctl);
-	if (!rc)
-		rc = qubo_model_compile(m);
-	if (rc) {
-		qubo_model_free(m);
-		return rc;
-	}
-	*model_out = m;
-	*ground_out = ground_energy(q, P);
 	return QUBO_OK;
 }
 
@@ -991,7 +611,7 @@ static void check_attacks(const struct qz *q, const uint8_t *board, struct qubo_
 			while (walk_next(q, &w, lim, &b)) {
 				if (!board[b] || !q->on[b])
 					continue;
-				if (q->wrap == QUBO_QUEENS_PLANE) {
+				if (q->wrap == QUBO_PUZZLE_WRAP_NONE) {
 					/* one walk from i meets b; the walk back from b
 					 * is the opposite direction, same length */
 					if (b < i && qz_reach(q, b, (d + 4) % 8) >= w.k)
@@ -1108,12 +728,12 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 		rc = check_drop(q, fn);
 	if (rc)
 		goto out;
-	p->cell_lits = qubo__pz_alloc(a, q->n, sizeof *p->cell_lits);
-	full = qubo__pz_alloc(a, q->n, 1);
+	p->cell_lits = qubo__malloc_array(a, q->n, sizeof *p->cell_lits);
+	full = qubo__malloc_array(a, q->n, 1);
 	if (opts->reduce == QUBO_REDUCE_CLUES)
-		clues = qubo__pz_alloc(a, q->n, 1);
+		clues = qubo__malloc_array(a, q->n, 1);
 	if (!p->cell_lits || !full || (opts->reduce == QUBO_REDUCE_CLUES && !clues)) {
-		rc = qubo__pz_nomem("the cell map");
+		rc = qubo__nomem("the cell map");
 		goto out;
 	}
 	/* Full propagation always runs: it finds contradictions whatever the
@@ -1130,7 +750,7 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 	fixed = opts->reduce == QUBO_REDUCE_NONE  ? NULL :
 		opts->reduce == QUBO_REDUCE_CLUES ? clues :
 						    full;
-	rc = build_model(q, a, opts->ctl, opts->penalty, fixed, opts->cells_only ? NULL : &p->model,
+	rc = qubo__pz_qz_build_model(q, a, opts->ctl, opts->penalty, fixed, opts->cells_only ? NULL : &p->model,
 			 p->cell_lits, &ground);
 	if (rc)
 		goto out;
@@ -1147,15 +767,15 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 		/* The unreduced model, for its size only. With no cell fixed it
 		 * is the model itself (no clue either: the reduction fixes every
 		 * clue), and qubo__pz_model_sizes() takes its sizes from that. */
-		qubo_lit *tmp = qubo__pz_alloc(a, q->n, sizeof *tmp);
+		qubo_lit *tmp = qubo__malloc_array(a, q->n, sizeof *tmp);
 		double g2;
 
 		if (!tmp) {
-			rc = qubo__pz_nomem("the unreduced model");
+			rc = qubo__nomem("the unreduced model");
 			goto out;
 		}
-		rc = build_model(q, a, opts->ctl, opts->penalty, NULL, &before, tmp, &g2);
-		qubo__pz_free(a, tmp);
+		rc = qubo__pz_qz_build_model(q, a, opts->ctl, opts->penalty, NULL, &before, tmp, &g2);
+		qubo__free(a, tmp);
 		if (rc)
 			goto out;
 	}
@@ -1170,22 +790,35 @@ int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, i
 		p = NULL;
 	}
 out:
-	qubo__pz_free(a, full);
-	qubo__pz_free(a, clues);
+	qubo__free(a, full);
+	qubo__free(a, clues);
 	qubo__pz_destroy(p);
 	return rc;
 }
 
-int qubo_puzzle_queens_build(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec,
-			     const qubo_puzzle_options *options)
+/* The public builder under either of its names: messages name the one
+ * called. */
+static int queens_new(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec,
+		      const qubo_puzzle_options *options, const char *fn)
 {
-	static const char fn[] = "qubo_puzzle_queens_build";
 	struct qubo__pz_opts opts;
 	int rc = qubo__pz_spec_args(out, spec, options, &opts, fn);
 
 	if (rc)
 		return rc;
 	return qubo__pz_build_end(out, &opts, qubo__pz_qz_create(out, spec, QZ_SPEC, 1, &opts, fn));
+}
+
+int qubo_puzzle_queens_new(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec,
+			   const qubo_puzzle_options *options)
+{
+	return queens_new(out, spec, options, "qubo_puzzle_queens_new");
+}
+
+int qubo_puzzle_queens_build(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec,
+			     const qubo_puzzle_options *options)
+{
+	return queens_new(out, spec, options, "qubo_puzzle_queens_build");
 }
 
 int qubo__pz_queens_rule_counts(const qubo_puzzle *p, size_t counts[QZ_NUM_RULES])
@@ -1200,7 +833,7 @@ int qubo__pz_queens_rule_counts(const qubo_puzzle *p, size_t counts[QZ_NUM_RULES
 	return QUBO_OK;
 }
 
-/* ---- cells and the exact search ---- */
+/* ---- cells ---- */
 
 static int qz_on_board(const qubo_puzzle *p, size_t i)
 {
@@ -1223,67 +856,6 @@ static void qz_cell(const qubo_puzzle *p, size_t i, qubo_puzzle_cell *out)
 			out->region = (int32_t)q->con[q->memb[k]].index;
 }
 
-/* A search's work space: the propagation's, and the decisions' copy. */
-struct qz_search {
-	struct qubo__pz_qz_ws *ws;
-	int8_t *decided;
-};
-
-static void qz_ws_free(const qubo_puzzle *p, void *ws)
-{
-	struct qz_search *s = ws;
-
-	if (!s)
-		return;
-	qubo__pz_qz_ws_free(&p->alloc, s->ws);
-	qubo__pz_free(&p->alloc, s->decided);
-	qubo__pz_free(&p->alloc, s);
-}
-
-static int qz_ws_new(const qubo_puzzle *p, void **out)
-{
-	const struct qz *q = p->data;
-	struct qz_search *s = qubo__pz_zalloc(&p->alloc, 1, sizeof *s);
-	int rc;
-
-	*out = NULL;
-	if (!s)
-		return qubo__pz_nomem("the search's work space");
-	s->decided = qubo__pz_alloc(&p->alloc, q->n, 1);
-	if (!s->decided) {
-		qz_ws_free(p, s);
-		return qubo__pz_nomem("the search's work space");
-	}
-	rc = qubo__pz_qz_ws_new(q, &p->alloc, &s->ws);
-	if (rc) {
-		qz_ws_free(p, s);
-		return rc;
-	}
-	*out = s;
-	return QUBO_OK;
-}
-
-static int qz_search_propagate(const qubo_puzzle *p, void *ws, int8_t *val)
-{
-	const struct qz *q = p->data;
-	struct qz_search *s = ws;
-
-	memcpy(s->decided, val, q->n);
-	return qubo__pz_qz_propagate_ws(s->ws, QUBO_REDUCE_FULL, val, s->decided, 1, NULL);
-}
-
-static size_t qz_search_branch(const qubo_puzzle *p, void *ws, const int8_t *val)
-{
-	const struct qz_search *s = ws;
-
-	(void)p;
-	return qubo__pz_qz_branch_ws(s->ws, val);
-}
-
-static const struct qubo__pz_search_ops qz_search_ops = {
-	qz_ws_new, qz_ws_free, qz_search_propagate, qz_search_branch, NULL,
-};
-
 const struct qubo__pz_family qubo__pz_queens_family = {
 	QUBO_PUZZLE_QUEENS,
 	"queens",
@@ -1298,7 +870,7 @@ const struct qubo__pz_family qubo__pz_queens_family = {
 	"queens",
 	qz_cell,
 	qz_on_board,
-	&qz_search_ops,
+	&qubo__pz_qz_search_ops,
 	NULL,
 	NULL,
 };
@@ -1317,7 +889,7 @@ const struct qubo__pz_family qubo__pz_nqueens_family = {
 	"nqueens",
 	qz_cell,
 	qz_on_board,
-	&qz_search_ops,
+	&qubo__pz_qz_search_ops,
 	NULL,
 	NULL,
 };
@@ -1336,7 +908,7 @@ const struct qubo__pz_family qubo__pz_general_queens_family = {
 	NULL,
 	qz_cell,
 	qz_on_board,
-	&qz_search_ops,
+	&qubo__pz_qz_search_ops,
 	NULL,
 	NULL,
 };

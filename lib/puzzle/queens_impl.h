@@ -1,9 +1,10 @@
 /*
- * Private interface of the queens family (queens.c, queens_reduce.c,
- * queens_text.c). Every queens puzzle, whether read from a `queens` or
- * `nqueens` file or built from a spec, becomes one general instance:
- * a board with on-board cells, pre-placed queens, count constraints (rows,
- * columns, regions) and attack reach per cell and direction.
+ * Private interface of the queens family (queens.c, queens_model.c,
+ * queens_reduce.c, queens_text.c). Every queens puzzle, whether read from a
+ * `queens` or `nqueens` file or built from a spec, becomes one general
+ * instance: a board with on-board cells, pre-placed queens, count
+ * constraints (rows, columns, regions) and attack reach per cell and
+ * direction.
  */
 #ifndef QUBO_PUZZLE_QUEENS_IMPL_H
 #define QUBO_PUZZLE_QUEENS_IMPL_H
@@ -13,7 +14,7 @@
 
 /* Where the instance came from (and so how it is written back). */
 enum {
-	QZ_SPEC = 0,   /* qubo_puzzle_queens_build() */
+	QZ_SPEC = 0,   /* qubo_puzzle_queens_new() */
 	QZ_QUEENS = 1, /* a `queens N [stars K]` file */
 	QZ_NQUEENS = 2 /* an `nqueens N [torus|cylinder]` file */
 };
@@ -50,7 +51,7 @@ struct qz {
 	uint8_t *on;	/* n: 1 when the cell is on the board */
 	uint8_t *given; /* n: 1 for a pre-placed queen */
 	size_t ngiven;
-	int32_t *row_cnt; /* h: count or QUBO_QUEENS_ANY */
+	int32_t *row_cnt; /* h: count or QUBO_PUZZLE_QUEENS_ANY */
 	int32_t *col_cnt; /* w */
 	size_t nreg;
 	size_t *reg_start;   /* nreg + 1, into reg_cells */
@@ -92,6 +93,25 @@ static inline uint32_t qz_reach(const struct qz *q, size_t i, int d)
 extern const int qubo__pz_qz_dr[8];
 extern const int qubo__pz_qz_dc[8];
 
+/* One step from (r, c) in direction d on the instance's board: 1 and the new
+ * position, or 0 when the step leaves a board without wrap-around. */
+static inline int qz_step(const struct qz *q, int d, uint32_t *r, uint32_t *c)
+{
+	int64_t nr = (int64_t)*r + qubo__pz_qz_dr[d];
+	int64_t nc = (int64_t)*c + qubo__pz_qz_dc[d];
+
+	if (q->wrap != QUBO_PUZZLE_WRAP_NONE) {
+		nc = (nc + q->w) % q->w;
+		if (q->wrap == QUBO_PUZZLE_WRAP_TORUS)
+			nr = (nr + q->h) % q->h;
+	}
+	if (nr < 0 || nr >= q->h || nc < 0 || nc >= q->w)
+		return 0;
+	*r = (uint32_t)nr;
+	*c = (uint32_t)nc;
+	return 1;
+}
+
 /* "row 3", "column 2", "region c" or "region 4" (1-based, letters for
  * `queens` files). */
 void qubo__pz_qz_con_name(const struct qz *q, const struct qz_con *con, char *buf, size_t cap);
@@ -120,6 +140,17 @@ int qubo__pz_qz_propagate_ws(struct qubo__pz_qz_ws *ws, int32_t level, int8_t *v
 /* After a propagation that left free cells: the cell to branch on, the
  * first free cell of the constraint with the fewest free cells. */
 size_t qubo__pz_qz_branch_ws(const struct qubo__pz_qz_ws *ws, const int8_t *val);
+
+/* The model (queens_model.c), with the cells of `fixed` (NULL: none; else
+ * -1 free, 0 or 1) as constants. At level NONE (fixed NULL) every on-board
+ * cell is a variable and each pre-placed queen gets the clue term
+ * P (1 − x). With model_out NULL only lits and *ground_out are filled. */
+int qubo__pz_qz_build_model(const struct qz *q, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
+			    double P, const int8_t *fixed, qubo_model **model_out, qubo_lit *lits,
+			    double *ground_out);
+
+/* queens_reduce.c: the exact search (branch and reduce). */
+extern const struct qubo__pz_search_ops qubo__pz_qz_search_ops;
 
 /* Creates the puzzle from a spec (checked here) and the text form. */
 int qubo__pz_qz_create(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec, int32_t kind,

@@ -29,6 +29,10 @@
  *           attacks and every other free cell of a constraint that c fills
  *           (hi_j − ones_j = 1). If some constraint is then left with fewer
  *           possible cells than it needs, c is 0.
+ *
+ * The family's exact search (the last section) is built on the same
+ * propagation: it reduces at level FULL after every decision and branches
+ * on a free cell of the tightest constraint.
  */
 #include <stdio.h>
 #include <string.h>
@@ -83,14 +87,14 @@ static int infeasible_con(const struct prop *p, uint32_t j)
 	qubo__pz_qz_con_name(q, con, name, sizeof name);
 	needs_text(q, con, need, sizeof need);
 	if (p->ones[j] > con->hi)
-		return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-				      "the puzzle has no solution: %s needs %s, but the "
-				      "reduction forces %d there",
-				      name, need, (int)p->ones[j]);
-	return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-			      "the puzzle has no solution: %s needs %s, but at most %d of "
-			      "its cells can hold one",
-			      name, need, (int)(p->ones[j] + p->freec[j]));
+		return qubo__error(QUBO_ERR_INFEASIBLE,
+				   "the puzzle has no solution: %s needs %s, but the "
+				   "reduction forces %d there",
+				   name, need, (int)p->ones[j]);
+	return qubo__error(QUBO_ERR_INFEASIBLE,
+			   "the puzzle has no solution: %s needs %s, but at most %d of "
+			   "its cells can hold one",
+			   name, need, (int)(p->ones[j] + p->freec[j]));
 }
 
 static int fix(struct prop *p, size_t c, int v, int rule)
@@ -181,11 +185,11 @@ static int attack_rule(struct prop *p, size_t c)
 				return QUBO_ERR_INFEASIBLE;
 			cell_pos(q, c, &r1, &c1);
 			cell_pos(q, b, &r2, &c2);
-			return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-					      "the puzzle has no solution: the %ss the reduction "
-					      "forces at row %u, column %u and row %u, column %u "
-					      "attack each other",
-					      q->noun, r1, c1, r2, c2);
+			return qubo__error(QUBO_ERR_INFEASIBLE,
+					   "the puzzle has no solution: the %ss the reduction "
+					   "forces at row %u, column %u and row %u, column %u "
+					   "attack each other",
+					   q->noun, r1, c1, r2, c2);
 		}
 		if (p->val[b] < 0 && (rc = fix(p, b, 0, QZ_RULE_ATTACK)))
 			return rc;
@@ -283,11 +287,11 @@ static int subset_rule(struct prop *p)
 					return QUBO_ERR_INFEASIBLE;
 				qubo__pz_qz_con_name(q, ca, na, sizeof na);
 				qubo__pz_qz_con_name(q, cb, nb, sizeof nb);
-				return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-						      "the puzzle has no solution: the cells left "
-						      "for %s all lie in %s, and their counts "
-						      "cannot both be met",
-						      na, nb);
+				return qubo__error(QUBO_ERR_INFEASIBLE,
+						   "the puzzle has no solution: the cells left "
+						   "for %s all lie in %s, and their counts "
+						   "cannot both be met",
+						   na, nb);
 			}
 			if (diff == 0 || (maxBA > 0 && minBA < diff))
 				continue;
@@ -406,21 +410,20 @@ static int check_clues(const struct prop *p)
 		qubo__pz_qz_con_name(q, con, name, sizeof name);
 		needs_text(q, con, need, sizeof need);
 		if (g > con->hi)
-			return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-					      "the puzzle has no solution: %s has %lld pre-placed "
-					      "%ss, needs %s",
-					      name, (long long)g, q->noun, need);
+			return qubo__error(QUBO_ERR_INFEASIBLE,
+					   "the puzzle has no solution: %s has %lld pre-placed "
+					   "%ss, needs %s",
+					   name, (long long)g, q->noun, need);
 		if (con->count == 0 && con->lo > 0)
-			return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-					      "the puzzle has no solution: %s has no cells on the "
-					      "board, needs %s",
-					      name, need);
+			return qubo__error(QUBO_ERR_INFEASIBLE,
+					   "the puzzle has no solution: %s has no cells on the "
+					   "board, needs %s",
+					   name, need);
 		if ((int64_t)con->count < con->lo)
-			return qubo__pz_error(
-				QUBO_ERR_INFEASIBLE,
-				"the puzzle has no solution: %s has only %zu cell%s on "
-				"the board, needs %s",
-				name, con->count, con->count == 1 ? "" : "s", need);
+			return qubo__error(QUBO_ERR_INFEASIBLE,
+					   "the puzzle has no solution: %s has only %zu cell%s on "
+					   "the board, needs %s",
+					   name, con->count, con->count == 1 ? "" : "s", need);
 	}
 	for (i = 0; i < q->n; i++) {
 		if (!q->given[i])
@@ -435,11 +438,11 @@ static int check_clues(const struct prop *p)
 				return QUBO_ERR_INFEASIBLE;
 			cell_pos(q, i, &r1, &c1);
 			cell_pos(q, b, &r2, &c2);
-			return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-					      "the puzzle has no solution: the pre-placed %ss at "
-					      "row %u, column %u and row %u, column %u attack each "
-					      "other",
-					      q->noun, r1, c1, r2, c2);
+			return qubo__error(QUBO_ERR_INFEASIBLE,
+					   "the puzzle has no solution: the pre-placed %ss at "
+					   "row %u, column %u and row %u, column %u attack each "
+					   "other",
+					   q->noun, r1, c1, r2, c2);
 		}
 	}
 	return QUBO_OK;
@@ -482,42 +485,42 @@ void qubo__pz_qz_ws_free(const qubo_allocator *a, struct qubo__pz_qz_ws *ws)
 {
 	if (!ws)
 		return;
-	qubo__pz_free(a, ws->p.ones);
-	qubo__pz_free(a, ws->p.freec);
-	qubo__pz_free(a, ws->p.queued);
-	qubo__pz_free(a, ws->p.cq);
-	qubo__pz_free(a, ws->p.oq);
-	qubo__pz_free(a, ws->p.stamp);
-	qubo__pz_free(a, ws->p.list);
-	qubo__pz_free(a, ws->p.hit);
-	qubo__pz_free(a, ws->p.touched);
-	qubo__pz_free(a, ws);
+	qubo__free(a, ws->p.ones);
+	qubo__free(a, ws->p.freec);
+	qubo__free(a, ws->p.queued);
+	qubo__free(a, ws->p.cq);
+	qubo__free(a, ws->p.oq);
+	qubo__free(a, ws->p.stamp);
+	qubo__free(a, ws->p.list);
+	qubo__free(a, ws->p.hit);
+	qubo__free(a, ws->p.touched);
+	qubo__free(a, ws);
 }
 
 int qubo__pz_qz_ws_new(const struct qz *q, const qubo_allocator *a, struct qubo__pz_qz_ws **out)
 {
-	struct qubo__pz_qz_ws *ws = qubo__pz_zalloc(a, 1, sizeof *ws);
+	struct qubo__pz_qz_ws *ws = qubo__calloc_array(a, 1, sizeof *ws);
 	struct prop *p;
 
 	*out = NULL;
 	if (!ws)
-		return qubo__pz_nomem("the reduction's work space");
+		return qubo__nomem("the reduction's work space");
 	p = &ws->p;
 	p->q = q;
 	p->a = a;
-	p->ones = qubo__pz_zalloc(a, q->ncon, sizeof *p->ones);
-	p->freec = qubo__pz_alloc(a, q->ncon, sizeof *p->freec);
-	p->queued = qubo__pz_zalloc(a, q->ncon, 1);
-	p->cq = qubo__pz_alloc(a, q->ncon, sizeof *p->cq);
-	p->oq = qubo__pz_alloc(a, q->n, sizeof *p->oq);
-	p->stamp = qubo__pz_zalloc(a, q->n, sizeof *p->stamp);
-	p->list = qubo__pz_alloc(a, q->n, sizeof *p->list);
-	p->hit = qubo__pz_zalloc(a, q->ncon, sizeof *p->hit);
-	p->touched = qubo__pz_alloc(a, q->ncon, sizeof *p->touched);
+	p->ones = qubo__calloc_array(a, q->ncon, sizeof *p->ones);
+	p->freec = qubo__malloc_array(a, q->ncon, sizeof *p->freec);
+	p->queued = qubo__calloc_array(a, q->ncon, 1);
+	p->cq = qubo__malloc_array(a, q->ncon, sizeof *p->cq);
+	p->oq = qubo__malloc_array(a, q->n, sizeof *p->oq);
+	p->stamp = qubo__calloc_array(a, q->n, sizeof *p->stamp);
+	p->list = qubo__malloc_array(a, q->n, sizeof *p->list);
+	p->hit = qubo__calloc_array(a, q->ncon, sizeof *p->hit);
+	p->touched = qubo__malloc_array(a, q->ncon, sizeof *p->touched);
 	if (!p->ones || !p->freec || !p->queued || !p->cq || !p->oq || !p->stamp || !p->list ||
 	    !p->hit || !p->touched) {
 		qubo__pz_qz_ws_free(a, ws);
-		return qubo__pz_nomem("the reduction's work space");
+		return qubo__nomem("the reduction's work space");
 	}
 	*out = ws;
 	return QUBO_OK;
@@ -625,3 +628,66 @@ int qubo__pz_qz_propagate(const struct qz *q, const qubo_allocator *a, int32_t l
 	qubo__pz_qz_ws_free(a, ws);
 	return rc;
 }
+
+/* ---- the exact search: propagate, branch on a cell, repeat ---- */
+
+/* A search's work space: the propagation's, and the decisions' copy. */
+struct qz_search {
+	struct qubo__pz_qz_ws *ws;
+	int8_t *decided;
+};
+
+static void qz_ws_free(const qubo_puzzle *p, void *ws)
+{
+	struct qz_search *s = ws;
+
+	if (!s)
+		return;
+	qubo__pz_qz_ws_free(&p->alloc, s->ws);
+	qubo__free(&p->alloc, s->decided);
+	qubo__free(&p->alloc, s);
+}
+
+static int qz_ws_new(const qubo_puzzle *p, void **out)
+{
+	const struct qz *q = p->data;
+	struct qz_search *s = qubo__calloc_array(&p->alloc, 1, sizeof *s);
+	int rc;
+
+	*out = NULL;
+	if (!s)
+		return qubo__nomem("the search's work space");
+	s->decided = qubo__malloc_array(&p->alloc, q->n, 1);
+	if (!s->decided) {
+		qz_ws_free(p, s);
+		return qubo__nomem("the search's work space");
+	}
+	rc = qubo__pz_qz_ws_new(q, &p->alloc, &s->ws);
+	if (rc) {
+		qz_ws_free(p, s);
+		return rc;
+	}
+	*out = s;
+	return QUBO_OK;
+}
+
+static int qz_search_propagate(const qubo_puzzle *p, void *ws, int8_t *val)
+{
+	const struct qz *q = p->data;
+	struct qz_search *s = ws;
+
+	memcpy(s->decided, val, q->n);
+	return qubo__pz_qz_propagate_ws(s->ws, QUBO_REDUCE_FULL, val, s->decided, 1, NULL);
+}
+
+static size_t qz_search_branch(const qubo_puzzle *p, void *ws, const int8_t *val)
+{
+	const struct qz_search *s = ws;
+
+	(void)p;
+	return qubo__pz_qz_branch_ws(s->ws, val);
+}
+
+const struct qubo__pz_search_ops qubo__pz_qz_search_ops = {
+	qz_ws_new, qz_ws_free, qz_search_propagate, qz_search_branch, NULL,
+};

@@ -37,11 +37,11 @@ static int queens_cell(void *ctx, uint32_t row, uint32_t col, unsigned char ch, 
 	if (ch != '.' && !(lower >= 'a' && lower <= 'z'))
 		return 1;
 	if (ch != '.' && (unsigned)(lower - 'a') >= g->n)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line_no, (size_t)col + 1,
-					 "region letter '%c' in row %u is beyond the %u regions "
-					 "(a-%c) of a size-%u board",
-					 ch, (unsigned)row + 1, (unsigned)g->n, 'a' + (int)g->n - 1,
-					 (unsigned)g->n);
+		return qubo__error_at(QUBO_ERR_PARSE, line_no, (size_t)col + 1,
+				      "region letter '%c' in row %u is beyond the %u regions "
+				      "(a-%c) of a size-%u board",
+				      ch, (unsigned)row + 1, (unsigned)g->n, 'a' + (int)g->n - 1,
+				      (unsigned)g->n);
 	g->cells[(size_t)row * g->n + col] = ch;
 	return 0;
 }
@@ -69,21 +69,21 @@ static int create_from_grid(qubo_puzzle **out, const uint8_t *cells, uint32_t n,
 	size_t *reg_start = NULL;
 	uint32_t *reg_cells = NULL, *queens = NULL;
 	const char *fn = kind == QZ_QUEENS ? "queens" : "nqueens";
-	int d, rc = qubo__pz_alloc_init(&a, opts->allocator);
+	int d, rc = qubo__alloc_init(&a, opts->allocator, NULL);
 
 	if (rc)
 		return rc;
-	off = qubo__pz_alloc(&a, nc, 1);
-	rc_counts = qubo__pz_alloc(&a, n, sizeof *rc_counts);
-	queens = qubo__pz_alloc(&a, nc, sizeof *queens);
+	off = qubo__malloc_array(&a, nc, 1);
+	rc_counts = qubo__malloc_array(&a, n, sizeof *rc_counts);
+	queens = qubo__malloc_array(&a, nc, sizeof *queens);
 	if (kind == QZ_QUEENS) {
-		reg_counts = qubo__pz_alloc(&a, n, sizeof *reg_counts);
-		reg_start = qubo__pz_alloc(&a, (size_t)n + 1, sizeof *reg_start);
-		reg_cells = qubo__pz_alloc(&a, nc, sizeof *reg_cells);
+		reg_counts = qubo__malloc_array(&a, n, sizeof *reg_counts);
+		reg_start = qubo__malloc_array(&a, (size_t)n + 1, sizeof *reg_start);
+		reg_cells = qubo__malloc_array(&a, nc, sizeof *reg_cells);
 	}
 	if (!off || !rc_counts || !queens ||
 	    (kind == QZ_QUEENS && (!reg_counts || !reg_start || !reg_cells))) {
-		rc = qubo__pz_nomem("the puzzle's grid");
+		rc = qubo__nomem("the puzzle's grid");
 		goto done;
 	}
 	for (i = 0; i < n; i++)
@@ -125,16 +125,16 @@ static int create_from_grid(qubo_puzzle **out, const uint8_t *cells, uint32_t n,
 			s.reach[d] = (d % 2 == 1 || stars > 1) ? 1 : 0;
 	} else {
 		for (d = 1; d < 8; d += 2)
-			s.reach[d] = QUBO_QUEENS_UNLIMITED;
+			s.reach[d] = QUBO_PUZZLE_QUEENS_UNLIMITED;
 	}
 	rc = qubo__pz_qz_create(out, &s, kind, stars, opts, fn);
 done:
-	qubo__pz_free(&a, off);
-	qubo__pz_free(&a, rc_counts);
-	qubo__pz_free(&a, queens);
-	qubo__pz_free(&a, reg_counts);
-	qubo__pz_free(&a, reg_start);
-	qubo__pz_free(&a, reg_cells);
+	qubo__free(&a, off);
+	qubo__free(&a, rc_counts);
+	qubo__free(&a, queens);
+	qubo__free(&a, reg_counts);
+	qubo__free(&a, reg_start);
+	qubo__free(&a, reg_cells);
 	return rc;
 }
 
@@ -152,46 +152,45 @@ int qubo__pz_queens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	int rc;
 
 	if (ntoks < 2)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, header->len + 1,
-					 "the header needs the board size: queens N");
+		return qubo__error_at(QUBO_ERR_PARSE, header->no, header->len + 1,
+				      "the header needs the board size: queens N");
 	rc = qubo__pz_token_size(header, &toks[1], 1, &w, &h);
 	if (!rc)
 		rc = qubo__pz_check_size(opts, header, &toks[1], w, h, 1);
 	if (rc)
 		return rc;
 	if (w > QUEENS_MAX_SIZE)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, toks[1].column,
-					 "a queens board of size %u needs %u regions, but region "
-					 "letters go from a to z (at most 26)",
-					 (unsigned)w, (unsigned)w);
+		return qubo__error_at(QUBO_ERR_PARSE, header->no, toks[1].column,
+				      "a queens board of size %u needs %u regions, but region "
+				      "letters go from a to z (at most 26)",
+				      (unsigned)w, (unsigned)w);
 	if (ntoks >= 3) {
 		if (!qubo__pz_token_is(&toks[2], "stars"))
-			return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, toks[2].column,
-						 "unexpected word in the header (expected 'stars "
-						 "K' or the end of the line)");
+			return qubo__error_at(QUBO_ERR_PARSE, header->no, toks[2].column,
+					      "unexpected word in the header (expected 'stars "
+					      "K' or the end of the line)");
 		if (ntoks == 3)
-			return qubo__pz_error_at(QUBO_ERR_PARSE, header->no,
-						 qubo__pz_line_trimmed(header) + 1,
-						 "'stars' needs a count: queens N stars K");
+			return qubo__error_at(QUBO_ERR_PARSE, header->no,
+					      qubo__pz_line_trimmed(header) + 1,
+					      "'stars' needs a count: queens N stars K");
 		rc = qubo__pz_token_uint(header, &toks[3], 1, QUBO__PZ_MAX_SIDE,
 					 "the number of stars", &stars);
 		if (rc)
 			return rc;
 		if (ntoks > 4)
-			return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, toks[4].column,
-						 "unexpected word after 'stars %u'",
-						 (unsigned)stars);
+			return qubo__error_at(QUBO_ERR_PARSE, header->no, toks[4].column,
+					      "unexpected word after 'stars %u'", (unsigned)stars);
 	}
 	if (!qubo__pz_next_content(r, &first, 1))
 		return qubo__pz_error_eof(r, "the header is not followed by the %u x %u grid",
 					  (unsigned)w, (unsigned)w);
-	rc = qubo__pz_alloc_init(&a, opts->allocator);
+	rc = qubo__alloc_init(&a, opts->allocator, NULL);
 	if (rc)
 		return rc;
 	ctx.n = w;
-	ctx.cells = qubo__pz_alloc(&a, (size_t)w * w, 1);
+	ctx.cells = qubo__malloc_array(&a, (size_t)w * w, 1);
 	if (!ctx.cells)
-		return qubo__pz_nomem("the puzzle's grid");
+		return qubo__nomem("the puzzle's grid");
 	snprintf(expected, sizeof expected,
 		 "a region letter a-%c, A-%c for a pre-placed %s, or '.'", 'a' + (int)w - 1,
 		 'A' + (int)w - 1, stars > 1 ? "star" : "queen");
@@ -205,8 +204,8 @@ int qubo__pz_queens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 		rc = qubo__pz_expect_end(r, 1, "after the grid");
 	if (!rc)
 		rc = create_from_grid(out, ctx.cells, w, QZ_QUEENS, (int32_t)stars,
-				      QUBO_QUEENS_PLANE, opts);
-	qubo__pz_free(&a, ctx.cells);
+				      QUBO_PUZZLE_WRAP_NONE, opts);
+	qubo__free(&a, ctx.cells);
 	return rc;
 }
 
@@ -219,12 +218,12 @@ int qubo__pz_nqueens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	struct qubo__pz_line first;
 	qubo_allocator a;
 	uint32_t w, h;
-	int32_t wrap = QUBO_QUEENS_PLANE;
+	int32_t wrap = QUBO_PUZZLE_WRAP_NONE;
 	int rc;
 
 	if (ntoks < 2)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, header->len + 1,
-					 "the header needs the board size: nqueens N");
+		return qubo__error_at(QUBO_ERR_PARSE, header->no, header->len + 1,
+				      "the header needs the board size: nqueens N");
 	rc = qubo__pz_token_size(header, &toks[1], 1, &w, &h);
 	if (!rc)
 		rc = qubo__pz_check_size(opts, header, &toks[1], w, h, 1);
@@ -232,28 +231,29 @@ int qubo__pz_nqueens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 		return rc;
 	if (ntoks >= 3) {
 		if (qubo__pz_token_is(&toks[2], "torus"))
-			wrap = QUBO_QUEENS_TORUS;
+			wrap = QUBO_PUZZLE_WRAP_TORUS;
 		else if (qubo__pz_token_is(&toks[2], "cylinder"))
-			wrap = QUBO_QUEENS_CYLINDER;
+			wrap = QUBO_PUZZLE_WRAP_CYLINDER;
 		else
-			return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, toks[2].column,
-						 "unexpected word in the header (expected 'torus', "
-						 "'cylinder' or the end of the line)");
+			return qubo__error_at(QUBO_ERR_PARSE, header->no, toks[2].column,
+					      "unexpected word in the header (expected 'torus', "
+					      "'cylinder' or the end of the line)");
 		if (ntoks > 3)
-			return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, toks[3].column,
-						 "unexpected word after '%s'",
-						 wrap == QUBO_QUEENS_TORUS ? "torus" : "cylinder");
+			return qubo__error_at(QUBO_ERR_PARSE, header->no, toks[3].column,
+					      "unexpected word after '%s'",
+					      wrap == QUBO_PUZZLE_WRAP_TORUS ? "torus" :
+									       "cylinder");
 	}
 	/* '#' is a cell here, so no comment lines after the header. */
 	if (!qubo__pz_next_content(r, &first, 0))
 		return create_from_grid(out, NULL, w, QZ_NQUEENS, 1, wrap, opts);
-	rc = qubo__pz_alloc_init(&a, opts->allocator);
+	rc = qubo__alloc_init(&a, opts->allocator, NULL);
 	if (rc)
 		return rc;
 	ctx.n = w;
-	ctx.cells = qubo__pz_alloc(&a, (size_t)w * w, 1);
+	ctx.cells = qubo__malloc_array(&a, (size_t)w * w, 1);
 	if (!ctx.cells)
-		return qubo__pz_nomem("the puzzle's grid");
+		return qubo__nomem("the puzzle's grid");
 	g.width = g.height = w;
 	g.expected = "'.', 'Q' (a pre-placed queen) or '#' (not on the board)";
 	g.pad = 0;
@@ -264,7 +264,7 @@ int qubo__pz_nqueens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 		rc = qubo__pz_expect_end(r, 0, "after the grid");
 	if (!rc)
 		rc = create_from_grid(out, ctx.cells, w, QZ_NQUEENS, 1, wrap, opts);
-	qubo__pz_free(&a, ctx.cells);
+	qubo__free(&a, ctx.cells);
 	return rc;
 }
 
@@ -278,9 +278,9 @@ static void header_line(const struct qz *q, struct qubo__pz_out *o)
 			qubo__pz_printf(o, " stars %d", (int)q->stars);
 	} else {
 		qubo__pz_printf(o, "nqueens %u", (unsigned)q->w);
-		if (q->wrap == QUBO_QUEENS_TORUS)
+		if (q->wrap == QUBO_PUZZLE_WRAP_TORUS)
 			qubo__pz_printf(o, " torus");
-		else if (q->wrap == QUBO_QUEENS_CYLINDER)
+		else if (q->wrap == QUBO_PUZZLE_WRAP_CYLINDER)
 			qubo__pz_printf(o, " cylinder");
 	}
 	qubo__pz_putc(o, '\n');
@@ -359,24 +359,23 @@ int qubo__pz_qz_solution_header_check(const qubo_puzzle *p, const struct qubo__p
 	int rc;
 
 	if (nt < 2)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, line->len + 1,
-					 "the solution's header has no board size");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, line->len + 1,
+				      "the solution's header has no board size");
 	rc = qubo__pz_token_size(line, &toks[1], 1, &w, &h);
 	if (rc)
 		return rc;
 	if (w != q->w)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
-					 "the solution is for a board of size %u, the puzzle's is "
-					 "%u",
-					 (unsigned)w, (unsigned)q->w);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
+				      "the solution is for a board of size %u, the puzzle's is "
+				      "%u",
+				      (unsigned)w, (unsigned)q->w);
 	if (q->kind == QZ_QUEENS) {
 		uint64_t k = 1;
 
 		if (nt >= 3) {
 			if (nt < 4 || !qubo__pz_token_is(&toks[2], "stars"))
-				return qubo__pz_error_at(
-					QUBO_ERR_PARSE, line->no, toks[2].column,
-					"unexpected word in the solution's header");
+				return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[2].column,
+						      "unexpected word in the solution's header");
 			rc = qubo__pz_token_uint(line, &toks[3], 1, QUBO__PZ_MAX_SIDE,
 						 "the number of stars", &k);
 			if (rc)
@@ -384,32 +383,31 @@ int qubo__pz_qz_solution_header_check(const qubo_puzzle *p, const struct qubo__p
 			want = 4;
 		}
 		if (k != (uint64_t)q->stars)
-			return qubo__pz_error_at(
-				QUBO_ERR_PARSE, line->no, nt >= 4 ? toks[3].column : line->len + 1,
-				"the solution has %u stars per unit, the puzzle %d", (unsigned)k,
-				(int)q->stars);
+			return qubo__error_at(QUBO_ERR_PARSE, line->no,
+					      nt >= 4 ? toks[3].column : line->len + 1,
+					      "the solution has %u stars per unit, the puzzle %d",
+					      (unsigned)k, (int)q->stars);
 	} else {
-		int32_t wrap = QUBO_QUEENS_PLANE;
+		int32_t wrap = QUBO_PUZZLE_WRAP_NONE;
 
 		if (nt >= 3) {
 			if (qubo__pz_token_is(&toks[2], "torus"))
-				wrap = QUBO_QUEENS_TORUS;
+				wrap = QUBO_PUZZLE_WRAP_TORUS;
 			else if (qubo__pz_token_is(&toks[2], "cylinder"))
-				wrap = QUBO_QUEENS_CYLINDER;
+				wrap = QUBO_PUZZLE_WRAP_CYLINDER;
 			else
-				return qubo__pz_error_at(
-					QUBO_ERR_PARSE, line->no, toks[2].column,
-					"unexpected word in the solution's header");
+				return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[2].column,
+						      "unexpected word in the solution's header");
 			want = 3;
 		}
 		if (wrap != q->wrap)
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line->no,
-						 nt >= 3 ? toks[2].column : line->len + 1,
-						 "the solution's board wraps differently from the "
-						 "puzzle's");
+			return qubo__error_at(QUBO_ERR_PARSE, line->no,
+					      nt >= 3 ? toks[2].column : line->len + 1,
+					      "the solution's board wraps differently from the "
+					      "puzzle's");
 	}
 	if (nt > want)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[want].column,
-					 "unexpected word in the solution's header");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[want].column,
+				      "unexpected word in the solution's header");
 	return QUBO_OK;
 }

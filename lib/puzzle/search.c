@@ -23,9 +23,9 @@
 int qubo__pz_check_run(int32_t threads, double time_limit, const char *fn)
 {
 	if (threads < 0 || threads > 4096)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: options.threads is %d, expected 0 (automatic) to 4096",
-				      fn, (int)threads);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: options.threads is %d, expected 0 (automatic) to 4096", fn,
+				   (int)threads);
 	return qubo__pz_check_time_limit(time_limit, fn);
 }
 
@@ -33,10 +33,10 @@ int qubo__pz_check_time_limit(double time_limit, const char *fn)
 {
 	/* written so that NaN fails too */
 	if (!(time_limit >= 0 && time_limit <= DBL_MAX))
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: options.time_limit is %g, expected a finite number of "
-				      "seconds >= 0 (0: no limit)",
-				      fn, time_limit);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: options.time_limit is %g, expected a finite number of "
+				   "seconds >= 0 (0: no limit)",
+				   fn, time_limit);
 	return QUBO_OK;
 }
 
@@ -108,7 +108,7 @@ static int8_t *level(struct bnr_run *r, size_t depth)
 {
 	if (depth >= r->cap) {
 		size_t cap = r->cap ? 2 * r->cap : 16;
-		int8_t **nl = qubo__pz_realloc(&r->p->alloc, r->levels, cap, sizeof *nl);
+		int8_t **nl = qubo__realloc_array(&r->p->alloc, r->levels, cap, sizeof *nl);
 
 		if (!nl)
 			return NULL;
@@ -116,7 +116,7 @@ static int8_t *level(struct bnr_run *r, size_t depth)
 		r->cap = cap;
 	}
 	while (r->nlevels <= depth) {
-		int8_t *v = qubo__pz_alloc(&r->p->alloc, r->n, 1);
+		int8_t *v = qubo__malloc_array(&r->p->alloc, r->n, 1);
 
 		if (!v)
 			return NULL;
@@ -133,10 +133,10 @@ static int leaf(struct bnr_run *r, const int8_t *val)
 	for (i = 0; i < r->n; i++)
 		b->board[i] = val[i] == 1;
 	if (!qubo__pz_board_valid(r->p, b->board))
-		return qubo__pz_error(QUBO_ERR_INTERNAL,
-				      "the search decided a %s board that breaks a rule (a bug of "
-				      "the family's reduction)",
-				      r->p->fam->name);
+		return qubo__error(QUBO_ERR_INTERNAL,
+				   "the search decided a %s board that breaks a rule (a bug of "
+				   "the family's reduction)",
+				   r->p->fam->name);
 	b->solutions++;
 	if (b->ctl)
 		b->ctl->pr.solutions = b->solutions;
@@ -179,7 +179,7 @@ static int node(struct bnr_run *r, size_t depth)
 	for (v = 1; v >= 0; v--) {
 		child = level(r, depth + 1);
 		if (!child)
-			return qubo__pz_nomem("the search's stack");
+			return qubo__nomem("the search's stack");
 		val = r->levels[depth];
 		memcpy(child, val, r->n);
 		child[c] = (int8_t)v;
@@ -200,9 +200,8 @@ int qubo__pz_branch_reduce(const qubo_puzzle *p, struct qubo__pz_bnr *b)
 	b->nodes = 0;
 	b->limited = 0;
 	if (!p->fam->search || !p->fam->search->propagate)
-		return qubo__pz_error(QUBO_ERR_NOT_SUPPORTED,
-				      "the %s family has no branch and reduce search",
-				      p->fam->name);
+		return qubo__error(QUBO_ERR_NOT_SUPPORTED,
+				   "the %s family has no branch and reduce search", p->fam->name);
 	memset(&r, 0, sizeof r);
 	r.p = p;
 	r.ops = p->fam->search;
@@ -212,7 +211,7 @@ int qubo__pz_branch_reduce(const qubo_puzzle *p, struct qubo__pz_bnr *b)
 	if (rc)
 		return rc;
 	if (!level(&r, 0)) {
-		rc = qubo__pz_nomem("the search's stack");
+		rc = qubo__nomem("the search's stack");
 	} else {
 		memset(r.levels[0], 0xff, r.n); /* every cell free */
 		rc = node(&r, 0);
@@ -222,8 +221,8 @@ int qubo__pz_branch_reduce(const qubo_puzzle *p, struct qubo__pz_bnr *b)
 	else if (rc == STOP)
 		rc = b->ctl && b->ctl->stopped ? b->ctl->stopped : QUBO_CANCELLED;
 	for (i = 0; i < r.nlevels; i++)
-		qubo__pz_free(&p->alloc, r.levels[i]);
-	qubo__pz_free(&p->alloc, r.levels);
+		qubo__free(&p->alloc, r.levels[i]);
+	qubo__free(&p->alloc, r.levels);
 	r.ops->ws_free(p, r.ws);
 	return rc;
 }
@@ -261,8 +260,8 @@ int qubo__pz_optimum(const qubo_puzzle *p, struct qubo__pz_opt *o, struct qubo__
 	int rc;
 
 	if (!p->fam->search || !p->fam->search->optimum)
-		return qubo__pz_error(QUBO_ERR_NOT_SUPPORTED,
-				      "the %s family has no branch and bound search", p->fam->name);
+		return qubo__error(QUBO_ERR_NOT_SUPPORTED,
+				   "the %s family has no branch and bound search", p->fam->name);
 	w.ctl = ctl;
 	w.found = o->found;
 	w.ctx = o->ctx;

@@ -325,12 +325,12 @@ static int optimum(struct run *r, double slice)
 
 	memset(&o, 0, sizeof o);
 	if (r->have_best) {
-		hint = qubo__pz_alloc(&r->p->alloc, r->cells, 1);
+		hint = qubo__malloc_array(&r->p->alloc, r->cells, 1);
 		if (!hint)
-			return qubo__pz_nomem("a board");
+			return qubo__nomem("a board");
 		rc = qubo_puzzle_decode(r->p, r->best, r->n, hint, r->cells);
 		if (rc || !qubo__pz_board_valid(r->p, hint)) {
-			qubo__pz_free(&r->p->alloc, hint);
+			qubo__free(&r->p->alloc, hint);
 			hint = NULL;
 		}
 	}
@@ -348,7 +348,7 @@ static int optimum(struct run *r, double slice)
 		if (r->ctl.stopped == QUBO_TIME_LIMIT && (!t_end || qubo__now() < t_end))
 			r->ctl.stopped = 0;
 	}
-	qubo__pz_free(&r->p->alloc, hint);
+	qubo__free(&r->p->alloc, hint);
 	if (rc == QUBO_ERR_TOO_LARGE && r->o.strategy != QUBO_PUZZLE_STRATEGY_SEARCH)
 		return QUBO_OK; /* too large to search: the annealer's board stands */
 	if (rc < 0)
@@ -506,10 +506,10 @@ static int conclude(struct run *r, uint8_t *board)
 	if (reached(r) && !r->target_given && !r->p->relaxed)
 		/* a sample at a solution's energy that breaks a rule: the model
 		 * and the checker disagree (a relaxed model may do that) */
-		return qubo__pz_error(QUBO_ERR_INTERNAL,
-				      "qubo_puzzle_solve: a sample at the energy of a solution "
-				      "decodes to a %s board that breaks %zu rules",
-				      r->p->fam->name, rep.violations);
+		return qubo__error(QUBO_ERR_INTERNAL,
+				   "qubo_puzzle_solve: a sample at the energy of a solution "
+				   "decodes to a %s board that breaks %zu rules",
+				   r->p->fam->name, rep.violations);
 	res->verdict = r->ctl.stopped ? QUBO_PUZZLE_STOPPED : QUBO_PUZZLE_NOT_FOUND;
 	return QUBO_OK;
 }
@@ -528,10 +528,10 @@ static int read_options(qubo_puzzle_solve_options *dst, const qubo_puzzle_solve_
 	if (rc)
 		return rc;
 	if (dst->strategy < QUBO_PUZZLE_STRATEGY_AUTO || dst->strategy > QUBO_PUZZLE_STRATEGY_SEARCH)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: options.strategy is %d, expected 0 to 2 (enum "
-				      "qubo_puzzle_strategy)",
-				      fn, (int)dst->strategy);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: options.strategy is %d, expected 0 to 2 (enum "
+				   "qubo_puzzle_strategy)",
+				   fn, (int)dst->strategy);
 	return qubo__pz_check_run(dst->threads, dst->time_limit, fn);
 }
 
@@ -568,13 +568,13 @@ int qubo_puzzle_solve(const qubo_puzzle *puzzle, const qubo_puzzle_solve_options
 	int rc;
 
 	if (!puzzle || !result || (!board && capacity))
-		return qubo__pz_error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
-				      !puzzle ? "puzzle" :
-				      !result ? "result" :
-						"board");
+		return qubo__error(QUBO_ERR_MISUSE, "%s: %s is NULL", fn,
+				   !puzzle ? "puzzle" :
+				   !result ? "result" :
+					     "board");
 	size = result->struct_size;
-	rc = qubo__pz_check_struct(result, size, QUBO_PUZZLE_RESULT_SIZE_V1, size,
-				   "qubo_puzzle_result", fn);
+	rc = qubo__check_struct(result, size, QUBO_PUZZLE_RESULT_SIZE_V1, size,
+				"qubo_puzzle_result", fn);
 	if (rc)
 		return rc;
 	memset(&r, 0, sizeof r);
@@ -587,9 +587,9 @@ int qubo_puzzle_solve(const qubo_puzzle *puzzle, const qubo_puzzle_solve_options
 	r.cells = (size_t)puzzle->width * puzzle->height;
 	r.couplers = puzzle->stats.couplers_after;
 	if (capacity < r.cells)
-		return qubo__pz_error(QUBO_ERR_BUFFER_TOO_SMALL,
-				      "%s: the board has %zu cells, capacity is %zu", fn, r.cells,
-				      capacity);
+		return qubo__error(QUBO_ERR_BUFFER_TOO_SMALL,
+				   "%s: the board has %zu cells, capacity is %zu", fn, r.cells,
+				   capacity);
 	qubo__pz_ctl_init(&r.ctl, r.o.time_limit, r.o.progress, r.o.user_data);
 	r.res.struct_size = sizeof r.res;
 	r.res.seed = r.o.seed;
@@ -607,14 +607,14 @@ int qubo_puzzle_solve(const qubo_puzzle *puzzle, const qubo_puzzle_solve_options
 		r.target_given = 1;
 		r.has_target = 1;
 	}
-	r.best = qubo__pz_alloc(&puzzle->alloc, r.n, 1);
-	r.board = qubo__pz_alloc(&puzzle->alloc, r.cells, 1);
+	r.best = qubo__malloc_array(&puzzle->alloc, r.n, 1);
+	r.board = qubo__malloc_array(&puzzle->alloc, r.cells, 1);
 	if (!r.best || !r.board)
-		rc = qubo__pz_nomem("the solve's boards");
+		rc = qubo__nomem("the solve's boards");
 	else
 		rc = solve(&r, board);
-	qubo__pz_free(&puzzle->alloc, r.best);
-	qubo__pz_free(&puzzle->alloc, r.board);
+	qubo__free(&puzzle->alloc, r.best);
+	qubo__free(&puzzle->alloc, r.board);
 	if (rc)
 		return rc;
 	r.res.seconds = qubo__now() - r.ctl.t0;

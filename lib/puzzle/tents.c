@@ -30,16 +30,16 @@ static void tt_destroy(const qubo_allocator *a, void *data)
 {
 	struct tt *t = data;
 
-	qubo__pz_free(a, t->tree);
-	qubo__pz_free(a, t->rows);
-	qubo__pz_free(a, t->cols);
-	qubo__pz_free(a, t->tree_cell);
-	qubo__pz_free(a, t->cand);
-	qubo__pz_free(a, t->cand_mask);
-	qubo__pz_free(a, t->own);
-	qubo__pz_free(a, t->own_n);
+	qubo__free(a, t->tree);
+	qubo__free(a, t->rows);
+	qubo__free(a, t->cols);
+	qubo__free(a, t->tree_cell);
+	qubo__free(a, t->cand);
+	qubo__free(a, t->cand_mask);
+	qubo__free(a, t->own);
+	qubo__free(a, t->own_n);
 	qubo__pz_tt_ws_free(a, t->check_ws);
-	qubo__pz_free(a, t);
+	qubo__free(a, t);
 }
 
 /* ---- checking and copying a spec ---- */
@@ -57,28 +57,28 @@ static int check_counts(const int32_t *counts, uint32_t len, uint32_t most, cons
 	uint32_t i;
 
 	if (!counts)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG, "%s: spec.%s is NULL", fn, what);
+		return qubo__error(QUBO_ERR_INVALID_ARG, "%s: spec.%s is NULL", fn, what);
 	for (i = 0; i < len; i++)
 		if (counts[i] < 0 || (uint32_t)counts[i] > most)
-			return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-					      "%s: spec.%s[%u] is %d, expected a count from 0 to %u",
-					      fn, what, (unsigned)i, (int)counts[i], (unsigned)most);
+			return qubo__error(QUBO_ERR_INVALID_ARG,
+					   "%s: spec.%s[%u] is %d, expected a count from 0 to %u",
+					   fn, what, (unsigned)i, (int)counts[i], (unsigned)most);
 	return QUBO_OK;
 }
 
 static int check_spec(const qubo_puzzle_tents_spec *s, const char *fn)
 {
-	int rc = qubo__pz_check_struct(s, s->struct_size, QUBO_PUZZLE_TENTS_SPEC_SIZE_V1,
-				       sizeof *s, "qubo_puzzle_tents_spec", fn);
+	int rc = qubo__check_struct(s, s->struct_size, QUBO_PUZZLE_TENTS_SPEC_SIZE_V1, sizeof *s,
+				    "qubo_puzzle_tents_spec", fn);
 
 	if (rc || (rc = qubo__pz_check_board(s->width, s->height, fn)) ||
 	    (rc = check_counts(s->row_counts, s->height, s->width, "row_counts", fn)) ||
 	    (rc = check_counts(s->col_counts, s->width, s->height, "col_counts", fn)))
 		return rc;
 	if (s->relaxed != 0 && s->relaxed != 1)
-		return qubo__pz_error(QUBO_ERR_INVALID_ARG,
-				      "%s: spec.relaxed is %d, expected 0 (exact) or 1 (relaxed)",
-				      fn, (int)s->relaxed);
+		return qubo__error(QUBO_ERR_INVALID_ARG,
+				   "%s: spec.relaxed is %d, expected 0 (exact) or 1 (relaxed)", fn,
+				   (int)s->relaxed);
 	return qubo__pz_check_cell_list(s->trees, s->num_trees, "trees", s->width,
 					(size_t)s->width * s->height, any_cell, s, fn);
 }
@@ -92,17 +92,17 @@ static int copy_spec(struct tt *t, const qubo_allocator *a, const qubo_puzzle_te
 	uint64_t pending = 0;
 	int rc;
 
-	t->tree = qubo__pz_zalloc(a, t->n, 1);
-	t->rows = qubo__pz_alloc(a, t->h, sizeof *t->rows);
-	t->cols = qubo__pz_alloc(a, t->w, sizeof *t->cols);
-	t->tree_cell = qubo__pz_alloc(a, s->num_trees, sizeof *t->tree_cell);
-	t->cand = qubo__pz_alloc(a, s->num_trees, 4 * sizeof *t->cand);
-	t->cand_mask = qubo__pz_zalloc(a, s->num_trees, 1);
-	t->own = qubo__pz_alloc(a, t->n, 4 * sizeof *t->own);
-	t->own_n = qubo__pz_zalloc(a, t->n, 1);
+	t->tree = qubo__calloc_array(a, t->n, 1);
+	t->rows = qubo__malloc_array(a, t->h, sizeof *t->rows);
+	t->cols = qubo__malloc_array(a, t->w, sizeof *t->cols);
+	t->tree_cell = qubo__malloc_array(a, s->num_trees, sizeof *t->tree_cell);
+	t->cand = qubo__malloc_array(a, s->num_trees, 4 * sizeof *t->cand);
+	t->cand_mask = qubo__calloc_array(a, s->num_trees, 1);
+	t->own = qubo__malloc_array(a, t->n, 4 * sizeof *t->own);
+	t->own_n = qubo__calloc_array(a, t->n, 1);
 	if (!t->tree || !t->rows || !t->cols || !t->tree_cell || !t->cand || !t->cand_mask ||
 	    !t->own || !t->own_n)
-		return qubo__pz_nomem("the tents instance");
+		return qubo__nomem("the tents instance");
 	memcpy(t->rows, s->row_counts, t->h * sizeof *t->rows);
 	memcpy(t->cols, s->col_counts, t->w * sizeof *t->cols);
 	rc = qubo__pz_mark_cells(t->tree, s->trees, s->num_trees, "trees", t->w, fn);
@@ -150,20 +150,20 @@ static int plain_contradictions(const struct tt *t)
 	for (i = 0; i < t->w; i++)
 		cols += t->cols[i];
 	if (rows != (int64_t)t->ntrees || cols != (int64_t)t->ntrees)
-		return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-				      "the puzzle has no solution: there %s %zu tree%s, so as many "
-				      "tents, but the rows ask for %lld and the columns for %lld",
-				      t->ntrees == 1 ? "is" : "are", t->ntrees,
-				      qubo__pz_tt_s((int64_t)t->ntrees), (long long)rows,
-				      (long long)cols);
+		return qubo__error(QUBO_ERR_INFEASIBLE,
+				   "the puzzle has no solution: there %s %zu tree%s, so as many "
+				   "tents, but the rows ask for %lld and the columns for %lld",
+				   t->ntrees == 1 ? "is" : "are", t->ntrees,
+				   qubo__pz_tt_s((int64_t)t->ntrees), (long long)rows,
+				   (long long)cols);
 	for (i = 0; i < t->ntrees; i++) {
 		if (t->cand_mask[i])
 			continue;
 		qubo__pz_tt_where(t, t->tree_cell[i], where, sizeof where);
-		return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-				      "the puzzle has no solution: the tree at %s has no free "
-				      "cell beside it for its tent",
-				      where);
+		return qubo__error(QUBO_ERR_INFEASIBLE,
+				   "the puzzle has no solution: the tree at %s has no free "
+				   "cell beside it for its tent",
+				   where);
 	}
 	return QUBO_OK;
 }
@@ -179,13 +179,13 @@ static int term_status(const struct tt *t, int rc, const char *what, size_t inde
 		char where[64];
 
 		qubo__pz_tt_where(t, index, where, sizeof where);
-		return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-				      "the puzzle has no solution: the %s at %s cannot be matched",
-				      what, where);
+		return qubo__error(QUBO_ERR_INFEASIBLE,
+				   "the puzzle has no solution: the %s at %s cannot be matched",
+				   what, where);
 	}
-	return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-			      "the puzzle has no solution: %s %zu cannot hold its tents", what,
-			      index + 1);
+	return qubo__error(QUBO_ERR_INFEASIBLE,
+			   "the puzzle has no solution: %s %zu cannot hold its tents", what,
+			   index + 1);
 }
 
 /* The literals of the cells (lits, n) and of the assignments (ylits, 4 per
@@ -335,13 +335,13 @@ static int build_model(const struct tt *t, const qubo_allocator *a, struct qubo_
 	size_t nv, np;
 	int rc;
 
-	ylits = qubo__pz_alloc(a, t->ntrees, 4 * sizeof *ylits);
+	ylits = qubo__malloc_array(a, t->ntrees, 4 * sizeof *ylits);
 	if (!ylits)
-		return qubo__pz_nomem("the model's assignment literals");
+		return qubo__nomem("the model's assignment literals");
 	nv = assign_literals(t, fixed, ymask, lits, ylits);
 	*nv_out = nv;
 	if (!model_out) {
-		qubo__pz_free(a, ylits);
+		qubo__free(a, ylits);
 		return QUBO_OK;
 	}
 	*model_out = NULL;
@@ -349,10 +349,10 @@ static int build_model(const struct tt *t, const qubo_allocator *a, struct qubo_
 	rc = qubo_model_new(&m, nv, a);
 	qubo__pz_build_watch(m, ctl);
 	if (!rc) {
-		buf = qubo__pz_alloc(a, t->w > t->h ? t->w : t->h, sizeof *buf);
-		pairs = qubo__pz_alloc(a, 2 * np, sizeof *pairs);
+		buf = qubo__malloc_array(a, t->w > t->h ? t->w : t->h, sizeof *buf);
+		pairs = qubo__malloc_array(a, 2 * np, sizeof *pairs);
 		if (!buf || !pairs)
-			rc = qubo__pz_nomem("the model's terms");
+			rc = qubo__nomem("the model's terms");
 	}
 	if (!rc)
 		rc = add_tree_terms(t, m, lits, ylits, P);
@@ -364,9 +364,9 @@ static int build_model(const struct tt *t, const qubo_allocator *a, struct qubo_
 	}
 	if (!rc)
 		rc = qubo_model_compile(m);
-	qubo__pz_free(a, ylits);
-	qubo__pz_free(a, buf);
-	qubo__pz_free(a, pairs);
+	qubo__free(a, ylits);
+	qubo__free(a, buf);
+	qubo__free(a, pairs);
 	if (rc) {
 		qubo_model_free(m);
 		return rc;
@@ -470,12 +470,12 @@ static int reduce(struct tt *t, const qubo_allocator *a, struct qubo__pz_ctl *ct
 
 	if (rc)
 		return rc;
-	*full = qubo__pz_alloc(a, t->n, 1);
+	*full = qubo__malloc_array(a, t->n, 1);
 	if (level == QUBO_REDUCE_CLUES)
-		*clues = qubo__pz_alloc(a, t->n, 1);
+		*clues = qubo__malloc_array(a, t->n, 1);
 	if (!*full || (level == QUBO_REDUCE_CLUES && !*clues)) {
 		qubo__pz_tt_ws_free(a, ws);
-		return qubo__pz_nomem("the reduction's cells");
+		return qubo__nomem("the reduction's cells");
 	}
 	memset(*full, 0xff, t->n);
 	rc = qubo__pz_tt_propagate(ws, QUBO_REDUCE_FULL, *full, 0, t->rule_fixes, ymask);
@@ -494,20 +494,20 @@ static int reduce(struct tt *t, const qubo_allocator *a, struct qubo__pz_ctl *ct
 static int same_literals(const struct tt *t, const qubo_allocator *a, const int8_t *fixed,
 			 const uint8_t *ymask, int *same)
 {
-	qubo_lit *l0 = qubo__pz_alloc(a, t->n, 2 * sizeof *l0);
-	qubo_lit *y0 = qubo__pz_zalloc(a, t->ntrees, 2 * 4 * sizeof *y0); /* some unused */
+	qubo_lit *l0 = qubo__malloc_array(a, t->n, 2 * sizeof *l0);
+	qubo_lit *y0 = qubo__calloc_array(a, t->ntrees, 2 * 4 * sizeof *y0); /* some unused */
 
 	if (!l0 || !y0) {
-		qubo__pz_free(a, l0);
-		qubo__pz_free(a, y0);
-		return qubo__pz_nomem("the unreduced model");
+		qubo__free(a, l0);
+		qubo__free(a, y0);
+		return qubo__nomem("the unreduced model");
 	}
 	*same = assign_literals(t, NULL, NULL, l0, y0) ==
 			assign_literals(t, fixed, ymask, l0 + t->n, y0 + 4 * t->ntrees) &&
 		memcmp(l0, l0 + t->n, t->n * sizeof *l0) == 0 &&
 		memcmp(y0, y0 + 4 * t->ntrees, 4 * t->ntrees * sizeof *y0) == 0;
-	qubo__pz_free(a, l0);
-	qubo__pz_free(a, y0);
+	qubo__free(a, l0);
+	qubo__free(a, y0);
 	return QUBO_OK;
 }
 
@@ -540,12 +540,12 @@ static int make_model(qubo_puzzle *p, struct tt *t, const struct qubo__pz_opts *
 		rc = same_literals(t, a, fixed, opts->reduce == QUBO_REDUCE_FULL ? ymask : NULL,
 				   &same);
 		if (!rc && !same) {
-			tmp = qubo__pz_alloc(a, t->n, sizeof *tmp);
+			tmp = qubo__malloc_array(a, t->n, sizeof *tmp);
 			if (!tmp)
-				return qubo__pz_nomem("the unreduced model");
+				return qubo__nomem("the unreduced model");
 			rc = build_model(t, a, opts->ctl, opts->penalty, NULL, NULL, &before, tmp,
 					 &nv);
-			qubo__pz_free(a, tmp);
+			qubo__free(a, tmp);
 		}
 	}
 	if (!rc)
@@ -585,10 +585,10 @@ int qubo__pz_tt_create(qubo_puzzle **out, const qubo_puzzle_tents_spec *spec, in
 	    (rc = qubo__pz_tt_ws_new(t, a, NULL, &t->check_ws)) ||
 	    (rc = qubo__pz_build_poll(opts->ctl, t->n)))
 		goto out;
-	p->cell_lits = qubo__pz_alloc(a, t->n, sizeof *p->cell_lits);
-	ymask = qubo__pz_alloc(a, t->ntrees, 1);
+	p->cell_lits = qubo__malloc_array(a, t->n, sizeof *p->cell_lits);
+	ymask = qubo__malloc_array(a, t->ntrees, 1);
 	if (!p->cell_lits || !ymask) {
-		rc = qubo__pz_nomem("the cell map");
+		rc = qubo__nomem("the cell map");
 		goto out;
 	}
 	if ((rc = reduce(t, a, opts->ctl, opts->reduce, &full, &clues, ymask, &fixed)) ||
@@ -598,9 +598,9 @@ int qubo__pz_tt_create(qubo_puzzle **out, const qubo_puzzle_tents_spec *spec, in
 	 * rule, so the fixed board is the one solution: confirm it. */
 	rc = qubo__pz_confirm_solved(p, fn);
 out:
-	qubo__pz_free(a, full);
-	qubo__pz_free(a, clues);
-	qubo__pz_free(a, ymask);
+	qubo__free(a, full);
+	qubo__free(a, clues);
+	qubo__free(a, ymask);
 	if (rc)
 		qubo__pz_destroy(p);
 	else

@@ -86,40 +86,40 @@ void qubo__pz_tt_ws_free(const qubo_allocator *a, struct qubo__pz_tt_ws *ws)
 {
 	if (!ws)
 		return;
-	qubo__pz_free(a, ws->ymask);
-	qubo__pz_free(a, ws->mate_tree);
-	qubo__pz_free(a, ws->mate_cell);
-	qubo__pz_free(a, ws->seen_tree);
-	qubo__pz_free(a, ws->seen_cell);
-	qubo__pz_free(a, ws->stk_v);
-	qubo__pz_free(a, ws->stk_u);
-	qubo__pz_free(a, ws->stk_i);
-	qubo__pz_free(a, ws);
+	qubo__free(a, ws->ymask);
+	qubo__free(a, ws->mate_tree);
+	qubo__free(a, ws->mate_cell);
+	qubo__free(a, ws->seen_tree);
+	qubo__free(a, ws->seen_cell);
+	qubo__free(a, ws->stk_v);
+	qubo__free(a, ws->stk_u);
+	qubo__free(a, ws->stk_i);
+	qubo__free(a, ws);
 }
 
 int qubo__pz_tt_ws_new(const struct tt *t, const qubo_allocator *a, struct qubo__pz_ctl *ctl,
 		       struct qubo__pz_tt_ws **out)
 {
-	struct qubo__pz_tt_ws *ws = qubo__pz_zalloc(a, 1, sizeof *ws);
+	struct qubo__pz_tt_ws *ws = qubo__calloc_array(a, 1, sizeof *ws);
 	size_t depth = t->ntrees + 1;
 
 	*out = NULL;
 	if (!ws)
-		return qubo__pz_nomem("the reduction's work space");
+		return qubo__nomem("the reduction's work space");
 	ws->t = t;
 	ws->ctl = ctl;
-	ws->ymask = qubo__pz_zalloc(a, t->ntrees, 1);
-	ws->mate_tree = qubo__pz_alloc(a, t->ntrees, sizeof *ws->mate_tree);
-	ws->mate_cell = qubo__pz_alloc(a, t->n, sizeof *ws->mate_cell);
-	ws->seen_tree = qubo__pz_zalloc(a, t->ntrees, sizeof *ws->seen_tree);
-	ws->seen_cell = qubo__pz_zalloc(a, t->n, sizeof *ws->seen_cell);
-	ws->stk_v = qubo__pz_alloc(a, depth, sizeof *ws->stk_v);
-	ws->stk_u = qubo__pz_alloc(a, depth, sizeof *ws->stk_u);
-	ws->stk_i = qubo__pz_alloc(a, depth, 1);
+	ws->ymask = qubo__calloc_array(a, t->ntrees, 1);
+	ws->mate_tree = qubo__malloc_array(a, t->ntrees, sizeof *ws->mate_tree);
+	ws->mate_cell = qubo__malloc_array(a, t->n, sizeof *ws->mate_cell);
+	ws->seen_tree = qubo__calloc_array(a, t->ntrees, sizeof *ws->seen_tree);
+	ws->seen_cell = qubo__calloc_array(a, t->n, sizeof *ws->seen_cell);
+	ws->stk_v = qubo__malloc_array(a, depth, sizeof *ws->stk_v);
+	ws->stk_u = qubo__malloc_array(a, depth, sizeof *ws->stk_u);
+	ws->stk_i = qubo__malloc_array(a, depth, 1);
 	if (!ws->ymask || !ws->mate_tree || !ws->mate_cell || !ws->seen_tree || !ws->seen_cell ||
 	    !ws->stk_v || !ws->stk_u || !ws->stk_i) {
 		qubo__pz_tt_ws_free(a, ws);
-		return qubo__pz_nomem("the reduction's work space");
+		return qubo__nomem("the reduction's work space");
 	}
 	*out = ws;
 	return QUBO_OK;
@@ -137,8 +137,8 @@ static int infeasible(const struct qubo__pz_tt_ws *ws, const char *what, size_t 
 	if (ws->quiet)
 		return QUBO_ERR_INFEASIBLE;
 	qubo__pz_tt_where(ws->t, cell, where, sizeof where);
-	return qubo__pz_error(QUBO_ERR_INFEASIBLE, "the puzzle has no solution: %s at %s %s",
-			      what, where, why);
+	return qubo__error(QUBO_ERR_INFEASIBLE, "the puzzle has no solution: %s at %s %s", what,
+			   where, why);
 }
 
 static int fix(struct qubo__pz_tt_ws *ws, size_t c, int v, int rule)
@@ -245,16 +245,16 @@ static int line_infeasible(const struct qubo__pz_tt_ws *ws, const struct line *l
 	if (ws->quiet)
 		return QUBO_ERR_INFEASIBLE;
 	if (ones > l->count)
-		return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-				      "the puzzle has no solution: %s %zu needs %d tent%s, but the "
-				      "reduction forces %lld there",
-				      l->row ? "row" : "column", l->index + 1, (int)l->count,
-				      qubo__pz_tt_s(l->count), (long long)ones);
-	return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-			      "the puzzle has no solution: %s %zu needs %d tent%s, but at most "
-			      "%lld fit%s there",
-			      l->row ? "row" : "column", l->index + 1, (int)l->count,
-			      qubo__pz_tt_s(l->count), (long long)most, most == 1 ? "s" : "");
+		return qubo__error(QUBO_ERR_INFEASIBLE,
+				   "the puzzle has no solution: %s %zu needs %d tent%s, but the "
+				   "reduction forces %lld there",
+				   l->row ? "row" : "column", l->index + 1, (int)l->count,
+				   qubo__pz_tt_s(l->count), (long long)ones);
+	return qubo__error(QUBO_ERR_INFEASIBLE,
+			   "the puzzle has no solution: %s %zu needs %d tent%s, but at most "
+			   "%lld fit%s there",
+			   l->row ? "row" : "column", l->index + 1, (int)l->count,
+			   qubo__pz_tt_s(l->count), (long long)most, most == 1 ? "s" : "");
 }
 
 /* Fills the run [i0, i0 + len) of line l to the brim. */

@@ -41,10 +41,10 @@ static int tree_cell(void *ctx, uint32_t row, uint32_t col, unsigned char ch, si
 		return 0;
 	}
 	if (ch == 'A')
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line_no, (size_t)col + 1,
-					 "unexpected 'A' (a tent) in row %u: a puzzle grid has "
-					 "only '.' and 'T'; tents belong in solutions",
-					 (unsigned)row + 1);
+		return qubo__error_at(QUBO_ERR_PARSE, line_no, (size_t)col + 1,
+				      "unexpected 'A' (a tent) in row %u: a puzzle grid has "
+				      "only '.' and 'T'; tents belong in solutions",
+				      (unsigned)row + 1);
 	return ch == '.' ? 0 : 1;
 }
 
@@ -63,10 +63,10 @@ static int read_counts(const struct qubo__pz_line *line, const char *word, const
 	int rc;
 
 	if (!nt || !qubo__pz_token_is(&first, word))
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, nt ? first.column : 1,
-					 "expected the '%s' line: '%s' and the tent count of each "
-					 "of the %u %s",
-					 word, word, (unsigned)len, what);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, nt ? first.column : 1,
+				      "expected the '%s' line: '%s' and the tent count of each "
+				      "of the %u %s",
+				      word, word, (unsigned)len, what);
 	i = first.column - 1 + first.len;
 	for (k = 0;; k++) {
 		uint64_t v;
@@ -76,12 +76,11 @@ static int read_counts(const struct qubo__pz_line *line, const char *word, const
 			i++;
 		if (i >= line->len) {
 			if (k < len)
-				return qubo__pz_error_at(QUBO_ERR_PARSE, line->no,
-							 qubo__pz_line_trimmed(line) + 1,
-							 "the '%s' line has %zu count%s, the board "
-							 "has %u %s",
-							 word, k, qubo__pz_tt_s((int64_t)k),
-							 (unsigned)len, what);
+				return qubo__error_at(
+					QUBO_ERR_PARSE, line->no, qubo__pz_line_trimmed(line) + 1,
+					"the '%s' line has %zu count%s, the board "
+					"has %u %s",
+					word, k, qubo__pz_tt_s((int64_t)k), (unsigned)len, what);
 			return QUBO_OK;
 		}
 		t.s = s + i;
@@ -90,19 +89,19 @@ static int read_counts(const struct qubo__pz_line *line, const char *word, const
 			i++;
 		t.len = i - (t.column - 1);
 		if (k >= len)
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, t.column,
-						 "the '%s' line has more than the board's %u %s",
-						 word, (unsigned)len, what);
+			return qubo__error_at(QUBO_ERR_PARSE, line->no, t.column,
+					      "the '%s' line has more than the board's %u %s", word,
+					      (unsigned)len, what);
 		snprintf(name, sizeof name, "the tent count of %s %zu", each, k + 1);
 		rc = qubo__pz_token_uint(line, &t, 0, QUBO__PZ_MAX_SIDE, name, &v);
 		if (rc)
 			return rc;
 		if (want && (int64_t)v != want[k])
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, t.column,
-						 "the solution's '%s' line gives %s %zu %llu "
-						 "tent%s, the puzzle %d",
-						 word, each, k + 1, (unsigned long long)v,
-						 qubo__pz_tt_s((int64_t)v), (int)want[k]);
+			return qubo__error_at(QUBO_ERR_PARSE, line->no, t.column,
+					      "the solution's '%s' line gives %s %zu %llu "
+					      "tent%s, the puzzle %d",
+					      word, each, k + 1, (unsigned long long)v,
+					      qubo__pz_tt_s((int64_t)v), (int)want[k]);
 		counts[k] = (int32_t)v;
 	}
 }
@@ -125,10 +124,10 @@ struct tt_buf {
 /* A count larger than its line: infeasible, named. */
 static int over_full(const char *what, uint32_t index, int32_t count, uint32_t len)
 {
-	return qubo__pz_error(QUBO_ERR_INFEASIBLE,
-			      "the puzzle has no solution: %s %u needs %d tents, but it has "
-			      "only %u cell%s",
-			      what, (unsigned)index, (int)count, (unsigned)len, qubo__pz_tt_s(len));
+	return qubo__error(QUBO_ERR_INFEASIBLE,
+			   "the puzzle has no solution: %s %u needs %d tents, but it has "
+			   "only %u cell%s",
+			   what, (unsigned)index, (int)count, (unsigned)len, qubo__pz_tt_s(len));
 }
 
 int qubo__pz_tents_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
@@ -145,28 +144,27 @@ int qubo__pz_tents_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	int rc;
 
 	if (ntoks < 2)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no,
-					 qubo__pz_line_trimmed(header) + 1,
-					 "the header needs the board size: tents WxH");
+		return qubo__error_at(QUBO_ERR_PARSE, header->no, qubo__pz_line_trimmed(header) + 1,
+				      "the header needs the board size: tents WxH");
 	rc = qubo__pz_token_size(header, &toks[1], 0, &w, &h);
 	if (!rc)
 		rc = qubo__pz_check_size(opts, header, &toks[1], w, h, 0);
 	if (rc)
 		return rc;
 	if (ntoks > 2)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, header->no, toks[2].column,
-					 "unexpected word after the board size");
+		return qubo__error_at(QUBO_ERR_PARSE, header->no, toks[2].column,
+				      "unexpected word after the board size");
 	/* sides of at most 4096 make at most QUBO__PZ_MAX_CELLS cells */
 	n = (size_t)w * h;
 	memset(&b, 0, sizeof b);
-	rc = qubo__pz_alloc_init(&b.a, opts->allocator);
+	rc = qubo__alloc_init(&b.a, opts->allocator, NULL);
 	if (rc)
 		return rc;
-	b.cols = qubo__pz_alloc(&b.a, w, sizeof *b.cols);
-	b.rows = qubo__pz_alloc(&b.a, h, sizeof *b.rows);
-	b.trees = qubo__pz_alloc(&b.a, n, sizeof *b.trees);
+	b.cols = qubo__malloc_array(&b.a, w, sizeof *b.cols);
+	b.rows = qubo__malloc_array(&b.a, h, sizeof *b.rows);
+	b.trees = qubo__malloc_array(&b.a, n, sizeof *b.trees);
 	if (!b.cols || !b.rows || !b.trees) {
-		rc = qubo__pz_nomem("the puzzle's grid");
+		rc = qubo__nomem("the puzzle's grid");
 		goto done;
 	}
 	if ((rc = next_line(r, &line, "its 'cols' line")) ||
@@ -205,9 +203,9 @@ int qubo__pz_tents_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 	s.col_counts = b.cols;
 	rc = qubo__pz_tt_create(out, &s, TT_TEXT, opts, "tents");
 done:
-	qubo__pz_free(&b.a, b.cols);
-	qubo__pz_free(&b.a, b.rows);
-	qubo__pz_free(&b.a, b.trees);
+	qubo__free(&b.a, b.cols);
+	qubo__free(&b.a, b.rows);
+	qubo__free(&b.a, b.trees);
 	return rc;
 }
 
@@ -254,9 +252,9 @@ int qubo__pz_tt_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 	const struct tt *t = p->data;
 
 	if (t->kind != TT_TEXT)
-		return qubo__pz_error(QUBO_ERR_NOT_SUPPORTED,
-				      "qubo_puzzle_format: a tents puzzle built from a spec has no "
-				      "text form");
+		return qubo__error(QUBO_ERR_NOT_SUPPORTED,
+				   "qubo_puzzle_format: a tents puzzle built from a spec has no "
+				   "text form");
 	head(t, o);
 	counts(t, o);
 	grid(t, NULL, o);
@@ -292,19 +290,19 @@ int qubo__pz_tt_solution_header_check(const qubo_puzzle *p, const struct qubo__p
 	int rc;
 
 	if (nt < 2)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, qubo__pz_line_trimmed(line) + 1,
-					 "the solution's header has no board size");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, qubo__pz_line_trimmed(line) + 1,
+				      "the solution's header has no board size");
 	rc = qubo__pz_token_size(line, &toks[1], 0, &w, &h);
 	if (rc)
 		return rc;
 	if (w != t->w || h != t->h)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
-					 "the solution is for a %u x %u board, the puzzle's is "
-					 "%u x %u",
-					 (unsigned)w, (unsigned)h, (unsigned)t->w, (unsigned)t->h);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[1].column,
+				      "the solution is for a %u x %u board, the puzzle's is "
+				      "%u x %u",
+				      (unsigned)w, (unsigned)h, (unsigned)t->w, (unsigned)t->h);
 	if (nt > 2)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, toks[2].column,
-					 "unexpected word in the solution's header");
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, toks[2].column,
+				      "unexpected word in the solution's header");
 	return QUBO_OK;
 }
 
@@ -325,15 +323,15 @@ static int sol_cell(void *ctx, uint32_t row, uint32_t col, unsigned char ch, siz
 		return 0;
 	}
 	if (t->tree[i] && ch != 'T')
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line_no, (size_t)col + 1,
-					 "row %u has no 'T' at column %u, where the puzzle has a "
-					 "tree",
-					 (unsigned)row + 1, (unsigned)col + 1);
+		return qubo__error_at(QUBO_ERR_PARSE, line_no, (size_t)col + 1,
+				      "row %u has no 'T' at column %u, where the puzzle has a "
+				      "tree",
+				      (unsigned)row + 1, (unsigned)col + 1);
 	if (!t->tree[i] && ch == 'T')
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line_no, (size_t)col + 1,
-					 "unexpected 'T' in row %u: the puzzle has no tree at "
-					 "column %u",
-					 (unsigned)row + 1, (unsigned)col + 1);
+		return qubo__error_at(QUBO_ERR_PARSE, line_no, (size_t)col + 1,
+				      "unexpected 'T' in row %u: the puzzle has no tree at "
+				      "column %u",
+				      (unsigned)row + 1, (unsigned)col + 1);
 	return ch == '.' || ch == 'T' ? 0 : 1;
 }
 
@@ -352,14 +350,14 @@ int qubo__pz_tt_solution_read(const qubo_puzzle *p, struct qubo__pz_reader *r,
 	if (qubo__pz_line_comment(&line) && (rc = next_line(r, &line, "the solution grid")))
 		return rc;
 	if (qubo__pz_tokens(&line, &tok, 1) >= 1 && qubo__pz_token_is(&tok, "cols")) {
-		buf = qubo__pz_alloc(&p->alloc, t->w > t->h ? t->w : t->h, sizeof *buf);
+		buf = qubo__malloc_array(&p->alloc, t->w > t->h ? t->w : t->h, sizeof *buf);
 		if (!buf)
-			return qubo__pz_nomem("the solution's counts");
+			return qubo__nomem("the solution's counts");
 		if (!(rc = read_counts(&line, "cols", "columns", buf, t->w, t->cols)) &&
 		    !(rc = next_line(r, &line, "its 'rows' line")) &&
 		    !(rc = read_counts(&line, "rows", "rows", buf, t->h, t->rows)))
 			rc = next_line(r, &line, "the solution grid");
-		qubo__pz_free(&p->alloc, buf);
+		qubo__free(&p->alloc, buf);
 		if (rc)
 			return rc;
 	}

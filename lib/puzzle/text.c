@@ -30,7 +30,7 @@ int qubo__pz_reader_init(struct qubo__pz_reader *r, const char *text, size_t len
 				col++;
 			}
 		}
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line, col, "NUL byte in the input");
+		return qubo__error_at(QUBO_ERR_PARSE, line, col, "NUL byte in the input");
 	}
 	/* a UTF-8 byte-order mark some editors write first: skipped, so the
 	 * first line starts (column 1) after it */
@@ -94,7 +94,7 @@ int qubo__pz_error_eof(const struct qubo__pz_reader *r, const char *fmt, ...)
 		if (r->text[r->length - 1] == '\r')
 			col--;
 	}
-	return qubo__pz_error_at(QUBO_ERR_PARSE, line, col, "%s", msg);
+	return qubo__error_at(QUBO_ERR_PARSE, line, col, "%s", msg);
 }
 
 int qubo__pz_line_blank(const struct qubo__pz_line *line)
@@ -146,7 +146,7 @@ int qubo__pz_expect_end(struct qubo__pz_reader *r, int comments, const char *wha
 		return QUBO_OK;
 	while (col <= line.len && (line.s[col - 1] == ' ' || line.s[col - 1] == '\t'))
 		col++;
-	return qubo__pz_error_at(QUBO_ERR_PARSE, line.no, col, "unexpected text %s", what);
+	return qubo__error_at(QUBO_ERR_PARSE, line.no, col, "unexpected text %s", what);
 }
 
 size_t qubo__pz_tokens(const struct qubo__pz_line *line, struct qubo__pz_token *toks, size_t max)
@@ -207,17 +207,17 @@ int qubo__pz_token_uint(const struct qubo__pz_line *line, const struct qubo__pz_
 		unsigned char c = (unsigned char)tok->s[i];
 
 		if (c < '0' || c > '9')
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, tok->column + i,
-						 "%s must be a number, not '%s'", what, text);
+			return qubo__error_at(QUBO_ERR_PARSE, line->no, tok->column + i,
+					      "%s must be a number, not '%s'", what, text);
 		if (v > (UINT64_MAX - 9) / 10)
 			v = UINT64_MAX - 9; /* saturate: reported as out of range */
 		else
 			v = v * 10 + (uint64_t)(c - '0');
 	}
 	if (tok->len == 0 || v < lo || v > hi)
-		return qubo__pz_error_at(QUBO_ERR_PARSE, line->no, tok->column,
-					 "%s must be between %llu and %llu, not %s", what,
-					 (unsigned long long)lo, (unsigned long long)hi, text);
+		return qubo__error_at(QUBO_ERR_PARSE, line->no, tok->column,
+				      "%s must be between %llu and %llu, not %s", what,
+				      (unsigned long long)lo, (unsigned long long)hi, text);
 	*out = v;
 	return QUBO_OK;
 }
@@ -301,9 +301,9 @@ int qubo__pz_read_grid(struct qubo__pz_reader *r, const struct qubo__pz_line *fi
 		}
 		eff = qubo__pz_line_trimmed(&line);
 		if (eff == 0 && !g->pad)
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line.no, 1,
-						 "blank line inside the grid (row %u of %u)",
-						 (unsigned)row + 1, (unsigned)g->height);
+			return qubo__error_at(QUBO_ERR_PARSE, line.no, 1,
+					      "blank line inside the grid (row %u of %u)",
+					      (unsigned)row + 1, (unsigned)g->height);
 		n = eff < g->width ? eff : g->width;
 		for (c = 0; c < g->width; c++) {
 			unsigned char ch;
@@ -322,18 +322,18 @@ int qubo__pz_read_grid(struct qubo__pz_reader *r, const struct qubo__pz_line *fi
 			if (v < 0)
 				return v;
 			char_text(ch, shown, sizeof shown);
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line.no, c + 1,
-						 "unexpected %s in row %u (expected %s)", shown,
-						 (unsigned)row + 1, g->expected);
+			return qubo__error_at(QUBO_ERR_PARSE, line.no, c + 1,
+					      "unexpected %s in row %u (expected %s)", shown,
+					      (unsigned)row + 1, g->expected);
 		}
 		if (eff < g->width && !g->pad)
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line.no, eff + 1,
-						 "row %u has %zu of the board's %u columns",
-						 (unsigned)row + 1, eff, (unsigned)g->width);
+			return qubo__error_at(QUBO_ERR_PARSE, line.no, eff + 1,
+					      "row %u has %zu of the board's %u columns",
+					      (unsigned)row + 1, eff, (unsigned)g->width);
 		if (eff > g->width)
-			return qubo__pz_error_at(QUBO_ERR_PARSE, line.no, (size_t)g->width + 1,
-						 "row %u is longer than the board's %u columns",
-						 (unsigned)row + 1, (unsigned)g->width);
+			return qubo__error_at(QUBO_ERR_PARSE, line.no, (size_t)g->width + 1,
+					      "row %u is longer than the board's %u columns",
+					      (unsigned)row + 1, (unsigned)g->width);
 	}
 	return QUBO_OK;
 }
@@ -371,11 +371,10 @@ int qubo__pz_out_finish(struct qubo__pz_out *o, const char *fn, size_t *length_o
 		*length_out = o->len;
 	/* capacity 0 is the size query: it succeeds */
 	if (o->len > o->cap && o->cap)
-		return qubo__pz_error(
-			QUBO_ERR_BUFFER_TOO_SMALL,
-			"%s: the text takes %zu bytes (%zu with its NUL), capacity is "
-			"%zu",
-			fn, o->len, o->len + 1, o->cap);
+		return qubo__error(QUBO_ERR_BUFFER_TOO_SMALL,
+				   "%s: the text takes %zu bytes (%zu with its NUL), capacity is "
+				   "%zu",
+				   fn, o->len, o->len + 1, o->cap);
 	if (o->len < o->cap)
 		o->buf[o->len] = '\0';
 	return QUBO_OK;

@@ -458,7 +458,7 @@ int qubo_model_add_quadratic_batch(qubo_model *m, size_t count, const uint32_t *
 	return QUBO_OK;
 }
 
-int qubo_model_set_interrupt(qubo_model *m, qubo_model_interrupt_fn fn, void *user_data)
+int qubo_model_set_interrupt(qubo_model *m, qubo_model_interrupt_cb fn, void *user_data)
 {
 	if (!m)
 		return qubo__error(QUBO_ERR_MISUSE, "qubo_model_set_interrupt: model is NULL");

@@ -77,7 +77,7 @@ struct qubo_model {
 	size_t compile_bucket;
 
 	/* qubo_model_set_interrupt(); not copied */
-	qubo_model_interrupt_fn interrupt;
+	qubo_model_interrupt_cb interrupt;
 	void *interrupt_data;
 
 	/* groups, disjoint and sorted by first */

@@ -34,7 +34,7 @@ static struct {
 	size_t starts[LIST + 1];
 	double weights[CELLS];
 	qubo_puzzle_binary_sign signs[LIST];
-	qubo_chess_move moves[LIST];
+	qubo_puzzle_chess_move moves[LIST];
 } A;
 
 /* A side: mostly 1 to 8, so that most builds are quick; one byte in 17
@@ -141,7 +141,7 @@ static int build_queens(fuzz_in *in, uint32_t w, uint32_t h, qubo_puzzle **p,
 	for (d = 0; d < 8; d++) {
 		unsigned b = fuzz_byte(in) % 6;
 
-		s.reach[d] = b == 5 ? QUBO_QUEENS_UNLIMITED :
+		s.reach[d] = b == 5 ? QUBO_PUZZLE_QUEENS_UNLIMITED :
 			     b == 4 ? (uint32_t)fuzz_int(in, 0, 99) :
 				      b;
 	}
@@ -181,7 +181,7 @@ static int build_queens(fuzz_in *in, uint32_t w, uint32_t h, qubo_puzzle **p,
 	s.wrap = (int32_t)fuzz_int(in, 0, 2);
 	s.region_form = (int32_t)fuzz_int(in, 0, 1);
 	s.k_or_k1_form = (int32_t)fuzz_int(in, 0, 1);
-	return qubo_puzzle_queens_build(p, &s, o);
+	return qubo_puzzle_queens_new(p, &s, o);
 }
 
 /* k move sets of up to 4 moves each; the starts in A.starts. */
@@ -219,10 +219,12 @@ static int build_chess(fuzz_in *in, uint32_t w, uint32_t h, qubo_puzzle **p,
 		s.moves = A.moves;
 	}
 	if (w <= SIDE && h <= SIDE) {
-		s.pieces = ints(in, A.map, n, -1, QUBO_CHESS_CUSTOM + (int64_t)s.num_move_sets);
+		s.pieces =
+			ints(in, A.map, n, -1, QUBO_PUZZLE_CHESS_CUSTOM + (int64_t)s.num_move_sets);
 		for (i = 0; s.pieces && i < n; i++)
-			if (A.map[i] > QUBO_CHESS_KING && A.map[i] < QUBO_CHESS_CUSTOM)
-				A.map[i] = QUBO_CHESS_NONE;
+			if (A.map[i] > QUBO_PUZZLE_CHESS_KING &&
+			    A.map[i] < QUBO_PUZZLE_CHESS_CUSTOM)
+				A.map[i] = QUBO_PUZZLE_CHESS_NONE;
 		if (fuzz_byte(in) % 3 == 0)
 			s.regions = ints(in, A.map2, n, -1, 7);
 		if (fuzz_byte(in) % 3 == 0) {
@@ -250,10 +252,10 @@ static int build_domination(fuzz_in *in, uint32_t w, uint32_t h, qubo_puzzle **p
 	s.height = h;
 	if (w <= SIDE && h <= SIDE)
 		s.off_board = flags(in, n);
-	s.piece = (int32_t)fuzz_int(in, 0, QUBO_CHESS_KING + 1);
-	if (s.piece == QUBO_CHESS_KING + 1)
-		s.piece = QUBO_CHESS_CUSTOM;
-	if (s.piece == QUBO_CHESS_CUSTOM) {
+	s.piece = (int32_t)fuzz_int(in, 0, QUBO_PUZZLE_CHESS_KING + 1);
+	if (s.piece == QUBO_PUZZLE_CHESS_KING + 1)
+		s.piece = QUBO_PUZZLE_CHESS_CUSTOM;
+	if (s.piece == QUBO_PUZZLE_CHESS_CUSTOM) {
 		s.num_moves = move_sets(in, 1);
 		s.moves = A.moves;
 	}

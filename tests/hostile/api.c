@@ -540,8 +540,9 @@ CASE(puzzle_attack_graphs_refused_before_they_are_built)
 /* The same through the spec builders, with a custom piece. */
 CASE(puzzle_spec_attack_graphs_refused_before_they_are_built)
 {
-	static const qubo_chess_move slides[] = { { 1, 0, 1 }, { -1, 0, 1 }, { 0, 1, 1 },
-						  { 0, -1, 1 }, { 1, 1, 1 }, { -1, -1, 1 } };
+	static const qubo_puzzle_chess_move slides[] = {
+		{ 1, 0, 1 }, { -1, 0, 1 }, { 0, 1, 1 }, { 0, -1, 1 }, { 1, 1, 1 }, { -1, -1, 1 }
+	};
 	static const size_t start[] = { 0, 6 };
 	qubo_puzzle_domination_spec d = QUBO_PUZZLE_DOMINATION_SPEC_INIT;
 	qubo_puzzle_chess_spec s = QUBO_PUZZLE_CHESS_SPEC_INIT;
@@ -553,18 +554,18 @@ CASE(puzzle_spec_attack_graphs_refused_before_they_are_built)
 
 	cr_assert_not_null(pieces);
 	for (i = 0; i < 1000 * 1000; i++)
-		pieces[i] = QUBO_CHESS_CUSTOM;
+		pieces[i] = QUBO_PUZZLE_CHESS_CUSTOM;
 	capped_init(&c, 64 * MiB);
 	o.allocator = &c.a;
 	d.width = d.height = 1000;
-	d.piece = QUBO_CHESS_CUSTOM;
+	d.piece = QUBO_PUZZLE_CHESS_CUSTOM;
 	d.moves = slides;
 	d.num_moves = 6;
 	cr_assert_eq(qubo_puzzle_domination_new(&p, &d, &o), QUBO_ERR_TOO_LARGE, "%s",
 		     qubo_error_message());
 	cr_assert_lt(c.peak, 48 * MiB, "%zu bytes before the refusal", c.peak);
 	s.width = s.height = 300;
-	s.mode = QUBO_CHESS_MAX;
+	s.mode = QUBO_PUZZLE_CHESS_MODE_MAX;
 	cr_assert_eq(qubo_puzzle_chess_new(&p, &s, &o), QUBO_ERR_TOO_LARGE, "%s",
 		     qubo_error_message());
 	cr_assert_lt(c.peak, 48 * MiB, "%zu bytes before the refusal", c.peak);

@@ -192,7 +192,7 @@ Test(puzzle_api, stats_cells_and_decode)
  * nothing leaked, the next attempt works. */
 static int build_queens(qubo_puzzle **out, const void *spec, const qubo_puzzle_options *o)
 {
-	return qubo_puzzle_queens_build(out, spec, o);
+	return qubo_puzzle_queens_new(out, spec, o);
 }
 
 static void oom_sweep(const char *text, const qubo_puzzle_queens_spec *spec, int32_t reduce)
@@ -214,7 +214,7 @@ Test(puzzle_api, out_of_memory_everywhere)
 
 		ph_random_inst(&I, &r, 16);
 		ph_spec(&I, &s);
-		if (I.per_cell && I.nreg && qubo_puzzle_queens_build(&p, &s, NULL) == QUBO_OK) {
+		if (I.per_cell && I.nreg && qubo_puzzle_queens_new(&p, &s, NULL) == QUBO_OK) {
 			qubo_puzzle_free(p);
 			break;
 		}

@@ -200,7 +200,7 @@ static int run(const build *b, const qubo_puzzle_options *o)
 		rc = qubo_puzzle_binary_new(&p, b->spec, o);
 		break;
 	case QUEENS:
-		rc = qubo_puzzle_queens_build(&p, b->spec, o);
+		rc = qubo_puzzle_queens_new(&p, b->spec, o);
 		break;
 	case CHESS:
 		rc = qubo_puzzle_chess_new(&p, b->spec, o);
@@ -318,7 +318,7 @@ static void long_builds_make(long_builds *L)
 	for (i = 0; i < big; i++)
 		L->ones[i] = 1;
 	for (i = 0; i < cells; i++)
-		L->pieces[i] = QUBO_CHESS_KING;
+		L->pieces[i] = QUBO_PUZZLE_CHESS_KING;
 	add_text(L, "nqueens", strdup(valgrind() ? "nqueens 100\n" : "nqueens 200\n"));
 	add_text(L, "chess max",
 		 grid_text(valgrind() ? "chess 60x60 max\n" : "chess 200x200 max\n",
@@ -343,7 +343,7 @@ static void long_builds_make(long_builds *L)
 	add(L, "queens spec", QUEENS, NULL, &L->queens);
 	L->chess = cz;
 	L->chess.width = L->chess.height = big;
-	L->chess.mode = QUBO_CHESS_MAX;
+	L->chess.mode = QUBO_PUZZLE_CHESS_MODE_MAX;
 	L->chess.pieces = L->pieces;
 	add(L, "chess spec", CHESS, NULL, &L->chess);
 	/* coloured kings in a row, region 0 the first cell and region k the
@@ -359,7 +359,7 @@ static void long_builds_make(long_builds *L)
 	add(L, "chess chain", CHESS, NULL, &L->chain);
 	L->dom = dz;
 	L->dom.width = L->dom.height = big;
-	L->dom.piece = QUBO_CHESS_KING;
+	L->dom.piece = QUBO_PUZZLE_CHESS_KING;
 	add(L, "domination spec", DOMINATION, NULL, &L->dom);
 }
 

@@ -25,7 +25,7 @@ typedef struct ci {
 	int32_t pieces[CO_MAX_CELLS];
 	size_t nsets;
 	size_t start[4];
-	qubo_chess_move moves[12];
+	qubo_puzzle_chess_move moves[12];
 	int has_regions;
 	int32_t regions[CO_MAX_CELLS];
 	int has_weights;
@@ -40,7 +40,7 @@ typedef struct ci {
 
 static int ci_attacks(const ci *I, size_t a, size_t b)
 {
-	const qubo_chess_move *custom[3];
+	const qubo_puzzle_chess_move *custom[3];
 	size_t ncustom[3], k;
 
 	for (k = 0; k < I->nsets; k++) {
@@ -57,13 +57,13 @@ static void ci_prepare(ci *I)
 	I->can = 0;
 	for (a = 0; a < I->n; a++) {
 		I->conflict[a] = 0;
-		if (I->pieces[a] != QUBO_CHESS_NONE)
+		if (I->pieces[a] != QUBO_PUZZLE_CHESS_NONE)
 			I->can |= (uint64_t)1 << a;
 	}
 	for (a = 0; a < I->n; a++)
 		for (b = 0; b < I->n; b++)
-			if (a != b && I->pieces[a] != QUBO_CHESS_NONE &&
-			    I->pieces[b] != QUBO_CHESS_NONE &&
+			if (a != b && I->pieces[a] != QUBO_PUZZLE_CHESS_NONE &&
+			    I->pieces[b] != QUBO_PUZZLE_CHESS_NONE &&
 			    (ci_attacks(I, a, b) || ci_attacks(I, b, a)))
 				I->conflict[a] |= (uint64_t)1 << b;
 }
@@ -157,7 +157,7 @@ static double ci_referee(const ci *I, co_set *out)
 				x |= (uint64_t)1 << cells[k];
 		if (!ci_valid(I, x))
 			continue;
-		if (I->mode == QUBO_CHESS_MAX) {
+		if (I->mode == QUBO_PUZZLE_CHESS_MODE_MAX) {
 			double wt = ci_weight(I, x);
 
 			if (wt > best) {
@@ -202,11 +202,11 @@ static void ci_random(ci *I, tu_rng *r, int32_t mode, size_t max_pieces)
 	}
 	for (a = 0; a < I->n; a++) {
 		if (tu_below(r, 5) == 0 || npieces >= max_pieces) {
-			I->pieces[a] = QUBO_CHESS_NONE;
+			I->pieces[a] = QUBO_PUZZLE_CHESS_NONE;
 			continue;
 		}
 		k = (size_t)tu_below(r, 5 + I->nsets);
-		I->pieces[a] = k < 5 ? (int32_t)k : QUBO_CHESS_CUSTOM + (int32_t)(k - 5);
+		I->pieces[a] = k < 5 ? (int32_t)k : QUBO_PUZZLE_CHESS_CUSTOM + (int32_t)(k - 5);
 		npieces++;
 	}
 	ci_prepare(I);
@@ -216,7 +216,7 @@ static void ci_random(ci *I, tu_rng *r, int32_t mode, size_t max_pieces)
 		if (((I->can >> a) & 1) && !(I->conflict[a] & plant) && tu_below(r, 2))
 			plant |= (uint64_t)1 << a;
 	}
-	if (mode == QUBO_CHESS_COLOURED && tu_below(r, 5) != 0) {
+	if (mode == QUBO_PUZZLE_CHESS_MODE_COLOURED && tu_below(r, 5) != 0) {
 		/* regions grow from the planted pieces (sometimes at random) */
 		int nreg = 0, planted = tu_below(r, 4) != 0;
 
@@ -236,7 +236,7 @@ static void ci_random(ci *I, tu_rng *r, int32_t mode, size_t max_pieces)
 				I->regions[a] = -1; /* keep the plant a solution */
 		}
 	}
-	if (mode == QUBO_CHESS_MAX) {
+	if (mode == QUBO_PUZZLE_CHESS_MODE_MAX) {
 		double maxw = 1;
 
 		if (tu_below(r, 2)) {
@@ -294,8 +294,8 @@ static void ci_exact(const ci *I, int trial)
 			size_t k;
 
 			snprintf(what, sizeof what, "trial %d (%s, level %d, P %d)", trial,
-				 I->mode == QUBO_CHESS_MAX ? "max" : "coloured", (int)levels[lv],
-				 pen);
+				 I->mode == QUBO_PUZZLE_CHESS_MODE_MAX ? "max" : "coloured",
+				 (int)levels[lv], pen);
 			ci_spec(I, &s);
 			rc = qubo_puzzle_chess_new(&p, &s, &o);
 			if (rc == QUBO_ERR_INFEASIBLE) {
@@ -306,11 +306,11 @@ static void ci_exact(const ci *I, int trial)
 				continue;
 			}
 			cr_assert_eq(rc, QUBO_OK, "%s: %s", what, qubo_error_message());
-			cr_assert_eq(qubo_puzzle_family(p), I->mode == QUBO_CHESS_MAX ?
+			cr_assert_eq(qubo_puzzle_family(p), I->mode == QUBO_PUZZLE_CHESS_MODE_MAX ?
 								    QUBO_PUZZLE_CHESS_MAX :
 								    QUBO_PUZZLE_CHESS_COLOURED);
 			min = co_minimisers(p, I->n, &got);
-			if (I->mode == QUBO_CHESS_COLOURED) {
+			if (I->mode == QUBO_PUZZLE_CHESS_MODE_COLOURED) {
 				cr_assert_eq(qubo_puzzle_ground_energy(p, &ground), QUBO_OK);
 				cr_assert_eq(ground, 0.0);
 				if (want.n == 0) {
@@ -356,7 +356,7 @@ Test(chess, coloured_exact_on_random_boards)
 	for (t = 0; t < trials; t++) {
 		ci I;
 
-		ci_random(&I, &r, QUBO_CHESS_COLOURED, 16);
+		ci_random(&I, &r, QUBO_PUZZLE_CHESS_MODE_COLOURED, 16);
 		ci_exact(&I, t);
 	}
 }
@@ -370,7 +370,7 @@ Test(chess, max_exact_on_random_boards)
 	for (t = 0; t < trials; t++) {
 		ci I;
 
-		ci_random(&I, &r, QUBO_CHESS_MAX, 16);
+		ci_random(&I, &r, QUBO_PUZZLE_CHESS_MODE_MAX, 16);
 		ci_exact(&I, t);
 	}
 }
@@ -380,12 +380,12 @@ Test(chess, max_exact_on_random_boards)
 static int max_with(double lambda, const double *weights, qubo_puzzle **p)
 {
 	qubo_puzzle_chess_spec s = QUBO_PUZZLE_CHESS_SPEC_INIT;
-	int32_t pieces[4] = { QUBO_CHESS_ROOK, QUBO_CHESS_ROOK, QUBO_CHESS_KNIGHT,
-			      QUBO_CHESS_NONE };
+	int32_t pieces[4] = { QUBO_PUZZLE_CHESS_ROOK, QUBO_PUZZLE_CHESS_ROOK,
+			      QUBO_PUZZLE_CHESS_KNIGHT, QUBO_PUZZLE_CHESS_NONE };
 
 	s.width = 2;
 	s.height = 2;
-	s.mode = QUBO_CHESS_MAX;
+	s.mode = QUBO_PUZZLE_CHESS_MODE_MAX;
 	s.pieces = pieces;
 	s.weights = weights;
 	s.lambda = lambda;
@@ -437,7 +437,7 @@ Test(chess, lambda_rule)
 		s.lambda = 0;
 		s.weights = w;
 		cr_assert_eq(qubo_puzzle_chess_new(&p, &s, NULL), QUBO_ERR_INVALID_ARG);
-		s.mode = QUBO_CHESS_MAX;
+		s.mode = QUBO_PUZZLE_CHESS_MODE_MAX;
 		s.weights = bad;
 		cr_assert_eq(qubo_puzzle_chess_new(&p, &s, NULL), QUBO_ERR_INVALID_ARG);
 		cr_assert(strstr(qubo_error_message(), "weights[1]"), "%s", qubo_error_message());
@@ -471,7 +471,7 @@ Test(chess, bad_specs)
 	qubo_puzzle *p = NULL;
 	int32_t pieces[4] = { 0, 0, 0, 0 }, regions[4] = { 0, 0, 0, 0 };
 	size_t start[2] = { 0, 1 };
-	qubo_chess_move mv[1] = { { 0, 0, 0 } };
+	qubo_puzzle_chess_move mv[1] = { { 0, 0, 0 } };
 	uint32_t placed[2] = { 0, 0 };
 
 	cr_assert_eq(qubo_puzzle_chess_new(NULL, &s, NULL), QUBO_ERR_MISUSE);
@@ -483,12 +483,12 @@ Test(chess, bad_specs)
 	s.struct_size = sizeof s;
 	s.mode = 2;
 	cr_assert_eq(qubo_puzzle_chess_new(&p, &s, NULL), QUBO_ERR_INVALID_ARG);
-	s.mode = QUBO_CHESS_COLOURED;
+	s.mode = QUBO_PUZZLE_CHESS_MODE_COLOURED;
 	s.pieces = pieces;
 	pieces[3] = 5;
 	cr_assert_eq(qubo_puzzle_chess_new(&p, &s, NULL), QUBO_ERR_INVALID_ARG);
 	cr_assert(strstr(qubo_error_message(), "row 2, column 2"), "%s", qubo_error_message());
-	pieces[3] = QUBO_CHESS_CUSTOM;
+	pieces[3] = QUBO_PUZZLE_CHESS_CUSTOM;
 	cr_assert_eq(qubo_puzzle_chess_new(&p, &s, NULL), QUBO_ERR_INVALID_ARG);
 	s.num_move_sets = 1;
 	s.move_set_start = start;
@@ -510,18 +510,18 @@ Test(chess, bad_specs)
 	cr_assert_eq(qubo_puzzle_chess_new(&p, &s, NULL), QUBO_ERR_INFEASIBLE);
 	cr_assert(strstr(qubo_error_message(), "region 1 has no cell"), "%s", qubo_error_message());
 	regions[2] = 0;
-	s.mode = QUBO_CHESS_MAX;
+	s.mode = QUBO_PUZZLE_CHESS_MODE_MAX;
 	cr_assert_eq(qubo_puzzle_chess_new(&p, &s, NULL), QUBO_ERR_INVALID_ARG);
-	s.mode = QUBO_CHESS_COLOURED;
+	s.mode = QUBO_PUZZLE_CHESS_MODE_COLOURED;
 	s.placed = placed;
 	s.num_placed = 2;
 	cr_assert_eq(qubo_puzzle_chess_new(&p, &s, NULL), QUBO_ERR_INVALID_ARG); /* twice */
 	placed[1] = 9;
 	cr_assert_eq(qubo_puzzle_chess_new(&p, &s, NULL), QUBO_ERR_INVALID_ARG);
-	pieces[1] = QUBO_CHESS_NONE;
+	pieces[1] = QUBO_PUZZLE_CHESS_NONE;
 	placed[1] = 1;
 	cr_assert_eq(qubo_puzzle_chess_new(&p, &s, NULL), QUBO_ERR_INVALID_ARG);
-	pieces[1] = QUBO_CHESS_KNIGHT;
+	pieces[1] = QUBO_PUZZLE_CHESS_KNIGHT;
 	placed[0] = 1;
 	placed[1] = 3; /* the knight and the custom piece: both in region 0 */
 	cr_assert_eq(qubo_puzzle_chess_new(&p, &s, NULL), QUBO_ERR_INFEASIBLE);
@@ -786,9 +786,10 @@ Test(chess, solution_files)
 Test(chess, spec_built_output)
 {
 	qubo_puzzle_chess_spec s = QUBO_PUZZLE_CHESS_SPEC_INIT;
-	int32_t pieces[3] = { QUBO_CHESS_CUSTOM, QUBO_CHESS_NONE, QUBO_CHESS_CUSTOM + 1 };
+	int32_t pieces[3] = { QUBO_PUZZLE_CHESS_CUSTOM, QUBO_PUZZLE_CHESS_NONE,
+			      QUBO_PUZZLE_CHESS_CUSTOM + 1 };
 	size_t start[3] = { 0, 1, 1 };
-	qubo_chess_move mv[1] = { { 0, 1, 1 } };
+	qubo_puzzle_chess_move mv[1] = { { 0, 1, 1 } };
 	uint8_t board[3] = { 1, 0, 1 };
 	qubo_puzzle *p = NULL;
 	char buf[64], rep[256];

@@ -28,7 +28,7 @@ typedef struct cl {
 	int32_t pieces[CL_MAX_CELLS];
 	size_t nsets;
 	size_t start[CL_MAX_SETS + 1];
-	qubo_chess_move moves[CL_MAX_MOVES];
+	qubo_puzzle_chess_move moves[CL_MAX_MOVES];
 	int has_regions;
 	int32_t regions[CL_MAX_CELLS];
 	int has_weights;
@@ -41,10 +41,10 @@ typedef struct cl {
 /* The referee's conflict: either piece attacks the other's cell. */
 static int cl_conflict(const cl *I, size_t a, size_t b)
 {
-	const qubo_chess_move *custom[CL_MAX_SETS];
+	const qubo_puzzle_chess_move *custom[CL_MAX_SETS];
 	size_t ncustom[CL_MAX_SETS], k;
 
-	if (I->pieces[a] == QUBO_CHESS_NONE || I->pieces[b] == QUBO_CHESS_NONE)
+	if (I->pieces[a] == QUBO_PUZZLE_CHESS_NONE || I->pieces[b] == QUBO_PUZZLE_CHESS_NONE)
 		return 0;
 	for (k = 0; k < I->nsets; k++) {
 		custom[k] = I->moves + I->start[k];
@@ -76,7 +76,7 @@ static void cl_spec(const cl *I, qubo_puzzle_chess_spec *s)
 /* Custom moves that make lines: slides both ways, slides one way only,
  * parallel slides of different lengths (a pair on two lines), long
  * slides, and leaps. */
-static void cl_random_move(qubo_chess_move *m, tu_rng *r)
+static void cl_random_move(qubo_puzzle_chess_move *m, tu_rng *r)
 {
 	static const int32_t steps[][2] = { { 1, 0 },  { 0, 1 },  { 1, 1 },   { 1, -1 },
 					    { 2, 2 },  { 2, 0 },  { 1, 2 },   { 2, -1 },
@@ -95,9 +95,11 @@ static void cl_random_move(qubo_chess_move *m, tu_rng *r)
 static void cl_random(cl *I, tu_rng *r, int32_t mode, uint32_t max_side)
 {
 	/* sliders most of the time: they make the lines */
-	static const int32_t builtin[] = { QUBO_CHESS_QUEEN,  QUBO_CHESS_QUEEN,	 QUBO_CHESS_QUEEN,
-					   QUBO_CHESS_ROOK,   QUBO_CHESS_ROOK,	 QUBO_CHESS_BISHOP,
-					   QUBO_CHESS_BISHOP, QUBO_CHESS_KNIGHT, QUBO_CHESS_KING };
+	static const int32_t builtin[] = { QUBO_PUZZLE_CHESS_QUEEN,  QUBO_PUZZLE_CHESS_QUEEN,
+					   QUBO_PUZZLE_CHESS_QUEEN,  QUBO_PUZZLE_CHESS_ROOK,
+					   QUBO_PUZZLE_CHESS_ROOK,   QUBO_PUZZLE_CHESS_BISHOP,
+					   QUBO_PUZZLE_CHESS_BISHOP, QUBO_PUZZLE_CHESS_KNIGHT,
+					   QUBO_PUZZLE_CHESS_KING };
 	size_t a, k, j, nb = sizeof builtin / sizeof builtin[0];
 	int32_t style = (int32_t)tu_below(r, 4); /* 0 mixed, 1 one piece, 2 sparse, 3 custom */
 	int32_t one = builtin[tu_below(r, nb)];
@@ -118,28 +120,28 @@ static void cl_random(cl *I, tu_rng *r, int32_t mode, uint32_t max_side)
 		uint64_t roll = tu_below(r, 10);
 
 		if (style == 1)
-			I->pieces[a] = roll == 0 ? QUBO_CHESS_NONE : one;
+			I->pieces[a] = roll == 0 ? QUBO_PUZZLE_CHESS_NONE : one;
 		else if (roll == 0 || (style == 2 && roll < 5))
-			I->pieces[a] = QUBO_CHESS_NONE;
+			I->pieces[a] = QUBO_PUZZLE_CHESS_NONE;
 		else if (I->nsets && (style == 3 || roll == 1))
-			I->pieces[a] = QUBO_CHESS_CUSTOM + (int32_t)tu_below(r, I->nsets);
+			I->pieces[a] = QUBO_PUZZLE_CHESS_CUSTOM + (int32_t)tu_below(r, I->nsets);
 		else
 			I->pieces[a] = builtin[tu_below(r, nb)];
 	}
-	if (mode == QUBO_CHESS_COLOURED && tu_below(r, 3)) {
+	if (mode == QUBO_PUZZLE_CHESS_MODE_COLOURED && tu_below(r, 3)) {
 		int32_t nreg = (int32_t)tu_range(r, 1, I->n < 6 ? (int64_t)I->n : 6);
 
 		I->has_regions = 1;
 		for (a = 0; a < I->n; a++)
 			I->regions[a] = tu_below(r, 4) ? (int32_t)tu_below(r, (uint64_t)nreg) : -1;
 	}
-	if (mode == QUBO_CHESS_MAX) {
+	if (mode == QUBO_PUZZLE_CHESS_MODE_MAX) {
 		static const double wv[] = { 0.3, 1, 1.7, 2, 5.5 };
 
 		I->has_weights = (int)tu_below(r, 2);
 		for (a = 0; a < I->n; a++) {
 			I->weights[a] = I->has_weights ? wv[tu_below(r, 5)] : 1.0;
-			if (I->pieces[a] != QUBO_CHESS_NONE && I->weights[a] > maxw)
+			if (I->pieces[a] != QUBO_PUZZLE_CHESS_NONE && I->weights[a] > maxw)
 				maxw = I->weights[a];
 		}
 		if (tu_below(r, 2))
@@ -148,7 +150,7 @@ static void cl_random(cl *I, tu_rng *r, int32_t mode, uint32_t max_side)
 	/* pre-placed pieces, mostly not in conflict with one another */
 	for (k = tu_below(r, 4); k > 0; k--) {
 		a = (size_t)tu_below(r, I->n);
-		if (I->pieces[a] == QUBO_CHESS_NONE)
+		if (I->pieces[a] == QUBO_PUZZLE_CHESS_NONE)
 			continue;
 		for (j = 0; j < I->nplaced && a < I->n; j++)
 			if (I->placed[j] == a ||
@@ -178,14 +180,14 @@ static qubo_model *cl_reference(const cl *I, const qubo_lit *lits, size_t nv, do
 	for (k = 0; k < nreg; k++) {
 		cnt = 0;
 		for (a = 0; a < I->n; a++)
-			if (I->regions[a] == k && I->pieces[a] != QUBO_CHESS_NONE)
+			if (I->regions[a] == k && I->pieces[a] != QUBO_PUZZLE_CHESS_NONE)
 				buf[cnt++] = lits[a];
 		cr_assert_eq(qubo_penalty_exactly(m, buf, cnt, 1, P), QUBO_OK);
 	}
-	if (I->mode == QUBO_CHESS_MAX) {
+	if (I->mode == QUBO_PUZZLE_CHESS_MODE_MAX) {
 		cnt = 0;
 		for (a = 0; a < I->n; a++) {
-			if (I->pieces[a] == QUBO_CHESS_NONE)
+			if (I->pieces[a] == QUBO_PUZZLE_CHESS_NONE)
 				continue;
 			w[cnt] = I->has_weights ? I->weights[a] : 1.0;
 			if (w[cnt] > maxw)
@@ -327,8 +329,8 @@ static size_t cl_trials(int32_t mode, size_t trials, uint64_t seed)
 			size_t c;
 
 			snprintf(what, sizeof what, "%s trial %zu (%ux%u), level %d, P %g",
-				 mode == QUBO_CHESS_MAX ? "max" : "coloured", t, (unsigned)I.w,
-				 (unsigned)I.h, (int)levels[lv], P);
+				 mode == QUBO_PUZZLE_CHESS_MODE_MAX ? "max" : "coloured", t,
+				 (unsigned)I.w, (unsigned)I.h, (int)levels[lv], P);
 			c = cl_check(&I, levels[lv], P, what);
 			checked += c;
 			built += c > 0;
@@ -342,8 +344,8 @@ static size_t cl_trials(int32_t mode, size_t trials, uint64_t seed)
 Test(chess_lines, conflicts_are_coupled_once_by_lines_or_pairs)
 {
 	size_t trials = valgrind_run() ? 40 : 300;
-	size_t checked =
-		cl_trials(QUBO_CHESS_MAX, trials, 91) + cl_trials(QUBO_CHESS_COLOURED, trials, 92);
+	size_t checked = cl_trials(QUBO_PUZZLE_CHESS_MODE_MAX, trials, 91) +
+			 cl_trials(QUBO_PUZZLE_CHESS_MODE_COLOURED, trials, 92);
 
 	cr_assert_geq(checked, 10000, "only %zu pairs checked", checked);
 }
@@ -352,7 +354,8 @@ Test(chess_lines, conflicts_are_coupled_once_by_lines_or_pairs)
  * line, at every level and in both modes. */
 Test(chess_lines, full_boards_of_sliders)
 {
-	static const int32_t kinds[3] = { QUBO_CHESS_QUEEN, QUBO_CHESS_ROOK, QUBO_CHESS_BISHOP };
+	static const int32_t kinds[3] = { QUBO_PUZZLE_CHESS_QUEEN, QUBO_PUZZLE_CHESS_ROOK,
+					  QUBO_PUZZLE_CHESS_BISHOP };
 	size_t checked = 0, a;
 	int k, lv, mode;
 	uint32_t side;
@@ -367,7 +370,8 @@ Test(chess_lines, full_boards_of_sliders)
 					memset(&I, 0, sizeof I);
 					I.w = I.h = side;
 					I.n = (size_t)side * side;
-					I.mode = mode ? QUBO_CHESS_MAX : QUBO_CHESS_COLOURED;
+					I.mode = mode ? QUBO_PUZZLE_CHESS_MODE_MAX :
+							QUBO_PUZZLE_CHESS_MODE_COLOURED;
 					for (a = 0; a < I.n; a++)
 						I.pieces[a] = kinds[k];
 					snprintf(what, sizeof what, "%u x %u of piece %d, mode %d",
@@ -398,7 +402,8 @@ Test(chess_lines, penalty_overflow_counts_every_conflict_pair)
 				int rc;
 
 				s.width = s.height = 8;
-				s.mode = mode ? QUBO_CHESS_MAX : QUBO_CHESS_COLOURED;
+				s.mode = mode ? QUBO_PUZZLE_CHESS_MODE_MAX :
+						QUBO_PUZZLE_CHESS_MODE_COLOURED;
 				if (mode)
 					s.lambda = DBL_MAX / div[k];
 				else

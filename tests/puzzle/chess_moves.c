@@ -42,7 +42,7 @@ typedef struct board {
 	uint8_t target[MAXN];
 	size_t nsets;
 	size_t start[MAXSETS + 1];
-	qubo_chess_move moves[MAXSETS * MAXMOVES];
+	qubo_puzzle_chess_move moves[MAXSETS * MAXMOVES];
 	struct cz_sets sets; /* points into the above */
 } board;
 
@@ -104,7 +104,7 @@ static void random_set(tu_rng *r, board *B)
 			break;
 		case 2: /* a move again, as a leap or a slide */
 			if (m > first) {
-				qubo_chess_move x = B->moves[first + tu_below(r, m - first)];
+				qubo_puzzle_chess_move x = B->moves[first + tu_below(r, m - first)];
 
 				add_move(B, &m, x.drow, x.dcol,
 					 tu_below(r, 2) ? x.slide : !x.slide);
@@ -141,13 +141,13 @@ static void random_board(tu_rng *r, board *B, uint32_t maxside)
 	while (B->nsets < k)
 		random_set(r, B);
 	/* a few kinds of piece on this board, cells without one among them */
-	palette[np++] = QUBO_CHESS_NONE;
+	palette[np++] = QUBO_PUZZLE_CHESS_NONE;
 	for (k = 0; k < QUBO__CZ_BUILTINS; k++)
 		if (tu_below(r, 3) == 0)
 			palette[np++] = (int32_t)k;
 	for (k = 0; k < B->nsets; k++)
 		if (tu_below(r, 2))
-			palette[np++] = QUBO_CHESS_CUSTOM + (int32_t)k;
+			palette[np++] = QUBO_PUZZLE_CHESS_CUSTOM + (int32_t)k;
 	if (np == 1)
 		palette[np++] = (int32_t)tu_below(r, QUBO__CZ_BUILTINS);
 	tmode = (unsigned)tu_below(r, 4);
@@ -156,14 +156,14 @@ static void random_board(tu_rng *r, board *B, uint32_t maxside)
 		if (tmode == 0)
 			B->code[i] = palette[1];
 		else if (tu_below(r, 4) == 0)
-			B->code[i] = QUBO_CHESS_NONE;
+			B->code[i] = QUBO_PUZZLE_CHESS_NONE;
 		else
 			B->code[i] = palette[1 + tu_below(r, np - 1)];
 		/* targets: the cells holding a piece (chess), all cells, or
 		 * any cells */
 		B->target[i] = tmode == 1 ? 1 :
 			       tmode == 2 ? (uint8_t)tu_below(r, 2) :
-					    B->code[i] != QUBO_CHESS_NONE;
+					    B->code[i] != QUBO_PUZZLE_CHESS_NONE;
 	}
 	B->sets.n = B->nsets;
 	B->sets.start = B->nsets ? B->start : NULL;
@@ -175,7 +175,7 @@ static void random_board(tu_rng *r, board *B, uint32_t maxside)
 
 static int ref_attacks(const board *B, size_t a, size_t b)
 {
-	const qubo_chess_move *custom[MAXSETS];
+	const qubo_puzzle_chess_move *custom[MAXSETS];
 	size_t ncustom[MAXSETS], k;
 
 	for (k = 0; k < B->nsets; k++) {
@@ -216,7 +216,7 @@ static int cmp_u64(const void *pa, const void *pb)
 	return x < y ? -1 : x > y;
 }
 
-static const qubo_chess_move ref_builtin[QUBO__CZ_BUILTINS][8] = {
+static const qubo_puzzle_chess_move ref_builtin[QUBO__CZ_BUILTINS][8] = {
 	{ { -1, 0, 1 },
 	  { 1, 0, 1 },
 	  { 0, -1, 1 },
@@ -256,7 +256,7 @@ static csr ref_walk(const board *B)
 	c.list = malloc(cap * 4);
 	cr_assert(c.start && c.list);
 	for (a = 0; a < B->n; a++) {
-		const qubo_chess_move *mv = NULL;
+		const qubo_puzzle_chess_move *mv = NULL;
 		size_t nmv = 0, first = len, kept = 0;
 		int32_t code = B->code[a];
 
@@ -264,10 +264,10 @@ static csr ref_walk(const board *B)
 		if (code >= 0 && code < QUBO__CZ_BUILTINS) {
 			mv = ref_builtin[code];
 			nmv = ref_nbuiltin[code];
-		} else if (code >= QUBO_CHESS_CUSTOM) {
-			mv = B->moves + B->start[code - QUBO_CHESS_CUSTOM];
-			nmv = B->start[code - QUBO_CHESS_CUSTOM + 1] -
-			      B->start[code - QUBO_CHESS_CUSTOM];
+		} else if (code >= QUBO_PUZZLE_CHESS_CUSTOM) {
+			mv = B->moves + B->start[code - QUBO_PUZZLE_CHESS_CUSTOM];
+			nmv = B->start[code - QUBO_PUZZLE_CHESS_CUSTOM + 1] -
+			      B->start[code - QUBO_PUZZLE_CHESS_CUSTOM];
 		}
 		for (k = 0; k < nmv; k++) {
 			long r = (long)(a / B->w), col = (long)(a % B->w);
@@ -397,8 +397,8 @@ static void check_board(const board *B, const qubo_allocator *al, uint64_t seed)
 		cr_assert_eq(qubo__pz_cz_transpose(al, B->n, s, l, sym, NULL, &ts, &tl, "test"),
 			     QUBO_OK, "%s", qubo_error_message());
 		expect_same(B->n, ts, tl, &tr, sym ? "symmetric closure" : "transpose", seed);
-		qubo__pz_free(al, ts);
-		qubo__pz_free(al, tl);
+		qubo__free(al, ts);
+		qubo__free(al, tl);
 		csr_free(&tr);
 	}
 	/* the closure of the closure is itself */
@@ -406,11 +406,11 @@ static void check_board(const board *B, const qubo_allocator *al, uint64_t seed)
 	cr_assert_eq(qubo__pz_cz_transpose(al, B->n, sy.start, sy.list, 1, NULL, &ts, &tl, "test"),
 		     QUBO_OK);
 	expect_same(B->n, ts, tl, &sy, "closure of the closure", seed);
-	qubo__pz_free(al, ts);
-	qubo__pz_free(al, tl);
+	qubo__free(al, ts);
+	qubo__free(al, tl);
 	csr_free(&sy);
-	qubo__pz_free(al, s);
-	qubo__pz_free(al, l);
+	qubo__free(al, s);
+	qubo__free(al, l);
 	csr_free(&arith);
 	csr_free(&walk);
 }
@@ -487,7 +487,7 @@ Test(chess_moves, puzzles_keep_the_lists)
 
 		random_board(&r, B, MW);
 		for (i = 0; i < B->n; i++)
-			B->target[i] = B->code[i] != QUBO_CHESS_NONE;
+			B->target[i] = B->code[i] != QUBO_PUZZLE_CHESS_NONE;
 		out = ref_arith(B);
 		adj = ref_transpose(&out, 1);
 		/* pre-placed pieces: random cells that conflict with none so
@@ -495,7 +495,7 @@ Test(chess_moves, puzzles_keep_the_lists)
 		taken = calloc(B->n, 1);
 		cr_assert_not_null(taken);
 		for (i = 0; i < B->n; i++) {
-			int ok = B->code[i] != QUBO_CHESS_NONE && tu_below(&r, 6) == 0;
+			int ok = B->code[i] != QUBO_PUZZLE_CHESS_NONE && tu_below(&r, 6) == 0;
 
 			for (k = adj.start[i]; ok && k < adj.start[i + 1]; k++)
 				ok = !taken[adj.list[k]];
@@ -506,7 +506,7 @@ Test(chess_moves, puzzles_keep_the_lists)
 		}
 		spec.width = B->w;
 		spec.height = B->h;
-		spec.mode = QUBO_CHESS_MAX;
+		spec.mode = QUBO_PUZZLE_CHESS_MODE_MAX;
 		spec.pieces = B->code;
 		spec.num_move_sets = B->nsets;
 		spec.move_set_start = B->nsets ? B->start : NULL;
@@ -594,18 +594,18 @@ Test(chess_moves, domination_keeps_the_lists)
 			B->sets.start = B->start;
 		}
 		piece = tu_below(&r, 3) ? (int32_t)tu_below(&r, QUBO__CZ_BUILTINS) :
-					  QUBO_CHESS_CUSTOM;
+					  QUBO_PUZZLE_CHESS_CUSTOM;
 		for (i = 0; i < B->n; i++) {
 			off[i] = tu_below(&r, 5) == 0;
-			B->code[i] = off[i] ? QUBO_CHESS_NONE : piece;
+			B->code[i] = off[i] ? QUBO_PUZZLE_CHESS_NONE : piece;
 			B->target[i] = !off[i];
 		}
 		spec.width = B->w;
 		spec.height = B->h;
 		spec.off_board = off;
 		spec.piece = piece;
-		spec.num_moves = piece == QUBO_CHESS_CUSTOM ? B->start[1] : 0;
-		spec.moves = piece == QUBO_CHESS_CUSTOM ? B->moves : NULL;
+		spec.num_moves = piece == QUBO_PUZZLE_CHESS_CUSTOM ? B->start[1] : 0;
+		spec.moves = piece == QUBO_PUZZLE_CHESS_CUSTOM ? B->moves : NULL;
 		rc = qubo_puzzle_domination_new(&p, &spec, NULL);
 		/* the cover terms of a dense board may be too large */
 		cr_assert(rc == QUBO_OK || rc == QUBO_ERR_TOO_LARGE, "seed %llu: %s",
@@ -651,17 +651,17 @@ Test(chess_moves, out_of_memory)
 	B->nsets = 1;
 	B->start[0] = 0;
 	B->start[1] = 4;
-	B->moves[0] = (qubo_chess_move){ -1, 1, 1 };
-	B->moves[1] = (qubo_chess_move){ -2, 2, 1 };
-	B->moves[2] = (qubo_chess_move){ -2, -1, 1 };
-	B->moves[3] = (qubo_chess_move){ 3, 0, 0 };
+	B->moves[0] = (qubo_puzzle_chess_move){ -1, 1, 1 };
+	B->moves[1] = (qubo_puzzle_chess_move){ -2, 2, 1 };
+	B->moves[2] = (qubo_puzzle_chess_move){ -2, -1, 1 };
+	B->moves[3] = (qubo_puzzle_chess_move){ 3, 0, 0 };
 	B->sets.n = 1;
 	B->sets.start = B->start;
 	B->sets.moves = B->moves;
 	for (i = 0; i < B->n; i++) {
-		B->code[i] = i % 3 == 0 ? QUBO_CHESS_QUEEN :
-			     i % 3 == 1 ? QUBO_CHESS_CUSTOM :
-					  QUBO_CHESS_KNIGHT;
+		B->code[i] = i % 3 == 0 ? QUBO_PUZZLE_CHESS_QUEEN :
+			     i % 3 == 1 ? QUBO_PUZZLE_CHESS_CUSTOM :
+					  QUBO_PUZZLE_CHESS_KNIGHT;
 		B->target[i] = 1;
 	}
 	ref = ref_arith(B);
@@ -690,8 +690,8 @@ Test(chess_moves, out_of_memory)
 			if (rc == QUBO_OK) {
 				expect_same(B->n, s, l, sym < 0 ? &ref : &tr[sym],
 					    "after a failure", k);
-				qubo__pz_free(&fa.a, s);
-				qubo__pz_free(&fa.a, l);
+				qubo__free(&fa.a, s);
+				qubo__free(&fa.a, l);
 			} else {
 				cr_assert_eq(rc, QUBO_ERR_NOMEM, "allocation %zu: %d", k, rc);
 				cr_assert(fa.failed);

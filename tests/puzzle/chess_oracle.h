@@ -30,7 +30,7 @@ static inline long co_abs(long v)
 /* Does the move (mr, mc, slide) take a piece by the offset (dr, dc)? A
  * slide reaches every multiple k ≥ 1 of its step that stays on the board;
  * a rectangle is convex, so all of them between do too. */
-static inline int co_move_hits(const qubo_chess_move *m, long dr, long dc)
+static inline int co_move_hits(const qubo_puzzle_chess_move *m, long dr, long dc)
 {
 	long k;
 
@@ -45,29 +45,29 @@ static inline int co_move_hits(const qubo_chess_move *m, long dr, long dc)
 
 /* Does the piece `code` on cell a attack cell b of a w-wide board?
  * custom[k] and ncustom[k] are the moves of custom set k. */
-static inline int co_attacks(uint32_t w, int32_t code, const qubo_chess_move *const *custom,
+static inline int co_attacks(uint32_t w, int32_t code, const qubo_puzzle_chess_move *const *custom,
 			     const size_t *ncustom, size_t a, size_t b)
 {
 	long dr = (long)(b / w) - (long)(a / w), dc = (long)(b % w) - (long)(a % w);
 	size_t k;
 
-	if (a == b || code == QUBO_CHESS_NONE)
+	if (a == b || code == QUBO_PUZZLE_CHESS_NONE)
 		return 0;
 	switch (code) {
-	case QUBO_CHESS_QUEEN:
+	case QUBO_PUZZLE_CHESS_QUEEN:
 		return dr == 0 || dc == 0 || co_abs(dr) == co_abs(dc);
-	case QUBO_CHESS_ROOK:
+	case QUBO_PUZZLE_CHESS_ROOK:
 		return dr == 0 || dc == 0;
-	case QUBO_CHESS_BISHOP:
+	case QUBO_PUZZLE_CHESS_BISHOP:
 		return co_abs(dr) == co_abs(dc);
-	case QUBO_CHESS_KNIGHT:
+	case QUBO_PUZZLE_CHESS_KNIGHT:
 		return (co_abs(dr) == 1 && co_abs(dc) == 2) || (co_abs(dr) == 2 && co_abs(dc) == 1);
-	case QUBO_CHESS_KING:
+	case QUBO_PUZZLE_CHESS_KING:
 		return co_abs(dr) <= 1 && co_abs(dc) <= 1;
 	default:
 		break;
 	}
-	code -= QUBO_CHESS_CUSTOM;
+	code -= QUBO_PUZZLE_CHESS_CUSTOM;
 	for (k = 0; k < ncustom[code]; k++)
 		if (co_move_hits(&custom[code][k], dr, dc))
 			return 1;

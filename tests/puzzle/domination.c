@@ -21,7 +21,7 @@ typedef struct di {
 	uint8_t off[CO_MAX_CELLS];
 	int32_t piece;
 	size_t nmoves;
-	qubo_chess_move moves[6];
+	qubo_puzzle_chess_move moves[6];
 	int32_t slack;
 	uint64_t dom[CO_MAX_CELLS]; /* the cells a piece on each cell dominates */
 	uint64_t on;
@@ -29,9 +29,9 @@ typedef struct di {
 
 static void di_prepare(di *I)
 {
-	const qubo_chess_move *custom[1] = { I->moves };
+	const qubo_puzzle_chess_move *custom[1] = { I->moves };
 	size_t ncustom[1] = { I->nmoves }, a, b;
-	int32_t code = I->piece == QUBO_CHESS_CUSTOM ? QUBO_CHESS_CUSTOM : I->piece;
+	int32_t code = I->piece == QUBO_PUZZLE_CHESS_CUSTOM ? QUBO_PUZZLE_CHESS_CUSTOM : I->piece;
 
 	I->on = 0;
 	for (a = 0; a < I->n; a++)
@@ -104,8 +104,8 @@ static void di_spec(const di *I, qubo_puzzle_domination_spec *s)
 	s->height = I->h;
 	s->off_board = I->off;
 	s->piece = I->piece;
-	s->num_moves = I->piece == QUBO_CHESS_CUSTOM ? I->nmoves : 0;
-	s->moves = I->piece == QUBO_CHESS_CUSTOM ? I->moves : NULL;
+	s->num_moves = I->piece == QUBO_PUZZLE_CHESS_CUSTOM ? I->nmoves : 0;
+	s->moves = I->piece == QUBO_PUZZLE_CHESS_CUSTOM ? I->moves : NULL;
 	s->slack = I->slack;
 }
 
@@ -130,7 +130,7 @@ static void di_random(di *I, tu_rng *r)
 		}
 	I->piece = (int32_t)tu_below(r, 6);
 	if (I->piece == 5) {
-		I->piece = QUBO_CHESS_CUSTOM;
+		I->piece = QUBO_PUZZLE_CHESS_CUSTOM;
 		I->nmoves = (size_t)tu_range(r, 0, 4);
 		for (a = 0; a < I->nmoves; a++) {
 			do {
@@ -246,7 +246,7 @@ Test(domination, slack_forms)
 		cr_assert_eq(qubo_puzzle_domination_new(&p, &s, NULL), QUBO_OK);
 		cr_assert_eq(co_vars(p), cases[i].tight, "%u: %zu", cases[i].n, co_vars(p));
 		qubo_puzzle_free(p);
-		s.slack = QUBO_DOMINATION_SLACK_FULL;
+		s.slack = QUBO_PUZZLE_DOMINATION_SLACK_FULL;
 		cr_assert_eq(qubo_puzzle_domination_new(&p, &s, NULL), QUBO_OK);
 		cr_assert_eq(co_vars(p), cases[i].full, "%u: %zu", cases[i].n, co_vars(p));
 		qubo_puzzle_free(p);
@@ -263,7 +263,7 @@ static void queen_masks(uint32_t n, uint64_t *dom)
 	for (a = 0; a < N; a++) {
 		dom[a] = 0;
 		for (b = 0; b < N; b++)
-			if (a == b || co_attacks(n, QUBO_CHESS_QUEEN, NULL, NULL, a, b))
+			if (a == b || co_attacks(n, QUBO_PUZZLE_CHESS_QUEEN, NULL, NULL, a, b))
 				dom[a] |= (uint64_t)1 << b;
 	}
 }
@@ -376,7 +376,7 @@ Test(domination, rook_and_king_numbers)
 	uint32_t w, h;
 	int piece;
 
-	for (piece = QUBO_CHESS_ROOK; piece <= QUBO_CHESS_KING; piece += 3) {
+	for (piece = QUBO_PUZZLE_CHESS_ROOK; piece <= QUBO_PUZZLE_CHESS_KING; piece += 3) {
 		for (w = 1; w <= 5; w++) {
 			for (h = 1; h <= 4 && w * h <= 16; h++) {
 				qubo_puzzle_domination_spec s = QUBO_PUZZLE_DOMINATION_SPEC_INIT;
@@ -412,27 +412,27 @@ Test(domination, rook_and_king_numbers)
 Test(domination, bad_specs)
 {
 	qubo_puzzle_domination_spec s = QUBO_PUZZLE_DOMINATION_SPEC_INIT;
-	qubo_chess_move mv[2] = { { 1, 2, 0 }, { 0, 0, 1 } };
+	qubo_puzzle_chess_move mv[2] = { { 1, 2, 0 }, { 0, 0, 1 } };
 	qubo_puzzle *p = NULL;
 
 	cr_assert_eq(qubo_puzzle_domination_new(NULL, &s, NULL), QUBO_ERR_MISUSE);
 	cr_assert_eq(qubo_puzzle_domination_new(&p, NULL, NULL), QUBO_ERR_MISUSE);
 	cr_assert_eq(qubo_puzzle_domination_new(&p, &s, NULL), QUBO_ERR_INVALID_ARG);
 	s.width = s.height = 3;
-	s.piece = QUBO_CHESS_NONE;
+	s.piece = QUBO_PUZZLE_CHESS_NONE;
 	cr_assert_eq(qubo_puzzle_domination_new(&p, &s, NULL), QUBO_ERR_INVALID_ARG);
-	s.piece = QUBO_CHESS_KING;
+	s.piece = QUBO_PUZZLE_CHESS_KING;
 	s.moves = mv;
 	s.num_moves = 1;
 	cr_assert_eq(qubo_puzzle_domination_new(&p, &s, NULL), QUBO_ERR_INVALID_ARG);
-	s.piece = QUBO_CHESS_CUSTOM;
+	s.piece = QUBO_PUZZLE_CHESS_CUSTOM;
 	s.num_moves = 2;
 	cr_assert_eq(qubo_puzzle_domination_new(&p, &s, NULL), QUBO_ERR_INVALID_ARG);
 	cr_assert(strstr(qubo_error_message(), "spec.moves[1]"), "%s", qubo_error_message());
 	s.num_moves = 1;
 	s.slack = 2;
 	cr_assert_eq(qubo_puzzle_domination_new(&p, &s, NULL), QUBO_ERR_INVALID_ARG);
-	s.slack = QUBO_DOMINATION_SLACK_FULL;
+	s.slack = QUBO_PUZZLE_DOMINATION_SLACK_FULL;
 	{
 		struct {
 			qubo_puzzle_domination_spec s;
@@ -607,12 +607,12 @@ Test(domination, queens_reach_the_domination_number)
 	 * between take the same path and 6 s there */
 	for (n = 4; n <= 8; n += valgrind_run() && n == 4 ? 4 : 1)
 		for (seed = 1; seed <= seeds; seed++) {
-			cr_assert_eq(solve_board(n, n, QUBO_CHESS_QUEEN, QUBO_DOMINATION_SLACK_TIGHT,
-						 "sa", seed),
+			cr_assert_eq(solve_board(n, n, QUBO_PUZZLE_CHESS_QUEEN,
+						 QUBO_PUZZLE_DOMINATION_SLACK_TIGHT, "sa", seed),
 				     gamma[n], "%u x %u queens, seed %llu", n, n,
 				     (unsigned long long)seed);
-			cr_assert_eq(solve_board(n, n, QUBO_CHESS_QUEEN, QUBO_DOMINATION_SLACK_FULL,
-						 "sa", seed),
+			cr_assert_eq(solve_board(n, n, QUBO_PUZZLE_CHESS_QUEEN,
+						 QUBO_PUZZLE_DOMINATION_SLACK_FULL, "sa", seed),
 				     gamma[n], "%u x %u queens, full slack, seed %llu", n, n,
 				     (unsigned long long)seed);
 		}
@@ -621,6 +621,10 @@ Test(domination, queens_reach_the_domination_number)
 /* Rooks min(w, h), kings ⌈w/3⌉ ⌈h/3⌉ on boards a referee cannot enumerate. */
 Test(domination, rooks_and_kings_reach_the_domination_number)
 {
-	cr_assert_eq(solve_board(8, 8, QUBO_CHESS_KING, QUBO_DOMINATION_SLACK_TIGHT, "sa", 1), 9);
-	cr_assert_eq(solve_board(7, 5, QUBO_CHESS_ROOK, QUBO_DOMINATION_SLACK_TIGHT, "sa", 1), 5);
+	cr_assert_eq(solve_board(8, 8, QUBO_PUZZLE_CHESS_KING, QUBO_PUZZLE_DOMINATION_SLACK_TIGHT,
+				 "sa", 1),
+		     9);
+	cr_assert_eq(solve_board(7, 5, QUBO_PUZZLE_CHESS_ROOK, QUBO_PUZZLE_DOMINATION_SLACK_TIGHT,
+				 "sa", 1),
+		     5);
 }

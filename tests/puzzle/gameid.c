@@ -13,7 +13,7 @@ static qubo_allocator std_alloc(void)
 {
 	qubo_allocator a;
 
-	cr_assert_eq(qubo__pz_alloc_init(&a, NULL), QUBO_OK);
+	cr_assert_eq(qubo__alloc_init(&a, NULL, NULL), QUBO_OK);
 	return a;
 }
 
@@ -37,7 +37,7 @@ static void expect_text(const char *id, const char *want)
 		     text);
 	cr_assert_eq(memcmp(text, want, len), 0, "%s gives\n%.*s\nwant\n%s", id, (int)len, text,
 		     want);
-	qubo__pz_free(&a, text);
+	qubo__free(&a, text);
 }
 
 Test(puzzle_gameid, recognised)

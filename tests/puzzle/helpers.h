@@ -71,9 +71,9 @@ static inline int ph_reaches(const ph_inst *I, size_t a, size_t b)
 		for (k = 1; k <= ph_reach(I, a, d) && k <= 4 * PH_MAX_CELLS; k++) {
 			r += ph_dr[d];
 			c += ph_dc[d];
-			if (I->wrap >= QUBO_QUEENS_CYLINDER)
+			if (I->wrap >= QUBO_PUZZLE_WRAP_CYLINDER)
 				c = (c + (long)I->w) % (long)I->w;
-			if (I->wrap == QUBO_QUEENS_TORUS)
+			if (I->wrap == QUBO_PUZZLE_WRAP_TORUS)
 				r = (r + (long)I->h) % (long)I->h;
 			if (r < 0 || c < 0 || r >= (long)I->h || c >= (long)I->w)
 				break;
@@ -505,7 +505,7 @@ static inline void ph_check_large(const qubo_puzzle *p, const ph_inst *I, const 
 
 static inline uint32_t ph_random_reach(tu_rng *r)
 {
-	static const uint32_t v[] = { 0, 0, 1, 1, 2, QUBO_QUEENS_UNLIMITED };
+	static const uint32_t v[] = { 0, 0, 1, 1, 2, QUBO_PUZZLE_QUEENS_UNLIMITED };
 	return v[tu_below(r, 6)];
 }
 
@@ -534,11 +534,11 @@ static inline void ph_random_inst(ph_inst *I, tu_rng *r, size_t max_cells)
 	I->has_cols = tu_below(r, 3) != 0;
 	for (c = 0; c < I->h; c++)
 		I->rows[c] = tu_below(r, 5) == 0 ?
-				     QUBO_QUEENS_ANY :
+				     QUBO_PUZZLE_QUEENS_ANY :
 				     (int32_t)tu_range(r, 0, 2) % 2 + (tu_below(r, 4) == 0);
 	for (c = 0; c < I->w; c++)
 		I->cols[c] = tu_below(r, 5) == 0 ?
-				     QUBO_QUEENS_ANY :
+				     QUBO_PUZZLE_QUEENS_ANY :
 				     (int32_t)tu_range(r, 0, 2) % 2 + (tu_below(r, 4) == 0);
 	I->nreg = (size_t)tu_below(r, 4);
 	for (k = 0; k < I->nreg; k++) {
@@ -587,13 +587,13 @@ static inline void ph_random_inst(ph_inst *I, tu_rng *r, size_t max_cells)
 			int cnt = 0;
 			for (cc = 0; cc < I->w; cc++)
 				cnt += x[rr * I->w + cc];
-			I->rows[rr] = tu_below(r, 5) == 0 ? QUBO_QUEENS_ANY : cnt;
+			I->rows[rr] = tu_below(r, 5) == 0 ? QUBO_PUZZLE_QUEENS_ANY : cnt;
 		}
 		for (cc = 0; cc < I->w; cc++) {
 			int cnt = 0;
 			for (rr = 0; rr < I->h; rr++)
 				cnt += x[rr * I->w + cc];
-			I->cols[cc] = tu_below(r, 5) == 0 ? QUBO_QUEENS_ANY : cnt;
+			I->cols[cc] = tu_below(r, 5) == 0 ? QUBO_PUZZLE_QUEENS_ANY : cnt;
 		}
 		for (k = 0; k < I->nreg; k++) {
 			int cnt = 0;

@@ -165,7 +165,7 @@ static void check_inst(ph_inst *I, int drop, const char *what, tally *t)
 	for (li = 0; li < 3; li++) {
 		qubo_puzzle *p = NULL;
 		qubo_puzzle_options o = opts_for(levels[li], li == 1 ? 2.0 : 1.0, drop);
-		int rc = qubo_puzzle_queens_build(&p, &s, &o);
+		int rc = qubo_puzzle_queens_new(&p, &s, &o);
 		tu_rng r = { (uint64_t)li * 7919 + on };
 
 		if (getenv("PH_DEBUG"))
@@ -271,7 +271,7 @@ static void make_nqueens_regions(ph_inst *I, tu_rng *r, int i, char *what, size_
 
 	ph_random_regions(I, r, N, 1, 0, i % 4 == 3);
 	for (d = 0; d < 8; d++)
-		I->reach[d] = d % 2 ? QUBO_QUEENS_UNLIMITED : 0;
+		I->reach[d] = d % 2 ? QUBO_PUZZLE_QUEENS_UNLIMITED : 0;
 	if (soft) {
 		for (k = 0; k < I->nreg; k++) {
 			I->q[k] = 0;
@@ -374,7 +374,7 @@ static size_t make_nqueens_text(ph_inst *I, tu_rng *r, int i, char *text, size_t
 	for (c = 0; c < N; c++)
 		I->rows[c] = I->cols[c] = 1;
 	for (d = 1; d < 8; d += 2)
-		I->reach[d] = QUBO_QUEENS_UNLIMITED;
+		I->reach[d] = QUBO_PUZZLE_QUEENS_UNLIMITED;
 	I->wrap = wrap;
 	ph_prepare(I);
 	ph_solutions(I, NULL, &plain);
@@ -437,10 +437,10 @@ Test(queens, fractional_ground_energy)
 	I.q[2] = 1;
 	I.t[2] = 0;
 	I.kform = QUBO_K_OR_K1_FRACTIONAL;
-	I.reach[QUBO_QUEENS_E] = I.reach[QUBO_QUEENS_W] = 1;
+	I.reach[QUBO_PUZZLE_QUEENS_E] = I.reach[QUBO_PUZZLE_QUEENS_W] = 1;
 	ph_prepare(&I);
 	ph_spec(&I, &s);
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &s, &o), QUBO_OK, "%s", qubo_error_message());
+	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, &o), QUBO_OK, "%s", qubo_error_message());
 	cr_assert_eq(qubo_puzzle_ground_energy(p, &g), QUBO_OK);
 	cr_assert_eq(g, 2 * 2.0 / 4);
 	ph_solutions(&I, p, &sols);
@@ -518,7 +518,7 @@ Test(queens, checker_agrees_with_oracle)
 
 		ph_random_inst(&I, &r, 20);
 		ph_spec(&I, &s);
-		if (qubo_puzzle_queens_build(&p, &s, &o) != QUBO_OK)
+		if (qubo_puzzle_queens_new(&p, &s, &o) != QUBO_OK)
 			continue;
 		for (j = 0; j < 40; j++) {
 			uint8_t b[PH_MAX_CELLS];
@@ -625,7 +625,7 @@ static void expect_refused(const qubo_puzzle_queens_spec *t, const qubo_puzzle_o
 {
 	qubo_puzzle *p = NULL;
 
-	cr_assert_eq(qubo_puzzle_queens_build(&p, t, o), rc, "%s: %s", word, qubo_error_message());
+	cr_assert_eq(qubo_puzzle_queens_new(&p, t, o), rc, "%s: %s", word, qubo_error_message());
 	cr_assert_null(p, "%s", word);
 	cr_assert(strstr(qubo_error_message(), word), "%s: %s", word, qubo_error_message());
 }
@@ -644,10 +644,10 @@ Test(queens, spec_validation)
 
 	s.width = 2;
 	s.height = 2;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &s, NULL), QUBO_OK);
+	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, NULL), QUBO_OK);
 	qubo_puzzle_free(p);
-	cr_assert_eq(qubo_puzzle_queens_build(NULL, &s, NULL), QUBO_ERR_MISUSE);
-	cr_assert_eq(qubo_puzzle_queens_build(&p, NULL, NULL), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_puzzle_queens_new(NULL, &s, NULL), QUBO_ERR_MISUSE);
+	cr_assert_eq(qubo_puzzle_queens_new(&p, NULL, NULL), QUBO_ERR_MISUSE);
 
 	t = s;
 	t.width = 0;
@@ -710,7 +710,7 @@ Test(queens, drop_region_needs_a_partition)
 	s.region_start = start;
 	s.region_cells = cells;
 	s.region_counts = q;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &s, &o), QUBO_OK, "%s", qubo_error_message());
+	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, &o), QUBO_OK, "%s", qubo_error_message());
 	memset(&a, 0, sizeof a);
 	a.struct_size = sizeof a;
 	b = a;
@@ -718,7 +718,7 @@ Test(queens, drop_region_needs_a_partition)
 	qubo_puzzle_free(p);
 	o.drop_region = 0;
 	o.reduce = QUBO_REDUCE_NONE;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &s, &o), QUBO_OK);
+	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, &o), QUBO_OK);
 	cr_assert_eq(qubo_puzzle_get_stats(p, &b), QUBO_OK);
 	qubo_puzzle_free(p);
 	o.drop_region = 1;
@@ -748,8 +748,8 @@ Test(queens, checker_reports_each_attack_once)
 
 	s.width = 1;
 	s.height = 3;
-	s.reach[QUBO_QUEENS_N] = s.reach[QUBO_QUEENS_S] = 1;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &s, NULL), QUBO_OK);
+	s.reach[QUBO_PUZZLE_QUEENS_N] = s.reach[QUBO_PUZZLE_QUEENS_S] = 1;
+	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, NULL), QUBO_OK);
 	b[0] = b[1] = 1;
 	b[2] = 0;
 	cr_assert_eq(qubo_puzzle_check(p, b, 3, rep, sizeof rep, &viol), QUBO_OK);
@@ -761,9 +761,9 @@ Test(queens, checker_reports_each_attack_once)
 	qubo_puzzle_free(p);
 
 	/* only the bottom cell reaches two steps up */
-	reach[8 * 2 + QUBO_QUEENS_N] = 2;
+	reach[8 * 2 + QUBO_PUZZLE_QUEENS_N] = 2;
 	s.cell_reach = reach;
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &s, NULL), QUBO_OK);
+	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, NULL), QUBO_OK);
 	cr_assert_eq(qubo_puzzle_check(p, b, 3, rep, sizeof rep, &viol), QUBO_OK);
 	cr_assert_eq(viol, 1, "%s", rep);
 	cr_assert(strstr(rep, "row 1, column 1 and row 3, column 1 attack each other"), "%s", rep);
@@ -772,9 +772,9 @@ Test(queens, checker_reports_each_attack_once)
 	memset(&s, 0, sizeof s);
 	s.struct_size = sizeof s;
 	s.width = s.height = 2;
-	s.wrap = QUBO_QUEENS_TORUS;
+	s.wrap = QUBO_PUZZLE_WRAP_TORUS;
 	memset(s.reach, 0xFF, sizeof s.reach);
-	cr_assert_eq(qubo_puzzle_queens_build(&p, &s, NULL), QUBO_OK);
+	cr_assert_eq(qubo_puzzle_queens_new(&p, &s, NULL), QUBO_OK);
 	memset(b, 1, sizeof b);
 	cr_assert_eq(qubo_puzzle_check(p, b, 4, rep, sizeof rep, &viol), QUBO_OK);
 	cr_assert_eq(viol, 6, "every pair of the four cells once: %s", rep);
@@ -787,9 +787,9 @@ static int share_constraint(const ph_inst *I, size_t a, size_t b)
 {
 	size_t k;
 
-	if (a / I->w == b / I->w && I->has_rows && I->rows[a / I->w] != QUBO_QUEENS_ANY)
+	if (a / I->w == b / I->w && I->has_rows && I->rows[a / I->w] != QUBO_PUZZLE_QUEENS_ANY)
 		return 1;
-	if (a % I->w == b % I->w && I->has_cols && I->cols[a % I->w] != QUBO_QUEENS_ANY)
+	if (a % I->w == b % I->w && I->has_cols && I->cols[a % I->w] != QUBO_PUZZLE_QUEENS_ANY)
 		return 1;
 	for (k = 0; k < I->nreg; k++)
 		if (I->in_reg[k][a] && I->in_reg[k][b])
@@ -813,7 +813,7 @@ static size_t check_conflict_couplers(ph_inst *I, double P, const char *what)
 	int rc;
 
 	ph_spec(I, &s);
-	rc = qubo_puzzle_queens_build(&p, &s, &o);
+	rc = qubo_puzzle_queens_new(&p, &s, &o);
 	if (rc == QUBO_ERR_INFEASIBLE)
 		return 0;
 	cr_assert_eq(rc, QUBO_OK, "%s: %s", what, qubo_error_message());
@@ -838,8 +838,8 @@ static size_t check_conflict_couplers(ph_inst *I, double P, const char *what)
 
 Test(queens, conflicts_are_coupled_once_by_lines_or_pairs)
 {
-	static const int32_t wraps[3] = { QUBO_QUEENS_PLANE, QUBO_QUEENS_CYLINDER,
-					  QUBO_QUEENS_TORUS };
+	static const int32_t wraps[3] = { QUBO_PUZZLE_WRAP_NONE, QUBO_PUZZLE_WRAP_CYLINDER,
+					  QUBO_PUZZLE_WRAP_TORUS };
 	tu_rng r = { 4242 };
 	size_t checked = 0, i;
 	uint32_t N;
@@ -858,7 +858,7 @@ Test(queens, conflicts_are_coupled_once_by_lines_or_pairs)
 			for (i = 0; i < N; i++)
 				I.rows[i] = I.cols[i] = 1;
 			for (d = 1; d < 8; d += 2)
-				I.reach[d] = QUBO_QUEENS_UNLIMITED;
+				I.reach[d] = QUBO_PUZZLE_QUEENS_UNLIMITED;
 			I.wrap = wraps[wi];
 			ph_prepare(&I);
 			snprintf(what, sizeof what, "nqueens %u wrap %d", (unsigned)N, (int)I.wrap);
@@ -895,10 +895,10 @@ Test(queens, penalty_overflow_counts_every_conflict_pair)
 		s.row_counts = cnt;
 		s.col_counts = cnt;
 		for (d = 1; d < 8; d += 2)
-			s.reach[d] = QUBO_QUEENS_UNLIMITED;
+			s.reach[d] = QUBO_PUZZLE_QUEENS_UNLIMITED;
 		o.penalty = DBL_MAX / div[k];
 		o.reduce = QUBO_REDUCE_NONE;
-		rc = qubo_puzzle_queens_build(&p, &s, &o);
+		rc = qubo_puzzle_queens_new(&p, &s, &o);
 		if (k < 2) {
 			cr_assert_eq(rc, QUBO_ERR_OUT_OF_RANGE);
 			cr_assert(strstr(qubo_error_message(),

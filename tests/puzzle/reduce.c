@@ -16,7 +16,7 @@ static qubo_puzzle *build(ph_inst *I, int32_t reduce, int *rc_out)
 	o.struct_size = sizeof o;
 	o.reduce = reduce;
 	ph_spec(I, &s);
-	*rc_out = qubo_puzzle_queens_build(&p, &s, &o);
+	*rc_out = qubo_puzzle_queens_new(&p, &s, &o);
 	return p;
 }
 

@@ -230,7 +230,7 @@ Test(roundtrip, chess)
  * written with the spec letters. */
 Test(roundtrip, chess_spec)
 {
-	static const qubo_chess_move moves[] = { { 1, 2, 0 }, { -1, 1, 1 } };
+	static const qubo_puzzle_chess_move moves[] = { { 1, 2, 0 }, { -1, 1, 1 } };
 	static const size_t start[] = { 0, 2 };
 	tu_rng rng = { 14 };
 	tally t = { 0, 0, 0, 0 };
@@ -243,12 +243,11 @@ Test(roundtrip, chess_spec)
 
 		s.width = (uint32_t)tu_range(&rng, 2, 6);
 		s.height = (uint32_t)tu_range(&rng, 2, 6);
-		s.mode = k % 2 ? QUBO_CHESS_MAX : QUBO_CHESS_COLOURED;
+		s.mode = k % 2 ? QUBO_PUZZLE_CHESS_MODE_MAX : QUBO_PUZZLE_CHESS_MODE_COLOURED;
 		for (i = 0; i < (size_t)s.width * s.height; i++)
-			pieces[i] = tu_below(&rng, 3) == 0 ? QUBO_CHESS_NONE
-				    : tu_below(&rng, 4) == 0
-					    ? QUBO_CHESS_CUSTOM
-					    : (int32_t)tu_below(&rng, 5);
+			pieces[i] = tu_below(&rng, 3) == 0 ? QUBO_PUZZLE_CHESS_NONE :
+				    tu_below(&rng, 4) == 0 ? QUBO_PUZZLE_CHESS_CUSTOM :
+							     (int32_t)tu_below(&rng, 5);
 		s.pieces = pieces;
 		s.num_move_sets = 1;
 		s.move_set_start = start;

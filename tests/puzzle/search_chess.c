@@ -315,7 +315,7 @@ typedef struct ci {
 	int32_t pieces[MAXC];
 	size_t nsets;
 	size_t start[3];
-	qubo_chess_move moves[8];
+	qubo_puzzle_chess_move moves[8];
 	int has_regions;
 	int32_t regions[MAXC];
 	int has_weights;
@@ -326,7 +326,7 @@ typedef struct ci {
 
 static int ci_attack(const ci *I, size_t a, size_t b)
 {
-	const qubo_chess_move *custom[2];
+	const qubo_puzzle_chess_move *custom[2];
 	size_t ncustom[2], k;
 
 	for (k = 0; k < I->nsets; k++) {
@@ -364,11 +364,11 @@ static void ci_random(ci *I, tu_rng *r, int32_t mode)
 	}
 	for (a = 0; a < I->n; a++) {
 		if (tu_below(r, 5) == 0 || on >= MAX_ON) {
-			I->pieces[a] = QUBO_CHESS_NONE;
+			I->pieces[a] = QUBO_PUZZLE_CHESS_NONE;
 			continue;
 		}
 		k = (size_t)tu_below(r, 5 + I->nsets);
-		I->pieces[a] = k < 5 ? (int32_t)k : QUBO_CHESS_CUSTOM + (int32_t)(k - 5);
+		I->pieces[a] = k < 5 ? (int32_t)k : QUBO_PUZZLE_CHESS_CUSTOM + (int32_t)(k - 5);
 		on++;
 	}
 	/* a non-attacking placement, for regions and pre-placed pieces that
@@ -378,13 +378,13 @@ static void ci_random(ci *I, tu_rng *r, int32_t mode)
 		int ok;
 
 		a = (size_t)tu_below(r, I->n);
-		ok = I->pieces[a] != QUBO_CHESS_NONE && tu_below(r, 2);
+		ok = I->pieces[a] != QUBO_PUZZLE_CHESS_NONE && tu_below(r, 2);
 		for (b = 0; ok && b < I->n; b++)
 			ok = !(plant[b] && (b == a || ci_attack(I, a, b)));
 		if (ok)
 			plant[a] = 1;
 	}
-	if (mode == QUBO_CHESS_COLOURED && tu_below(r, 5) != 0) {
+	if (mode == QUBO_PUZZLE_CHESS_MODE_COLOURED && tu_below(r, 5) != 0) {
 		int nreg = 0;
 
 		I->has_regions = 1;
@@ -398,7 +398,7 @@ static void ci_random(ci *I, tu_rng *r, int32_t mode)
 		if (tu_below(r, 8) == 0 && (size_t)nreg + 1 < I->n) /* a region with no cell */
 			I->regions[tu_below(r, I->n)] = nreg + 1;
 	}
-	if (mode == QUBO_CHESS_MAX && tu_below(r, 2)) {
+	if (mode == QUBO_PUZZLE_CHESS_MODE_MAX && tu_below(r, 2)) {
 		I->has_weights = 1;
 		for (a = 0; a < I->n; a++)
 			I->weights[a] = weight_values[tu_below(r, 5)];
@@ -407,7 +407,7 @@ static void ci_random(ci *I, tu_rng *r, int32_t mode)
 		size_t j;
 
 		a = (size_t)tu_below(r, I->n);
-		if (I->pieces[a] == QUBO_CHESS_NONE || (!plant[a] && tu_below(r, 4)))
+		if (I->pieces[a] == QUBO_PUZZLE_CHESS_NONE || (!plant[a] && tu_below(r, 4)))
 			continue;
 		for (j = 0; j < I->nplaced; j++)
 			if (I->placed[j] == a)
@@ -443,7 +443,7 @@ static size_t ci_cells(const ci *I, size_t *cells, uint8_t *off)
 	size_t a, nc = 0;
 
 	for (a = 0; a < I->n; a++) {
-		off[a] = I->pieces[a] == QUBO_CHESS_NONE;
+		off[a] = I->pieces[a] == QUBO_PUZZLE_CHESS_NONE;
 		if (!off[a])
 			cells[nc++] = a;
 	}
@@ -558,7 +558,7 @@ Test(search_chess, coloured_branch_and_reduce_finds_every_solution)
 		char what[64];
 		int rc;
 
-		ci_random(&I, &r, QUBO_CHESS_COLOURED);
+		ci_random(&I, &r, QUBO_PUZZLE_CHESS_MODE_COLOURED);
 		snprintf(what, sizeof what, "coloured trial %d", t);
 		rc = ci_build(&I, levels[t % 3], &p);
 		if (rc == QUBO_ERR_INFEASIBLE) {
@@ -603,7 +603,7 @@ Test(search_chess, coloured_rooks_in_columns)
 	size_t i, np;
 
 	for (i = 0; i < 16; i++) {
-		pieces[i] = QUBO_CHESS_ROOK;
+		pieces[i] = QUBO_PUZZLE_CHESS_ROOK;
 		regions[i] = (int32_t)(i % 4);
 	}
 	s.width = s.height = 4;
@@ -650,7 +650,7 @@ Test(search_chess, max_optimum_finds_every_optimal_board)
 		char what[64];
 		int rc, have_worse = 0;
 
-		ci_random(&I, &r, QUBO_CHESS_MAX);
+		ci_random(&I, &r, QUBO_PUZZLE_CHESS_MODE_MAX);
 		snprintf(what, sizeof what, "max trial %d", t);
 		rc = ci_build(&I, levels[t % 3], &p);
 		nc = ci_cells(&I, cells, off);
@@ -711,10 +711,10 @@ Test(search_chess, max_known_boards)
 		double weight;
 		size_t count;
 	} known[] = {
-		{ QUBO_CHESS_QUEEN, 8, 92 },
-		{ QUBO_CHESS_ROOK, 8, 40320 },
-		{ QUBO_CHESS_BISHOP, 14, 256 },
-		{ QUBO_CHESS_KNIGHT, 32, 2 },
+		{ QUBO_PUZZLE_CHESS_QUEEN, 8, 92 },
+		{ QUBO_PUZZLE_CHESS_ROOK, 8, 40320 },
+		{ QUBO_PUZZLE_CHESS_BISHOP, 14, 256 },
+		{ QUBO_PUZZLE_CHESS_KNIGHT, 32, 2 },
 	};
 	int32_t pieces[64];
 	double weights[64];
@@ -730,7 +730,7 @@ Test(search_chess, max_known_boards)
 		for (i = 0; i < 64; i++)
 			pieces[i] = known[k].piece;
 		s.width = s.height = 8;
-		s.mode = QUBO_CHESS_MAX;
+		s.mode = QUBO_PUZZLE_CHESS_MODE_MAX;
 		s.pieces = pieces;
 		cr_assert_eq(qubo_puzzle_chess_new(&p, &s, NULL), QUBO_OK);
 		memset(&r, 0, sizeof r);
@@ -753,11 +753,11 @@ Test(search_chess, max_known_boards)
 		run r;
 
 		for (i = 0; i < 16; i++) {
-			pieces[i] = QUBO_CHESS_KING;
+			pieces[i] = QUBO_PUZZLE_CHESS_KING;
 			weights[i] = (i == 0 || i == 3 || i == 12 || i == 15) ? 3.0 : 1.0;
 		}
 		s.width = s.height = 4;
-		s.mode = QUBO_CHESS_MAX;
+		s.mode = QUBO_PUZZLE_CHESS_MODE_MAX;
 		s.pieces = pieces;
 		s.weights = weights;
 		cr_assert_eq(qubo_puzzle_chess_new(&p, &s, NULL), QUBO_OK);
@@ -779,7 +779,7 @@ typedef struct di {
 	uint8_t off[MAXC];
 	int32_t piece;
 	size_t nmoves;
-	qubo_chess_move moves[6];
+	qubo_puzzle_chess_move moves[6];
 	int32_t slack;
 } di;
 
@@ -799,7 +799,7 @@ static void di_random(di *I, tu_rng *r)
 	}
 	I->piece = (int32_t)tu_below(r, 6);
 	if (I->piece == 5) {
-		I->piece = QUBO_CHESS_CUSTOM;
+		I->piece = QUBO_PUZZLE_CHESS_CUSTOM;
 		I->nmoves = (size_t)tu_range(r, 0, 4);
 		for (a = 0; a < I->nmoves; a++) {
 			do {
@@ -821,8 +821,8 @@ static qubo_puzzle *di_build(const di *I)
 	s.height = I->h;
 	s.off_board = I->off;
 	s.piece = I->piece;
-	s.num_moves = I->piece == QUBO_CHESS_CUSTOM ? I->nmoves : 0;
-	s.moves = I->piece == QUBO_CHESS_CUSTOM ? I->moves : NULL;
+	s.num_moves = I->piece == QUBO_PUZZLE_CHESS_CUSTOM ? I->nmoves : 0;
+	s.moves = I->piece == QUBO_PUZZLE_CHESS_CUSTOM ? I->moves : NULL;
 	s.slack = I->slack;
 	cr_assert_eq(qubo_puzzle_domination_new(&p, &s, NULL), QUBO_OK, "%s", qubo_error_message());
 	return p;
@@ -999,10 +999,10 @@ Test(search_chess, rooks_and_kings)
 		int32_t piece;
 		double gamma;
 	} known[] = {
-		{ 5, 3, QUBO_CHESS_ROOK, 3 },
-		{ 4, 4, QUBO_CHESS_ROOK, 4 },
-		{ 7, 5, QUBO_CHESS_KING, 6 },
-		{ 9, 9, QUBO_CHESS_KING, 9 },
+		{ 5, 3, QUBO_PUZZLE_CHESS_ROOK, 3 },
+		{ 4, 4, QUBO_PUZZLE_CHESS_ROOK, 4 },
+		{ 7, 5, QUBO_PUZZLE_CHESS_KING, 6 },
+		{ 9, 9, QUBO_PUZZLE_CHESS_KING, 9 },
 	};
 	size_t k;
 
@@ -1035,7 +1035,7 @@ static qubo_puzzle *max_queens(uint32_t n)
 	qubo_puzzle *p = NULL;
 
 	s.width = s.height = n;
-	s.mode = QUBO_CHESS_MAX;
+	s.mode = QUBO_PUZZLE_CHESS_MODE_MAX;
 	cr_assert_eq(qubo_puzzle_chess_new(&p, &s, NULL), QUBO_OK);
 	return p;
 }
@@ -1095,11 +1095,12 @@ Test(search_chess, stop_and_found_stop_the_search)
 Test(search_chess, cell_slots)
 {
 	/* 3 x 2: a hole, regions, a pre-placed knight, a custom piece */
-	int32_t pieces[6] = { QUBO_CHESS_KING,	 QUBO_CHESS_NONE, QUBO_CHESS_KNIGHT,
-			      QUBO_CHESS_CUSTOM, QUBO_CHESS_ROOK, QUBO_CHESS_BISHOP };
+	int32_t pieces[6] = { QUBO_PUZZLE_CHESS_KING,	QUBO_PUZZLE_CHESS_NONE,
+			      QUBO_PUZZLE_CHESS_KNIGHT, QUBO_PUZZLE_CHESS_CUSTOM,
+			      QUBO_PUZZLE_CHESS_ROOK,	QUBO_PUZZLE_CHESS_BISHOP };
 	int32_t regions[6] = { 0, 1, 1, -1, 0, 2 };
 	size_t start[2] = { 0, 1 };
-	qubo_chess_move mv[1] = { { 1, 1, 0 } };
+	qubo_puzzle_chess_move mv[1] = { { 1, 1, 0 } };
 	uint32_t placed[1] = { 2 };
 	uint8_t off[6] = { 0, 0, 1, 0, 0, 0 };
 	qubo_puzzle_chess_spec s = QUBO_PUZZLE_CHESS_SPEC_INIT;
@@ -1130,7 +1131,7 @@ Test(search_chess, cell_slots)
 	}
 	qubo_puzzle_free(p);
 	/* max pieces: no regions */
-	s.mode = QUBO_CHESS_MAX;
+	s.mode = QUBO_PUZZLE_CHESS_MODE_MAX;
 	s.regions = NULL;
 	cr_assert_eq(qubo_puzzle_chess_new(&p, &s, NULL), QUBO_OK, "%s", qubo_error_message());
 	cr_assert_eq(p->fam->search, &qubo__pz_chess_max_search);
@@ -1149,7 +1150,7 @@ Test(search_chess, cell_slots)
 	ds.width = 3;
 	ds.height = 2;
 	ds.off_board = off;
-	ds.piece = QUBO_CHESS_CUSTOM;
+	ds.piece = QUBO_PUZZLE_CHESS_CUSTOM;
 	ds.num_moves = 1;
 	ds.moves = mv;
 	cr_assert_eq(qubo_puzzle_domination_new(&p, &ds, NULL), QUBO_OK);
@@ -1159,7 +1160,7 @@ Test(search_chess, cell_slots)
 
 		p->fam->cell(p, i, &c);
 		cr_assert_eq(p->fam->on_board(p, i), !off[i]);
-		cr_assert_eq(c.piece, off[i] ? QUBO_CHESS_NONE : QUBO_CHESS_CUSTOM);
+		cr_assert_eq(c.piece, off[i] ? QUBO_PUZZLE_CHESS_NONE : QUBO_PUZZLE_CHESS_CUSTOM);
 		cr_assert_eq(c.region, -1);
 		cr_assert_eq(c.given, -1);
 	}
@@ -1175,7 +1176,7 @@ Test(search_chess, boards_too_large_for_the_search)
 	void *ws = &ws;
 
 	ds.width = ds.height = 110;
-	ds.piece = QUBO_CHESS_KING;
+	ds.piece = QUBO_PUZZLE_CHESS_KING;
 	cr_assert_eq(qubo_puzzle_domination_new(&p, &ds, NULL), QUBO_OK);
 	cr_assert_eq(p->fam->search->ws_new(p, &ws), QUBO_ERR_TOO_LARGE);
 	cr_assert_null(ws);
@@ -1244,7 +1245,7 @@ Test(search_chess, out_of_memory)
 	oom_runs(p, &fa);
 	qubo_puzzle_free(p);
 	s.width = s.height = 6;
-	s.mode = QUBO_CHESS_MAX;
+	s.mode = QUBO_PUZZLE_CHESS_MODE_MAX;
 	cr_assert_eq(qubo_puzzle_chess_new(&p, &s, &o), QUBO_OK);
 	oom_runs(p, &fa);
 	qubo_puzzle_free(p);

@@ -118,7 +118,7 @@ Test(puzzle_solve, count_and_solve_match_the_oracle_on_random_instances)
 			qubo_puzzle_options po = QUBO_PUZZLE_OPTIONS_INIT;
 
 			po.reduce = 1 + i % 3;
-			rc = qubo_puzzle_queens_build(&p, &s, &po);
+			rc = qubo_puzzle_queens_new(&p, &s, &po);
 		}
 		ph_solutions(&I, NULL, &sols);
 		if (rc == QUBO_ERR_INFEASIBLE) {

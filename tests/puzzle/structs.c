@@ -140,7 +140,7 @@ Test(puzzle_structs, stats)
 static int use_queens(void *ctx, const void *in)
 {
 	qubo_puzzle *p = NULL;
-	int rc = qubo_puzzle_queens_build(&p, in, NULL);
+	int rc = qubo_puzzle_queens_new(&p, in, NULL);
 
 	(void)ctx;
 	qubo_puzzle_free(p);
@@ -158,10 +158,10 @@ Test(puzzle_structs, queens_spec)
 	s.row_counts = ones;
 	s.col_counts = ones;
 	for (d = 0; d < 8; d++)
-		s.reach[d] = d % 2 ? QUBO_QUEENS_UNLIMITED : 0;
+		s.reach[d] = d % 2 ? QUBO_PUZZLE_QUEENS_UNLIMITED : 0;
 	cr_assert_eq(use_queens(NULL, &s), QUBO_OK, "%s", qubo_error_message());
 	ts_input_rule(use_queens, NULL, &s, sizeof s, QUBO_PUZZLE_QUEENS_SPEC_SIZE_V1,
-		      "qubo_puzzle_queens_spec", "qubo_puzzle_queens_build");
+		      "qubo_puzzle_queens_spec", "qubo_puzzle_queens_new");
 }
 
 static int use_chess(void *ctx, const void *in)

@@ -951,7 +951,7 @@ Test(tents, propagation_keeps_solutions)
 		s = to_spec(&I, 0);
 		cr_assert_eq(qubo_puzzle_tents_new(&p, &s, NULL), QUBO_OK, "%s",
 			     qubo_error_message());
-		cr_assert_eq(qubo__pz_alloc_init(&a, NULL), QUBO_OK);
+		cr_assert_eq(qubo__alloc_init(&a, NULL, NULL), QUBO_OK);
 		cr_assert_eq(qubo__pz_tt_ws_new(p->data, &a, NULL, &ws), QUBO_OK);
 		for (i = 0; i < sols.n && i < 8; i++) {
 			int8_t val[TO_MAX];

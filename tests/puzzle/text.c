@@ -233,7 +233,7 @@ Test(puzzle_text, format_buffers)
 
 		s.width = s.height = 2;
 		s.off_board = off;
-		cr_assert_eq(qubo_puzzle_queens_build(&p, &s, NULL), QUBO_OK);
+		cr_assert_eq(qubo_puzzle_queens_new(&p, &s, NULL), QUBO_OK);
 		cr_assert_eq(qubo_puzzle_family(p), QUBO_PUZZLE_GENERAL_QUEENS);
 		cr_assert_eq(qubo_puzzle_format(p, buf, sizeof buf, &len), QUBO_ERR_NOT_SUPPORTED);
 		cr_assert_eq(qubo_puzzle_format_solution(p, b4, 4, buf, sizeof buf, &len), QUBO_OK);
@@ -339,13 +339,13 @@ Test(puzzle_text, headerless_solutions_starting_off_the_board)
 
 	qs.width = qs.height = 2;
 	qs.off_board = off;
-	cr_assert_eq(qubo_puzzle_queens_build(&p[0], &qs, NULL), QUBO_OK, "%s", qubo_error_message());
+	cr_assert_eq(qubo_puzzle_queens_new(&p[0], &qs, NULL), QUBO_OK, "%s", qubo_error_message());
 	ds.width = ds.height = 2;
 	ds.off_board = off;
 	cr_assert_eq(qubo_puzzle_domination_new(&p[1], &ds, NULL), QUBO_OK, "%s",
 		     qubo_error_message());
 	qs.width = qs.height = 1; /* every cell off the board */
-	cr_assert_eq(qubo_puzzle_queens_build(&p[2], &qs, NULL), QUBO_OK, "%s", qubo_error_message());
+	cr_assert_eq(qubo_puzzle_queens_new(&p[2], &qs, NULL), QUBO_OK, "%s", qubo_error_message());
 	for (k = 0; k < 3; k++) {
 		size_t cells = k == 2 ? 1 : 4;
 

@@ -52,17 +52,6 @@ enum qubo_puzzle_windows {
 	QUBO_PUZZLE_WINDOWS_DIAGONALS = 4
 };
 
-/** Which edges of the board are joined (qubo_puzzle_binary_spec::wrap). */
-enum qubo_puzzle_wrap {
-	/** A plain board. */
-	QUBO_PUZZLE_WRAP_NONE = 0,
-	/** A cylinder: the last column is next to the first, so windows run on
-	 *  across the left and right edges. */
-	QUBO_PUZZLE_WRAP_CYLINDER = 1,
-	/** A torus: the cylinder, and the last row is next to the first. */
-	QUBO_PUZZLE_WRAP_TORUS = 2
-};
-
 /** A sign between two cells. */
 typedef struct qubo_puzzle_binary_sign {
 	/** A cell. */

@@ -11,7 +11,7 @@
  * Takuzu/Tango Game" (rectangular and irregular boards, per-row and per-column counts, overlapping regions
  * needing q or q+1 queens, per-cell attack reach, N-Queens with regions or
  * soft regions) is described by a qubo_puzzle_queens_spec and built with
- * qubo_puzzle_queens_build(). The result is an ordinary puzzle object
+ * qubo_puzzle_queens_new(). The result is an ordinary puzzle object
  * (family #QUBO_PUZZLE_GENERAL_QUEENS): decode, check and format work as for
  * the text families.
  *
@@ -46,61 +46,51 @@ QUBO_BEGIN_DECLS
 
 /** Unlimited attack reach: the whole line (up to the board's edge, or once
  *  around a wrapped board). */
-#define QUBO_QUEENS_UNLIMITED 0xFFFFFFFFu
+#define QUBO_PUZZLE_QUEENS_UNLIMITED 0xFFFFFFFFu
 
 /** A row or column count meaning "no constraint on this line". */
-#define QUBO_QUEENS_ANY (-1)
+#define QUBO_PUZZLE_QUEENS_ANY (-1)
 
 /** The eight attack directions, the index into the reach arrays:
  *  clockwise from up. Rows grow downwards, columns to the right. */
-enum qubo_queens_direction {
+enum qubo_puzzle_queens_direction {
 	/** Up: row − 1. */
-	QUBO_QUEENS_N = 0,
+	QUBO_PUZZLE_QUEENS_N = 0,
 	/** Up and right: row − 1, column + 1. */
-	QUBO_QUEENS_NE = 1,
+	QUBO_PUZZLE_QUEENS_NE = 1,
 	/** Right: column + 1. */
-	QUBO_QUEENS_E = 2,
+	QUBO_PUZZLE_QUEENS_E = 2,
 	/** Down and right: row + 1, column + 1. */
-	QUBO_QUEENS_SE = 3,
+	QUBO_PUZZLE_QUEENS_SE = 3,
 	/** Down: row + 1. */
-	QUBO_QUEENS_S = 4,
+	QUBO_PUZZLE_QUEENS_S = 4,
 	/** Down and left: row + 1, column − 1. */
-	QUBO_QUEENS_SW = 5,
+	QUBO_PUZZLE_QUEENS_SW = 5,
 	/** Left: column − 1. */
-	QUBO_QUEENS_W = 6,
+	QUBO_PUZZLE_QUEENS_W = 6,
 	/** Up and left: row − 1, column − 1. */
-	QUBO_QUEENS_NW = 7
-};
-
-/** How the board's edges join. */
-enum qubo_queens_wrap {
-	/** A flat board: attacks stop at the edges. */
-	QUBO_QUEENS_PLANE = 0,
-	/** The left and right edges are glued: columns wrap around. */
-	QUBO_QUEENS_CYLINDER = 1,
-	/** Rows and columns both wrap around. */
-	QUBO_QUEENS_TORUS = 2
+	QUBO_PUZZLE_QUEENS_NW = 7
 };
 
 /** How a region that may hold 0 or 1 queens (q = 0, plus_one = 1) enters
  *  the model. */
-enum qubo_queens_region_form {
+enum qubo_puzzle_queens_region_form {
 	/** The q-or-q+1 count term, like every other region. */
-	QUBO_QUEENS_REGION_COUNT = 0,
+	QUBO_PUZZLE_QUEENS_REGION_COUNT = 0,
 	/** A pairwise at-most-one term P Σ_{a<b} x_a x_b (the second paper,
 	 *  §2.4.2, eq. 29):
 	 *  half the weight on the same couplers, no linear terms. */
-	QUBO_QUEENS_REGION_PAIRWISE = 1
+	QUBO_PUZZLE_QUEENS_REGION_PAIRWISE = 1
 };
 
 /**
  * A generalised queens instance. Zero everywhere (besides @c struct_size,
  * @c width and @c height) is a board with no constraint at all. Arrays are
- * read during qubo_puzzle_queens_build() only; the puzzle keeps copies.
+ * read during qubo_puzzle_queens_new() only; the puzzle keeps copies.
  *
  * Examples. N-Queens: row and column counts 1, @c reach 0 for N, E, S, W and
- * #QUBO_QUEENS_UNLIMITED for the diagonals. LinkedIn Queens: counts 1, the
- * N regions with count 1, diagonal reach 1. Star Battle with k stars:
+ * #QUBO_PUZZLE_QUEENS_UNLIMITED for the diagonals. LinkedIn Queens: counts
+ * 1, the N regions with count 1, diagonal reach 1. Star Battle with k stars:
  * counts k and reach 1 in all eight directions. N-Queens with regions: the
  * N-Queens spec plus regions with count 1; with soft regions: count 0 and
  * @c region_plus_one 1 (at most one queen per region).
@@ -116,7 +106,8 @@ typedef struct qubo_puzzle_queens_spec {
 	 *  for a cell that is not on the board (it never holds a queen). */
 	const uint8_t *off_board;
 	/** NULL (rows unconstrained) or @c height counts: row r must hold
-	 *  exactly row_counts[r] queens, or any number for #QUBO_QUEENS_ANY. */
+	 *  exactly row_counts[r] queens, or any number for
+	 *  #QUBO_PUZZLE_QUEENS_ANY. */
 	const int32_t *row_counts;
 	/** NULL or @c width counts, as @c row_counts for the columns. */
 	const int32_t *col_counts;
@@ -134,13 +125,14 @@ typedef struct qubo_puzzle_queens_spec {
 	/** NULL (all 0) or @c num_regions flags t_k: 1 when region k may hold
 	 *  q_k or q_k + 1 queens, 0 when exactly q_k. */
 	const int32_t *region_plus_one;
-	/** Attack reach of every cell by direction (enum qubo_queens_direction):
-	 *  0 none, d the cells up to d steps away, #QUBO_QUEENS_UNLIMITED. */
+	/** Attack reach of every cell by direction (enum
+	 *  qubo_puzzle_queens_direction): 0 none, d the cells up to d steps
+	 *  away, #QUBO_PUZZLE_QUEENS_UNLIMITED. */
 	uint32_t reach[8];
 	/** NULL (every cell uses @c reach) or 8 × width × height values: the
 	 *  reach of cell i in direction d is cell_reach[8 i + d]. */
 	const uint32_t *cell_reach;
-	/** An enum qubo_queens_wrap value. */
+	/** An enum qubo_puzzle_wrap value (qubo/puzzle.h). */
 	int32_t wrap;
 	/** Pre-placed queens: @c num_queens distinct on-board cell indices.
 	 *  Their rows, columns and regions count them (the second paper, §2.3: the
@@ -148,7 +140,7 @@ typedef struct qubo_puzzle_queens_spec {
 	const uint32_t *queens;
 	/** Number of pre-placed queens. */
 	size_t num_queens;
-	/** An enum qubo_queens_region_form value. */
+	/** An enum qubo_puzzle_queens_region_form value. */
 	int32_t region_form;
 	/** Form of the q-or-q+1 region terms, an enum qubo_k_or_k1_form value
 	 *  (qubo/penalty.h): 0 zero-based (each feasible term 0), 1 fractional
@@ -190,10 +182,68 @@ typedef struct qubo_puzzle_queens_spec {
  *         #QUBO_ERR_INFEASIBLE; #QUBO_ERR_TOO_LARGE (more than 2^24 cells);
  *         #QUBO_ERR_UNSUPPORTED_VERSION (struct sizes); #QUBO_ERR_NOMEM;
  *         #QUBO_ERR_MISUSE (NULL @p out or @p spec).
+ * @since 0.2
+ */
+QUBO_API int qubo_puzzle_queens_new(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec,
+				    const qubo_puzzle_options *options);
+
+/**
+ * The former name of qubo_puzzle_queens_new(), which every other family's
+ * builder already follows (`qubo_puzzle_<family>_new`): the same function
+ * under its 0.1 name, whose messages name qubo_puzzle_queens_build.
+ * @deprecated since 0.2: use qubo_puzzle_queens_new(). Kept exported for
+ * the life of the SONAME (doc/abi.md, "Deprecation").
+ * @param[out] out as qubo_puzzle_queens_new().
+ * @param[in] spec as qubo_puzzle_queens_new().
+ * @param[in] options as qubo_puzzle_queens_new().
+ * @return as qubo_puzzle_queens_new().
  * @since 0.1
  */
 QUBO_API int qubo_puzzle_queens_build(qubo_puzzle **out, const qubo_puzzle_queens_spec *spec,
-				      const qubo_puzzle_options *options);
+				      const qubo_puzzle_options *options)
+	QUBO_DEPRECATED("use qubo_puzzle_queens_new()");
+
+/* The names of 0.1 (doc/abi.md, "Deprecation"). */
+/** @deprecated since 0.2: #QUBO_PUZZLE_QUEENS_UNLIMITED, the same value. */
+#define QUBO_QUEENS_UNLIMITED QUBO_PUZZLE_QUEENS_UNLIMITED
+/** @deprecated since 0.2: #QUBO_PUZZLE_QUEENS_ANY, the same value. */
+#define QUBO_QUEENS_ANY QUBO_PUZZLE_QUEENS_ANY
+/** @deprecated since 0.2: #QUBO_PUZZLE_QUEENS_N, the same value. */
+#define QUBO_QUEENS_N QUBO_PUZZLE_QUEENS_N
+/** @deprecated since 0.2: #QUBO_PUZZLE_QUEENS_NE, the same value. */
+#define QUBO_QUEENS_NE QUBO_PUZZLE_QUEENS_NE
+/** @deprecated since 0.2: #QUBO_PUZZLE_QUEENS_E, the same value. */
+#define QUBO_QUEENS_E QUBO_PUZZLE_QUEENS_E
+/** @deprecated since 0.2: #QUBO_PUZZLE_QUEENS_SE, the same value. */
+#define QUBO_QUEENS_SE QUBO_PUZZLE_QUEENS_SE
+/** @deprecated since 0.2: #QUBO_PUZZLE_QUEENS_S, the same value. */
+#define QUBO_QUEENS_S QUBO_PUZZLE_QUEENS_S
+/** @deprecated since 0.2: #QUBO_PUZZLE_QUEENS_SW, the same value. */
+#define QUBO_QUEENS_SW QUBO_PUZZLE_QUEENS_SW
+/** @deprecated since 0.2: #QUBO_PUZZLE_QUEENS_W, the same value. */
+#define QUBO_QUEENS_W QUBO_PUZZLE_QUEENS_W
+/** @deprecated since 0.2: #QUBO_PUZZLE_QUEENS_NW, the same value. */
+#define QUBO_QUEENS_NW QUBO_PUZZLE_QUEENS_NW
+/** @deprecated since 0.2: enum #qubo_puzzle_queens_direction
+ *  (`enum qubo_queens_direction` names it). */
+#define qubo_queens_direction qubo_puzzle_queens_direction
+/** @deprecated since 0.2: #QUBO_PUZZLE_WRAP_NONE, the same value: enum
+ *  qubo_puzzle_wrap is the one wrap enum of every family. */
+#define QUBO_QUEENS_PLANE QUBO_PUZZLE_WRAP_NONE
+/** @deprecated since 0.2: #QUBO_PUZZLE_WRAP_CYLINDER, the same value. */
+#define QUBO_QUEENS_CYLINDER QUBO_PUZZLE_WRAP_CYLINDER
+/** @deprecated since 0.2: #QUBO_PUZZLE_WRAP_TORUS, the same value. */
+#define QUBO_QUEENS_TORUS QUBO_PUZZLE_WRAP_TORUS
+/** @deprecated since 0.2: enum #qubo_puzzle_wrap
+ *  (`enum qubo_queens_wrap` names it). */
+#define qubo_queens_wrap qubo_puzzle_wrap
+/** @deprecated since 0.2: #QUBO_PUZZLE_QUEENS_REGION_COUNT, the same value. */
+#define QUBO_QUEENS_REGION_COUNT QUBO_PUZZLE_QUEENS_REGION_COUNT
+/** @deprecated since 0.2: #QUBO_PUZZLE_QUEENS_REGION_PAIRWISE, the same value. */
+#define QUBO_QUEENS_REGION_PAIRWISE QUBO_PUZZLE_QUEENS_REGION_PAIRWISE
+/** @deprecated since 0.2: enum #qubo_puzzle_queens_region_form
+ *  (`enum qubo_queens_region_form` names it). */
+#define qubo_queens_region_form qubo_puzzle_queens_region_form
 
 QUBO_END_DECLS
 
