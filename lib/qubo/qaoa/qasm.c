@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qaoa/qaoa_impl.h"
+#include "qaoa_impl.h"
 
 /* Room for one formatted angle: sign, 17 digits, point, exponent. */
 #define NUM_SIZE 40

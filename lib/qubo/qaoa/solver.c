@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../qaoa/qaoa_impl.h"
-#include "solver_impl.h"
+#include "qaoa_impl.h"
+#include "solvers/solver_impl.h"
 
 #define PROGRESS_PERIOD 0.1
 
