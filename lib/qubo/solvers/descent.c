@@ -122,33 +122,6 @@ static int descent_run(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_op
 	return qubo__builtin_sample(ctx, m, &run, initial, descent_kernel, NULL);
 }
 
-static int descent_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
-			  void *user_data)
-{
-	(void)user_data;
-	return descent_run(ctx, m, o, NULL);
-}
-
-static int descent_sample_from(qubo_backend_ctx *ctx, const qubo_model *m,
-			       const qubo_options *o, const qubo_sampleset *initial,
-			       void *user_data)
-{
-	(void)user_data;
-	return descent_run(ctx, m, o, initial);
-}
-
-const qubo_backend_vtable qubo__descent_backend = {
-	sizeof(qubo_backend_vtable),
-	"descent",
-	descent_sample,
-	descent_sample_from,
-	qubo__builtin_set_param,
-	qubo__builtin_describe,
-};
-
-qubo__builtin qubo__descent_builtin = {
-	&qubo__descent_backend,
-	"steepest descent from random starts, or from given samples",
-	descent_params,
-	sizeof descent_params / sizeof descent_params[0],
-};
+QUBO__BUILTIN(descent, "descent", qubo__builtin_sample_from_slot,
+	      "steepest descent from random starts, or from given samples", descent_params,
+	      descent_run);

@@ -467,8 +467,8 @@ static const qubo__param exh_params[] = {
 };
 
 
-static int exh_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
-		      void *user_data)
+static int exh_run(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
+		   const qubo_sampleset *initial)
 {
 	qubo__exh_params p;
 	qubo__exh_output out;
@@ -476,7 +476,7 @@ static int exh_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_opt
 	qubo__run run;
 	int rc;
 
-	(void)user_data;
+	(void)initial;
 	qubo__builtin_run(ctx, o, &run);
 	p.num_lowest = (size_t)qubo__builtin_int(o, QUBO_PARAM_NUM_LOWEST, 0);
 	p.max_ground_states = (size_t)qubo__builtin_int(o, QUBO_PARAM_MAX_GROUND_STATES,
@@ -490,19 +490,7 @@ static int exh_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_opt
 	return rc ? rc : qubo__builtin_status(ctx, res.stop);
 }
 
-const qubo_backend_vtable qubo__exhaustive_backend = {
-	sizeof(qubo_backend_vtable),
-	"exhaustive",
-	exh_sample,
-	NULL,
-	qubo__builtin_set_param,
-	qubo__builtin_describe,
-};
-
-qubo__builtin qubo__exhaustive_builtin = {
-	&qubo__exhaustive_backend,
-	"all 2^n states in Gray-code order (n <= 40); the ground states "
-			      "and their count, or the k lowest states",
-	exh_params,
-	sizeof exh_params / sizeof exh_params[0],
-};
+QUBO__BUILTIN(exhaustive, "exhaustive", NULL,
+	      "all 2^n states in Gray-code order (n <= 40); the ground states and their count, "
+	      "or the k lowest states",
+	      exh_params, exh_run);

@@ -626,33 +626,7 @@ static int pt_run(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options
 	return qubo__builtin_sample(ctx, m, &run, initial, pt_kernel, &p);
 }
 
-static int pt_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
-		     void *user_data)
-{
-	(void)user_data;
-	return pt_run(ctx, m, o, NULL);
-}
-
-static int pt_sample_from(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
-			  const qubo_sampleset *initial, void *user_data)
-{
-	(void)user_data;
-	return pt_run(ctx, m, o, initial);
-}
-
-const qubo_backend_vtable qubo__pt_backend = {
-	sizeof(qubo_backend_vtable),
-	"pt",
-	pt_sample,
-	pt_sample_from,
-	qubo__builtin_set_param,
-	qubo__builtin_describe,
-};
-
-qubo__builtin qubo__pt_builtin = {
-	&qubo__pt_backend,
-	"parallel tempering: replicas on a ladder of temperatures, Metropolis sweeps and "
-	"exchanges between neighbouring rungs",
-	pt_params,
-	sizeof pt_params / sizeof pt_params[0],
-};
+QUBO__BUILTIN(pt, "pt", qubo__builtin_sample_from_slot,
+	      "parallel tempering: replicas on a ladder of temperatures, Metropolis sweeps and "
+	      "exchanges between neighbouring rungs",
+	      pt_params, pt_run);

@@ -573,32 +573,6 @@ static int tabu_run(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_optio
 	return qubo__builtin_sample(ctx, m, &run, initial, tabu_kernel, &p);
 }
 
-static int tabu_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
-		       void *user_data)
-{
-	(void)user_data;
-	return tabu_run(ctx, m, o, NULL);
-}
-
-static int tabu_sample_from(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
-			    const qubo_sampleset *initial, void *user_data)
-{
-	(void)user_data;
-	return tabu_run(ctx, m, o, initial);
-}
-
-const qubo_backend_vtable qubo__tabu_backend = {
-	sizeof(qubo_backend_vtable),
-	"tabu",
-	tabu_sample,
-	tabu_sample_from,
-	qubo__builtin_set_param,
-	qubo__builtin_describe,
-};
-
-qubo__builtin qubo__tabu_builtin = {
-	&qubo__tabu_backend,
-	"one-flip tabu search with aspiration and restarts from elite states",
-	tabu_params,
-	sizeof tabu_params / sizeof tabu_params[0],
-};
+QUBO__BUILTIN(tabu, "tabu", qubo__builtin_sample_from_slot,
+	      "one-flip tabu search with aspiration and restarts from elite states", tabu_params,
+	      tabu_run);
