@@ -14,32 +14,19 @@
  *
  * Angles are printed with the fewest significant digits (15 to 17) that
  * read back to the same double, always with a decimal point (OpenQASM 2's
- * real literals need one before an exponent: 1.0e-05), inside uselocale()
- * of the C locale so that the decimal point is '.' whatever the caller's
- * locale.
+ * real literals need one before an exponent: 1.0e-05), in the C locale
+ * whatever the caller's locale (number.h).
  */
-#include <locale.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "number.h"
 #include "qaoa_impl.h"
 
 /* Room for one formatted angle: sign, 17 digits, point, exponent. */
 #define NUM_SIZE 40
-
-/* ------------------------------------------------------------------ */
-/* The C locale, created once. */
-
-static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
-static locale_t c_locale;
-
-static void c_locale_init(void)
-{
-	c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-}
 
 /* ------------------------------------------------------------------ */
 /* Output. */
@@ -80,25 +67,20 @@ static void putf(sink *s, const char *fmt, ...)
 
 /*
  * v (finite) with the fewest significant digits from 15 to 17 that read back
- * to the same double, in the C locale (current on this thread), with a
- * decimal point before any exponent: 0.5, -2.0, 1.0e-05, 2.5e+20. Zero of
- * either sign is "0.0". Returns the length.
+ * to the same double (qubo__number_format_g()), with a decimal point before
+ * any exponent: 0.5, -2.0, 1.0e-05, 2.5e+20. Zero of either sign is "0.0".
+ * Returns the length.
  */
 static size_t fmt_angle(char *out, double v)
 {
-	char tmp[NUM_SIZE];
+	char tmp[QUBO__NUMBER_SIZE];
 	size_t len, i, e;
-	int prec;
 
 	if (v == 0.0) {
 		memcpy(out, "0.0", 4);
 		return 3;
 	}
-	for (prec = 15; prec <= 17; prec++) {
-		snprintf(tmp, sizeof tmp, "%.*g", prec, v);
-		if (prec == 17 || strtod_l(tmp, NULL, c_locale) == v)
-			break;
-	}
+	qubo__number_format_g(tmp, v);
 	len = strlen(tmp);
 	if (strchr(tmp, '.')) {
 		memcpy(out, tmp, len + 1);
@@ -262,7 +244,6 @@ int qubo_qaoa_qasm(const qubo_model *model, size_t p, const double *gammas, cons
 	static const char fn[] = "qubo_qaoa_qasm";
 	ising is;
 	sink s;
-	locale_t old;
 	int rc;
 
 	if (length_out)
@@ -282,18 +263,14 @@ int qubo_qaoa_qasm(const qubo_model *model, size_t p, const double *gammas, cons
 	if ((rc = qubo__qaoa_check_angles(fn, qubo__model_weight_sum(model), p, gammas,
 					  betas)))
 		return rc;
-	pthread_once(&c_locale_once, c_locale_init);
-	if (c_locale == (locale_t)0)
-		return qubo__error(QUBO_ERR_NOMEM, "%s: cannot create the C locale", fn);
+	if ((rc = qubo__c_locale(fn)))
+		return rc;
 	if ((rc = ising_read(model, &is)))
 		return rc;
 	s.buf = buffer;
 	s.cap = capacity;
 	s.len = 0;
-	old = uselocale(c_locale);
 	emit(&s, &is, p, gammas, betas, version);
-	if (old != (locale_t)0)
-		uselocale(old);
 	ising_free(&model->alloc, &is);
 	if (length_out)
 		*length_out = s.len;

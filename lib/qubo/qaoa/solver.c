@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "number.h"
 #include "qaoa_impl.h"
 #include "solvers/solver_impl.h"
 
