@@ -1,11 +1,11 @@
 /*
- * Reading and writing the qbsolv `.qubo` format (doc/formats.md states the
- * rules; every rejection below is listed there).
+ * The qbsolv `.qubo` parser (doc/formats.md states the rules; every
+ * rejection below is listed there).
  *
- * Reader: one pass over the lines of a memory buffer. Linear lines go
- * straight into the model; couplers are staged in chunks of at most
- * QBS_CHUNK and appended to the model's pending pairs, so the
- * declared line counts never size an allocation (maxNodes does size the
+ * One pass over the lines of a memory buffer. Linear lines go straight into
+ * the model; couplers are staged in chunks of at most QBS_CHUNK and
+ * appended to the model's pending pairs, so the declared line counts never
+ * size an allocation (maxNodes does size the
  * model: it is bounded by QUBO_MAX_VARIABLES and the allocator, as a model
  * made by qubo_model_new() is). A long list of coupler lines is read in
  * two halves at once, the second by another thread (half_run()), with the
@@ -15,13 +15,7 @@
  * locale (number.h). Couplers go to the model in the order of their lines,
  * so a file listed by rows gives a log in order, which the compile takes as
  * it is.
- *
- * Writer: walks the compiled CSR's upper triangle directly. Each weight is
- * printed with the shortest decimal that reads back to the same double
- * (qubo__number_format()).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
@@ -29,22 +23,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "model_impl.h"
 #include "number.h"
 #include "pool.h"
+#include "qbsolv_impl.h"
 
 /* Above this many declared variables, the input must hold one byte per
  * QBSOLV_NODES_PER_BYTE variables (doc/formats.md). */
 #define QBSOLV_FREE_NODES (1u << 24)
 #define QBSOLV_NODES_PER_BYTE 16u
-#include "qubo/qbsolv.h"
 
 /* Couplers staged per append to the model. */
 #define QBS_CHUNK 65536
-/* Bytes buffered by the file writer per write(2). */
-#define QBS_FILE_CHUNK 65536
 /* Every entry line takes at least this many bytes ("0 0 0\n"). */
 #define QBS_MIN_LINE 6
 /* The indices of coupler lines are read 8 bytes at a time where the bytes
@@ -948,41 +938,15 @@ static int parse_all(parse *p, size_t length)
 	return rc;
 }
 
-/* Parses data; on failure the message is set, prefixed by func and, when
- * path is not NULL, naming the file. */
-/* The caller's limits, zeros replaced by the defaults. */
-typedef struct limits {
-	qubo_allocator a;
-	size_t max_input_bytes, max_variables, max_couplers;
-} limits;
-
-static int limits_init(limits *l, const qubo_qbsolv_options *src, const char *fn)
-{
-	qubo_qbsolv_options o = QUBO_QBSOLV_OPTIONS_INIT;
-	int rc;
-
-	if (src && (rc = qubo__struct_read(&o, sizeof o, src, QUBO_QBSOLV_OPTIONS_SIZE_V1,
-					   "qubo_qbsolv_options", fn)))
-		return rc;
-	if ((rc = qubo__alloc_init(&l->a, o.allocator, fn)))
-		return rc;
-	l->max_input_bytes = o.max_input_bytes ? o.max_input_bytes
-					       : QUBO_QBSOLV_DEFAULT_MAX_INPUT_BYTES;
-	l->max_variables = o.max_variables ? o.max_variables : QUBO_QBSOLV_DEFAULT_MAX_VARIABLES;
-	if (l->max_variables > QUBO_MODEL_MAX_VARIABLES)
-		l->max_variables = QUBO_MODEL_MAX_VARIABLES;
-	l->max_couplers = o.max_couplers ? o.max_couplers : QUBO_QBSOLV_DEFAULT_MAX_COUPLERS;
-	return QUBO_OK;
-}
-
 /* A UTF-8 byte-order mark some editors write first: skipped. */
 static size_t bom_length(const char *data, size_t length)
 {
 	return length >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
 }
 
-static int read_buffer(qubo_model **out, const char *data, size_t length, const limits *l,
-		       const char *func, const char *path, int pending)
+int qubo__qbsolv_parse(qubo_model **out, const char *data, size_t length,
+		       const qubo__qbsolv_limits *l, const char *func, const char *path,
+		       int pending)
 {
 	const qubo_allocator *a = &l->a;
 	parse p;
@@ -1013,265 +977,4 @@ static int read_buffer(qubo_model **out, const char *data, size_t length, const 
 		return qubo__error_at(rc, p.r.err_line, p.r.err_col, "%s: %s (in '%s')", func,
 				      p.r.msg, path);
 	return qubo__error_at(rc, p.r.err_line, p.r.err_col, "%s: %s", func, p.r.msg);
-}
-
-static int read_mem(qubo_model **out, const char *data, size_t length,
-		    const qubo_qbsolv_options *options, const char *fn)
-{
-	limits l;
-	int rc;
-
-	if (!out)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
-	*out = NULL;
-	if (!data && length)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: data is NULL with length %zu", fn,
-				   length);
-	if ((rc = limits_init(&l, options, fn)) || (rc = qubo__c_locale(fn)))
-		return rc;
-	if (length > l.max_input_bytes)
-		return qubo__error(QUBO_ERR_TOO_LARGE,
-				   "%s: the input is %zu bytes, more than the limit of %zu "
-				   "(qubo_qbsolv_options.max_input_bytes raises it)",
-				   fn, length, l.max_input_bytes);
-	return read_buffer(out, data ? data : "", length, &l, fn, NULL, 0);
-}
-
-static int read_path(qubo_model **out, const char *path, const qubo_qbsolv_options *options,
-		     const char *fn)
-{
-	limits l;
-	char *buf;
-	size_t len;
-	int rc;
-
-	if (!out)
-		return qubo__null_arg(fn, "out");
-	*out = NULL;
-	if ((rc = limits_init(&l, options, fn)) || (rc = qubo__c_locale(fn)) ||
-	    (rc = qubo__read_file(&l.a, path, fn, l.max_input_bytes, &buf, &len)))
-		return rc;
-	rc = read_buffer(out, buf, len, &l, fn, path, 0);
-	qubo__free(&l.a, buf);
-	return rc;
-}
-
-int qubo_qbsolv_read(qubo_model **out, const char *data, size_t length,
-		     const qubo_allocator *allocator)
-{
-	qubo_qbsolv_options o = QUBO_QBSOLV_OPTIONS_INIT;
-
-	o.allocator = allocator;
-	return read_mem(out, data, length, &o, "qubo_qbsolv_read");
-}
-
-int qubo_qbsolv_read_ex(qubo_model **out, const char *data, size_t length,
-			const qubo_qbsolv_options *options)
-{
-	return read_mem(out, data, length, options, "qubo_qbsolv_read_ex");
-}
-
-int qubo__qbsolv_read_pending(qubo_model **out, const char *data, size_t length,
-			      const qubo_qbsolv_options *options)
-{
-	static const char fn[] = "qubo__qbsolv_read_pending";
-	limits l;
-	int rc;
-
-	*out = NULL;
-	if ((rc = limits_init(&l, options, fn)) || (rc = qubo__c_locale(fn)))
-		return rc;
-	return read_buffer(out, data, length, &l, fn, NULL, 1);
-}
-
-int qubo_qbsolv_read_file(qubo_model **out, const char *path, const qubo_allocator *allocator)
-{
-	qubo_qbsolv_options o = QUBO_QBSOLV_OPTIONS_INIT;
-
-	o.allocator = allocator;
-	return read_path(out, path, &o, "qubo_qbsolv_read_file");
-}
-
-int qubo_qbsolv_read_file_ex(qubo_model **out, const char *path,
-			     const qubo_qbsolv_options *options)
-{
-	return read_path(out, path, options, "qubo_qbsolv_read_file_ex");
-}
-
-/* ------------------------------------------------------------------ */
-/* Writer. */
-
-typedef struct sink {
-	/* memory: bytes below cap are stored, len counts all */
-	char *buf;
-	size_t cap, len;
-	/* file: fd >= 0, chunk of QBS_FILE_CHUNK bytes */
-	int fd;
-	char *chunk;
-	size_t used;
-	int err; /* errno of the first failed write */
-} sink;
-
-static void write_all(sink *s, const char *p, size_t n)
-{
-	ssize_t k;
-
-	while (n && !s->err) {
-		k = write(s->fd, p, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			s->err = k < 0 ? errno : EIO;
-			return;
-		}
-		p += k;
-		n -= (size_t)k;
-	}
-}
-
-static void flush_sink(sink *s)
-{
-	if (s->fd >= 0 && s->used) {
-		write_all(s, s->chunk, s->used);
-		s->used = 0;
-	}
-}
-
-static void put(sink *s, const char *p, size_t n)
-{
-	if (s->fd >= 0) {
-		if (s->used + n > QBS_FILE_CHUNK)
-			flush_sink(s);
-		memcpy(s->chunk + s->used, p, n);
-		s->used += n;
-		return;
-	}
-	if (s->len < s->cap)
-		memcpy(s->buf + s->len, p, s->cap - s->len < n ? s->cap - s->len : n);
-	s->len += n;
-}
-
-static void emit(const qubo_model *m, sink *s)
-{
-	char line[160];
-	size_t i, k, n = m->n, nlin = 0, ncoup = m->nnz / 2, len;
-
-	for (i = 0; i < n; i++)
-		nlin += m->h[i] != 0.0;
-	len = (size_t)snprintf(line, sizeof line,
-			       "c qbsolv QUBO written by libqubo: %zu variables, %zu linear "
-			       "terms, %zu couplers\n", n, nlin, ncoup);
-	put(s, line, len);
-	if (m->offset != 0.0) {
-		memcpy(line, "c offset ", 9);
-		len = 9 + qubo__number_format(line + 9, m->offset);
-		line[len++] = '\n';
-		put(s, line, len);
-	}
-	for (k = 0; k < m->num_groups; k++) {
-		memcpy(line, "c group ", 8);
-		len = 8 + qubo__number_u64(line + 8, m->groups[k].first);
-		line[len++] = ' ';
-		len += qubo__number_u64(line + len, m->groups[k].count);
-		line[len++] = '\n';
-		put(s, line, len);
-	}
-	len = (size_t)snprintf(line, sizeof line, "p qubo 0 %zu %zu %zu\n", n, nlin, ncoup);
-	put(s, line, len);
-	for (i = 0; i < n; i++) {
-		if (m->h[i] == 0.0)
-			continue;
-		len = qubo__number_u64(line, i);
-		line[len++] = ' ';
-		len += qubo__number_u64(line + len, i);
-		line[len++] = ' ';
-		len += qubo__number_format(line + len, m->h[i]);
-		line[len++] = '\n';
-		put(s, line, len);
-	}
-	if (!ncoup)
-		return;
-	for (i = 0; i < n; i++) {
-		size_t head;
-
-		if (m->upper[i] == m->row[i + 1])
-			continue;
-		head = qubo__number_u64(line, i);
-		line[head++] = ' ';
-		for (k = m->upper[i]; k < m->row[i + 1]; k++) {
-			len = head + qubo__number_u64(line + head, m->col[k]);
-			line[len++] = ' ';
-			len += qubo__number_format(line + len, m->val[k]);
-			line[len++] = '\n';
-			put(s, line, len);
-		}
-	}
-}
-
-int qubo_qbsolv_write(const qubo_model *model, char *buffer, size_t capacity,
-		      size_t *length_out)
-{
-	static const char fn[] = "qubo_qbsolv_write";
-	sink s;
-	int rc;
-
-	if (!length_out)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: length_out is NULL", fn);
-	*length_out = 0;
-	if ((rc = qubo__model_require_compiled(model, fn)))
-		return rc;
-	if (!buffer && capacity)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: buffer is NULL with capacity %zu", fn,
-				   capacity);
-	if ((rc = qubo__c_locale(fn)))
-		return rc;
-	memset(&s, 0, sizeof s);
-	s.fd = -1;
-	s.buf = buffer;
-	s.cap = capacity;
-	emit(model, &s);
-	*length_out = s.len;
-	/* capacity 0 is the size query: it succeeds */
-	if (s.len > capacity && capacity)
-		return qubo__error(QUBO_ERR_BUFFER_TOO_SMALL,
-				   "%s: the text takes %zu bytes (%zu with its NUL), capacity is "
-				   "%zu", fn, s.len, s.len + 1, capacity);
-	if (s.len < capacity)
-		buffer[s.len] = '\0';
-	return QUBO_OK;
-}
-
-int qubo_qbsolv_write_file(const qubo_model *model, const char *path)
-{
-	static const char fn[] = "qubo_qbsolv_write_file";
-	char eb[128];
-	sink s;
-	int rc;
-
-	if ((rc = qubo__model_require_compiled(model, fn)))
-		return rc;
-	if (!path)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: path is NULL", fn);
-	if ((rc = qubo__c_locale(fn)))
-		return rc;
-	memset(&s, 0, sizeof s);
-	s.chunk = qubo__malloc(&model->alloc, QBS_FILE_CHUNK);
-	if (!s.chunk)
-		return qubo__nomem("the output buffer");
-	s.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (s.fd < 0) {
-		s.err = errno;
-		qubo__free(&model->alloc, s.chunk);
-		return qubo__error(QUBO_ERR_IO, "%s: cannot open '%s' for writing: %s", fn,
-				   path, qubo__errstr(s.err, eb, sizeof eb));
-	}
-	emit(model, &s);
-	flush_sink(&s);
-	if (close(s.fd) != 0 && !s.err)
-		s.err = errno;
-	qubo__free(&model->alloc, s.chunk);
-	if (s.err)
-		return qubo__error(QUBO_ERR_IO, "%s: cannot write '%s': %s", fn, path,
-				   qubo__errstr(s.err, eb, sizeof eb));
-	return QUBO_OK;
 }
