@@ -1824,7 +1824,7 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 	const qubo_allocator *a;
 	sa_prep *p = NULL;
 	sa_shared sh;
-	qubo__runner rn;
+	qubo__pool rn;
 	size_t nworkers = 0, t, r, kept;
 	double bh, bc;
 	int rc, shift = 0;
@@ -1892,7 +1892,7 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 
 	/* The pool's units: the groups, then the single reads left; progress
 	 * counts reads. */
-	qubo__runner_init(&rn, run, sh.num_groups + (run->num_reads - sh.num_groups * SA_GROUP),
+	qubo__pool_init_run(&rn, run, sh.num_groups + (run->num_reads - sh.num_groups * SA_GROUP),
 			  sa_unit, &sh);
 	rn.total = run->num_reads;
 	sh.pool = &rn;
@@ -1911,7 +1911,7 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 		}
 	}
 
-	rc = qubo__runner_exec(&rn, res);
+	rc = qubo__pool_exec_run(&rn, res);
 	if (rc)
 		goto out;
 
