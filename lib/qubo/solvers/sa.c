@@ -576,7 +576,7 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 	/* The pool's units: the groups, then the single reads left; progress
 	 * counts reads. */
 	qubo__pool_init_run(&rn, run, sh.num_groups + (run->num_reads - sh.num_groups * SA_GROUP),
-			  sa_unit, &sh);
+			    sa_unit, &sh);
 	rn.total = run->num_reads;
 	sh.pool = &rn;
 	nworkers = rn.num_workers;

@@ -207,7 +207,7 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 /* Copies the bytes of lane g of gx into gbx where mb[g] is 0xFF, for
  * variables 0 … n − 1 rounded up to a multiple of 4. */
 SA_TARGET_AVX2 void qubo__sa_group_blend(uint8_t *gbx, const uint8_t *gx, const uint8_t *mb,
-				       size_t n)
+					 size_t n)
 {
 	uint64_t m64;
 	__m256i mask;

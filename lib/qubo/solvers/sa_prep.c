@@ -128,7 +128,7 @@ void qubo__sa_prep_log_tables(sa_prep *p)
  * is set (the target check relies on the tracked energy). Else double.
  */
 int qubo__sa_pick_kind(const qubo_model *m, const qubo__sa_params *par, const qubo__run *run,
-		     double beta_max, double scale, int *shift, int32_t *maxde)
+		       double beta_max, double scale, int *shift, int32_t *maxde)
 {
 	double wmax = qubo__max_weight(m);
 

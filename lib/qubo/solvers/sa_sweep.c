@@ -194,8 +194,7 @@ SA_FAST(sweep_f64_n_avx2, SA_F64, 1)
 SA_FAST(sweep_f64_w_avx2, SA_F64, 0)
 #endif
 
-void qubo__sa_pick_sweeps(const sa_prep *p, int portable_only, sa_sweep_fn *fast,
-			  sa_sweep_fn *port)
+void qubo__sa_pick_sweeps(const sa_prep *p, int portable_only, sa_sweep_fn *fast, sa_sweep_fn *port)
 {
 	static const sa_sweep_fn pf[3][2] = {
 		{ sweep_int_w, sweep_int_n }, { sweep_f32_w, sweep_f32_n },
