@@ -219,7 +219,7 @@ static int share_model(const char *path, qubo_model **m)
 		}
 	}
 	MPI_Bcast(text, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
-	rc = qubo_qbsolv_read(m, text, len, NULL);
+	rc = qubo_qbsolv_read_ex(m, text, len, NULL);
 	free(text);
 	if (rc) {
 		if (!rank)

@@ -24,6 +24,11 @@
  * chunks and abandoned one byte past the limit), and a header whose
  * maxNodes or nCouplers exceed @c max_variables or @c max_couplers is
  * refused before the model is allocated.
+ *
+ * The readers are qubo_qbsolv_read_ex() (a buffer) and
+ * qubo_qbsolv_read_file_ex() (a file); qubo_qbsolv_read() and
+ * qubo_qbsolv_read_file(), from 0.1, are deprecated aliases that take only
+ * an allocator.
  */
 #ifndef QUBO_QBSOLV_H
 #define QUBO_QBSOLV_H
@@ -81,10 +86,14 @@ typedef struct qubo_qbsolv_options {
  * @param[in] allocator optional allocator for the model, copied.
  * @return #QUBO_OK, #QUBO_ERR_PARSE, #QUBO_ERR_TOO_LARGE, #QUBO_ERR_NOMEM,
  *         #QUBO_ERR_MISUSE.
+ * @deprecated since 0.2: an alias of qubo_qbsolv_read_ex() with only
+ *             qubo_qbsolv_options.allocator set (messages name
+ *             qubo_qbsolv_read); use qubo_qbsolv_read_ex().
  * @since 0.1
  */
 QUBO_API int qubo_qbsolv_read(qubo_model **out, const char *data, size_t length,
-			      const qubo_allocator *allocator);
+			      const qubo_allocator *allocator)
+	QUBO_DEPRECATED("use qubo_qbsolv_read_ex()");
 
 /**
  * Reads a model from a file.
@@ -92,10 +101,14 @@ QUBO_API int qubo_qbsolv_read(qubo_model **out, const char *data, size_t length,
  * @param[in] path the file's path.
  * @param[in] allocator optional allocator, copied.
  * @return as qubo_qbsolv_read(), and #QUBO_ERR_IO when the file cannot be read.
+ * @deprecated since 0.2: an alias of qubo_qbsolv_read_file_ex() with only
+ *             qubo_qbsolv_options.allocator set (messages name
+ *             qubo_qbsolv_read_file); use qubo_qbsolv_read_file_ex().
  * @since 0.1
  */
 QUBO_API int qubo_qbsolv_read_file(qubo_model **out, const char *path,
-				   const qubo_allocator *allocator);
+				   const qubo_allocator *allocator)
+	QUBO_DEPRECATED("use qubo_qbsolv_read_file_ex()");
 
 /**
  * Reads a model from a memory buffer within the limits of @p options.

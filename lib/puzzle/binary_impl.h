@@ -155,13 +155,12 @@ int qubo__pz_bn_create(qubo_puzzle **out, const struct bn_spec *s, const struct 
 extern const struct qubo__pz_family qubo__pz_takuzu_family;
 extern const struct qubo__pz_family qubo__pz_tango_family;
 
-int qubo__pz_bn_format(const qubo_puzzle *p, struct qubo__pz_out *o);
-void qubo__pz_bn_solution_header(const qubo_puzzle *p, struct qubo__pz_out *o);
+int qubo__pz_bn_format(const qubo_puzzle *p, qubo__sink *o);
+void qubo__pz_bn_solution_header(const qubo_puzzle *p, qubo__sink *o);
 int qubo__pz_bn_solution_header_check(const qubo_puzzle *p, const struct qubo__pz_line *line);
 char qubo__pz_bn_solution_char(const qubo_puzzle *p, size_t cell, uint8_t value);
 int qubo__pz_bn_solution_value(const qubo_puzzle *p, size_t cell, unsigned char ch);
-void qubo__pz_tango_solution_grid(const qubo_puzzle *p, const uint8_t *board,
-				  struct qubo__pz_out *o);
+void qubo__pz_tango_solution_grid(const qubo_puzzle *p, const uint8_t *board, qubo__sink *o);
 int qubo__pz_tango_solution_read(const qubo_puzzle *p, struct qubo__pz_reader *r,
 				 const struct qubo__pz_line *first, uint8_t *board);
 

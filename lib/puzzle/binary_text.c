@@ -366,21 +366,21 @@ int qubo__pz_tango_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 
 /* ---- writing ---- */
 
-static void header_line(const struct bn *b, struct qubo__pz_out *o)
+static void header_line(const struct bn *b, qubo__sink *o)
 {
-	qubo__pz_printf(o, "%s ", b->kind == BN_TANGO ? "tango" : "takuzu");
+	qubo__sink_printf(o, "%s ", b->kind == BN_TANGO ? "tango" : "takuzu");
 	if (b->w == b->h)
-		qubo__pz_printf(o, "%u", (unsigned)b->w);
+		qubo__sink_printf(o, "%u", (unsigned)b->w);
 	else
-		qubo__pz_printf(o, "%ux%u", (unsigned)b->w, (unsigned)b->h);
+		qubo__sink_printf(o, "%ux%u", (unsigned)b->w, (unsigned)b->h);
 	if (b->kind == BN_TAKUZU && !b->distinct)
-		qubo__pz_printf(o, " nounique");
-	qubo__pz_putc(o, '\n');
+		qubo__sink_printf(o, " nounique");
+	qubo__sink_putc(o, '\n');
 }
 
 /* The cells of a board (NULL: the clues, '.' where none) in the family's
  * layout. */
-static void put_grid(const struct bn *b, const uint8_t *board, struct qubo__pz_out *o)
+static void put_grid(const struct bn *b, const uint8_t *board, qubo__sink *o)
 {
 	size_t i;
 
@@ -388,28 +388,28 @@ static void put_grid(const struct bn *b, const uint8_t *board, struct qubo__pz_o
 		size_t col = i % b->w, r;
 
 		if (board)
-			qubo__pz_putc(o, board[i] ? '1' : '0');
+			qubo__sink_putc(o, board[i] ? '1' : '0');
 		else
-			qubo__pz_putc(o, b->clue[i] < 0 ? '.' : (char)('0' + b->clue[i]));
+			qubo__sink_putc(o, b->clue[i] < 0 ? '.' : (char)('0' + b->clue[i]));
 		if (col + 1 < b->w) {
 			if (b->kind == BN_TANGO)
-				qubo__pz_putc(o, (char)b->hsign[i]);
+				qubo__sink_putc(o, (char)b->hsign[i]);
 			continue;
 		}
-		qubo__pz_putc(o, '\n');
+		qubo__sink_putc(o, '\n');
 		r = i / b->w;
 		if (b->kind != BN_TANGO || r + 1 == b->h)
 			continue;
 		for (col = 0; col < b->w; col++) {
-			qubo__pz_putc(o, (char)b->vsign[r * b->w + col]);
+			qubo__sink_putc(o, (char)b->vsign[r * b->w + col]);
 			if (col + 1 < b->w)
-				qubo__pz_putc(o, ' ');
+				qubo__sink_putc(o, ' ');
 		}
-		qubo__pz_putc(o, '\n');
+		qubo__sink_putc(o, '\n');
 	}
 }
 
-int qubo__pz_bn_format(const qubo_puzzle *p, struct qubo__pz_out *o)
+int qubo__pz_bn_format(const qubo_puzzle *p, qubo__sink *o)
 {
 	const struct bn *b = p->data;
 
@@ -422,7 +422,7 @@ int qubo__pz_bn_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 	return QUBO_OK;
 }
 
-void qubo__pz_bn_solution_header(const qubo_puzzle *p, struct qubo__pz_out *o)
+void qubo__pz_bn_solution_header(const qubo_puzzle *p, qubo__sink *o)
 {
 	const struct bn *b = p->data;
 
@@ -481,8 +481,7 @@ int qubo__pz_bn_solution_value(const qubo_puzzle *p, size_t cell, unsigned char 
 	return ch == '0' ? 0 : ch == '1' ? 1 : -1;
 }
 
-void qubo__pz_tango_solution_grid(const qubo_puzzle *p, const uint8_t *board,
-				  struct qubo__pz_out *o)
+void qubo__pz_tango_solution_grid(const qubo_puzzle *p, const uint8_t *board, qubo__sink *o)
 {
 	put_grid(p->data, board, o);
 }

@@ -141,8 +141,8 @@ int qubo__pz_cz_create(qubo_puzzle **out, const qubo_puzzle_chess_spec *spec, co
 extern const struct qubo__pz_family qubo__pz_chess_coloured_family;
 extern const struct qubo__pz_family qubo__pz_chess_max_family;
 
-int qubo__pz_cz_format(const qubo_puzzle *p, struct qubo__pz_out *o);
-void qubo__pz_cz_solution_header(const qubo_puzzle *p, struct qubo__pz_out *o);
+int qubo__pz_cz_format(const qubo_puzzle *p, qubo__sink *o);
+void qubo__pz_cz_solution_header(const qubo_puzzle *p, qubo__sink *o);
 int qubo__pz_cz_solution_header_check(const qubo_puzzle *p, const struct qubo__pz_line *line);
 
 /* The search's propagation: applies the puzzle's clues (no piece where none

@@ -405,13 +405,13 @@ done:
 
 /* ---- writing ---- */
 
-static void header_line(const struct cz *z, struct qubo__pz_out *o)
+static void header_line(const struct cz *z, qubo__sink *o)
 {
-	qubo__pz_printf(o, "chess %ux%u %s\n", (unsigned)z->w, (unsigned)z->h,
+	qubo__sink_printf(o, "chess %ux%u %s\n", (unsigned)z->w, (unsigned)z->h,
 			z->mode == QUBO_PUZZLE_CHESS_MODE_MAX ? "max" : "coloured");
 }
 
-int qubo__pz_cz_format(const qubo_puzzle *p, struct qubo__pz_out *o)
+int qubo__pz_cz_format(const qubo_puzzle *p, qubo__sink *o)
 {
 	const struct cz *z = p->data;
 	size_t i, k, j;
@@ -422,14 +422,14 @@ int qubo__pz_cz_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 				   "text form");
 	header_line(z, o);
 	for (k = 0; k < z->sets.n; k++) {
-		qubo__pz_printf(o, "piece %c", z->sets.letters[k]);
+		qubo__sink_printf(o, "piece %c", z->sets.letters[k]);
 		for (j = z->sets.start[k]; j < z->sets.start[k + 1]; j++) {
 			const qubo_puzzle_chess_move *mv = &z->sets.moves[j];
 
-			qubo__pz_printf(o, " %d,%d%s", (int)mv->drow, (int)mv->dcol,
-					mv->slide ? "*" : "");
+			qubo__sink_printf(o, " %d,%d%s", (int)mv->drow, (int)mv->dcol,
+					  mv->slide ? "*" : "");
 		}
-		qubo__pz_putc(o, '\n');
+		qubo__sink_putc(o, '\n');
 	}
 	for (i = 0; i < z->n; i++) {
 		char ch = '.';
@@ -439,22 +439,23 @@ int qubo__pz_cz_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 			if (z->placed[i])
 				ch = (char)(ch - 'A' + 'a');
 		}
-		qubo__pz_putc(o, ch);
+		qubo__sink_putc(o, ch);
 		if (i % z->w == z->w - 1)
-			qubo__pz_putc(o, '\n');
+			qubo__sink_putc(o, '\n');
 	}
 	if (z->mode != QUBO_PUZZLE_CHESS_MODE_COLOURED)
 		return QUBO_OK;
-	qubo__pz_putc(o, '\n');
+	qubo__sink_putc(o, '\n');
 	for (i = 0; i < z->n; i++) {
-		qubo__pz_putc(o, z->region && z->region[i] >= 0 ? z->reg_char[z->region[i]] : '.');
+		qubo__sink_putc(o,
+				z->region && z->region[i] >= 0 ? z->reg_char[z->region[i]] : '.');
 		if (i % z->w == z->w - 1)
-			qubo__pz_putc(o, '\n');
+			qubo__sink_putc(o, '\n');
 	}
 	return QUBO_OK;
 }
 
-void qubo__pz_cz_solution_header(const qubo_puzzle *p, struct qubo__pz_out *o)
+void qubo__pz_cz_solution_header(const qubo_puzzle *p, qubo__sink *o)
 {
 	const struct cz *z = p->data;
 

@@ -352,18 +352,18 @@ static void dz_check(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz
 
 /* ---- text ---- */
 
-static void header_line(const struct dz *d, struct qubo__pz_out *o)
+static void header_line(const struct dz *d, qubo__sink *o)
 {
 	if (d->w == d->h)
-		qubo__pz_printf(o, "domination %u", (unsigned)d->w);
+		qubo__sink_printf(o, "domination %u", (unsigned)d->w);
 	else
-		qubo__pz_printf(o, "domination %ux%u", (unsigned)d->w, (unsigned)d->h);
+		qubo__sink_printf(o, "domination %ux%u", (unsigned)d->w, (unsigned)d->h);
 	if (d->piece != QUBO_PUZZLE_CHESS_QUEEN)
-		qubo__pz_printf(o, " %s", qubo__pz_cz_builtin_word(d->piece));
-	qubo__pz_putc(o, '\n');
+		qubo__sink_printf(o, " %s", qubo__pz_cz_builtin_word(d->piece));
+	qubo__sink_putc(o, '\n');
 }
 
-static int dz_format(const qubo_puzzle *p, struct qubo__pz_out *o)
+static int dz_format(const qubo_puzzle *p, qubo__sink *o)
 {
 	const struct dz *d = p->data;
 	size_t i;
@@ -379,14 +379,14 @@ static int dz_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 	if (full)
 		return QUBO_OK;
 	for (i = 0; i < d->n; i++) {
-		qubo__pz_putc(o, d->on[i] ? '.' : '#');
+		qubo__sink_putc(o, d->on[i] ? '.' : '#');
 		if (i % d->w == d->w - 1)
-			qubo__pz_putc(o, '\n');
+			qubo__sink_putc(o, '\n');
 	}
 	return QUBO_OK;
 }
 
-static void dz_solution_header(const qubo_puzzle *p, struct qubo__pz_out *o)
+static void dz_solution_header(const qubo_puzzle *p, qubo__sink *o)
 {
 	const struct dz *d = p->data;
 

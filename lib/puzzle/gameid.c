@@ -112,7 +112,7 @@ static int gid_params(struct gid *g)
 }
 
 /* Tents: the grid ('.' and 'T') and the counts, as text. */
-static int gid_tents(const struct gid *g, struct qubo__pz_out *o, char *grid)
+static int gid_tents(const struct gid *g, qubo__sink *o, char *grid)
 {
 	size_t n = (size_t)g->w * g->h, pos = 0, i = g->desc, k;
 	uint32_t v = 0;
@@ -146,10 +146,10 @@ static int gid_tents(const struct gid *g, struct qubo__pz_out *o, char *grid)
 	}
 	if (!ended)
 		return gid_error(g, i, "the grid ends before its last cell");
-	qubo__pz_printf(o, "tents %ux%u\ncols", (unsigned)g->w, (unsigned)g->h);
+	qubo__sink_printf(o, "tents %ux%u\ncols", (unsigned)g->w, (unsigned)g->h);
 	for (k = 0; k < (size_t)g->w + g->h; k++) {
 		if (k == g->w)
-			qubo__pz_printf(o, "\nrows");
+			qubo__sink_printf(o, "\nrows");
 		if (i >= g->len || g->s[i] != ',')
 			return gid_error(g, i, "expected ',' and a tent count for every column and row");
 		i++;
@@ -158,20 +158,20 @@ static int gid_tents(const struct gid *g, struct qubo__pz_out *o, char *grid)
 				k < g->w ? "a column's tent count" : "a row's tent count", &v);
 		if (rc)
 			return rc;
-		qubo__pz_printf(o, " %u", (unsigned)v);
+		qubo__sink_printf(o, " %u", (unsigned)v);
 	}
 	if (i < g->len)
 		return gid_error(g, i, "unexpected data after the last tent count");
-	qubo__pz_putc(o, '\n');
+	qubo__sink_putc(o, '\n');
 	for (k = 0; k < g->h; k++) {
-		qubo__pz_put(o, grid + k * g->w, g->w);
-		qubo__pz_putc(o, '\n');
+		qubo__sink_put(o, grid + k * g->w, g->w);
+		qubo__sink_putc(o, '\n');
 	}
 	return QUBO_OK;
 }
 
 /* Unruly: the grid of clues as takuzu text. */
-static int gid_unruly(const struct gid *g, struct qubo__pz_out *o, char *grid)
+static int gid_unruly(const struct gid *g, qubo__sink *o, char *grid)
 {
 	size_t n = (size_t)g->w * g->h, pos = 0, i, k;
 
@@ -200,11 +200,11 @@ static int gid_unruly(const struct gid *g, struct qubo__pz_out *o, char *grid)
 	if (pos != n + 1)
 		return gid_error(g, i, pos < n + 1 ? "the grid ends before its last cell"
 						   : "the grid runs past its last cell");
-	qubo__pz_printf(o, "takuzu %ux%u%s\n", (unsigned)g->w, (unsigned)g->h,
-			g->unique ? "" : " nounique");
+	qubo__sink_printf(o, "takuzu %ux%u%s\n", (unsigned)g->w, (unsigned)g->h,
+			  g->unique ? "" : " nounique");
 	for (k = 0; k < g->h; k++) {
-		qubo__pz_put(o, grid + k * g->w, g->w);
-		qubo__pz_putc(o, '\n');
+		qubo__sink_put(o, grid + k * g->w, g->w);
+		qubo__sink_putc(o, '\n');
 	}
 	return QUBO_OK;
 }
@@ -212,7 +212,7 @@ static int gid_unruly(const struct gid *g, struct qubo__pz_out *o, char *grid)
 int qubo__pz_gameid_text(const qubo_allocator *a, const struct qubo__pz_line *line,
 			 char **text_out, size_t *len_out)
 {
-	struct qubo__pz_out o = { NULL, 0, 0 };
+	qubo__sink o = { 0 };
 	struct gid g;
 	char *grid, *text;
 	size_t lead = 0, n;
@@ -258,9 +258,7 @@ int qubo__pz_gameid_text(const qubo_allocator *a, const struct qubo__pz_line *li
 		return qubo__nomem("the game ID's grid");
 	/* measure, then write */
 	for (pass = 0, text = NULL; pass < 2; pass++) {
-		o.buf = text;
-		o.cap = text ? o.len + 1 : 0;
-		o.len = 0;
+		qubo__sink_buffer(&o, text, text ? o.len + 1 : 0);
 		rc = g.family == QUBO_PUZZLE_TENTS ? gid_tents(&g, &o, grid) : gid_unruly(&g, &o, grid);
 		if (rc)
 			break;

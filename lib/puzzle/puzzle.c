@@ -662,7 +662,7 @@ int qubo_puzzle_format_solution(const qubo_puzzle *puzzle, const uint8_t *board,
 				char *buffer, size_t capacity, size_t *length_out)
 {
 	static const char fn[] = "qubo_puzzle_format_solution";
-	struct qubo__pz_out o;
+	qubo__sink o;
 	size_t r, c;
 	int rc;
 
@@ -679,9 +679,7 @@ int qubo_puzzle_format_solution(const qubo_puzzle *puzzle, const uint8_t *board,
 				"%s: board[%zu] (row %zu, column %zu) is a piece where "
 				"none may stand, which a solution cannot show",
 				fn, r, r / puzzle->width + 1, r % puzzle->width + 1);
-	o.buf = buffer;
-	o.cap = capacity;
-	o.len = 0;
+	qubo__sink_buffer(&o, buffer, capacity);
 	if (puzzle->fam->solution_header)
 		puzzle->fam->solution_header(puzzle, &o);
 	if (puzzle->fam->solution_grid)
@@ -689,17 +687,17 @@ int qubo_puzzle_format_solution(const qubo_puzzle *puzzle, const uint8_t *board,
 	for (r = 0; r < puzzle->height && !puzzle->fam->solution_grid; r++) {
 		for (c = 0; c < puzzle->width; c++) {
 			size_t i = r * puzzle->width + c;
-			qubo__pz_putc(&o, puzzle->fam->solution_char(puzzle, i, board[i]));
+			qubo__sink_putc(&o, puzzle->fam->solution_char(puzzle, i, board[i]));
 		}
-		qubo__pz_putc(&o, '\n');
+		qubo__sink_putc(&o, '\n');
 	}
-	return qubo__pz_out_finish(&o, fn, length_out);
+	return qubo__sink_finish(&o, fn, "text", length_out);
 }
 
 int qubo_puzzle_format(const qubo_puzzle *puzzle, char *buffer, size_t capacity, size_t *length_out)
 {
 	static const char fn[] = "qubo_puzzle_format";
-	struct qubo__pz_out o;
+	qubo__sink o;
 	int rc;
 
 	if (!puzzle || (!buffer && capacity))
@@ -708,13 +706,11 @@ int qubo_puzzle_format(const qubo_puzzle *puzzle, char *buffer, size_t capacity,
 		return qubo__error(QUBO_ERR_NOT_SUPPORTED,
 				   "%s: a %s puzzle built from a spec has no text form", fn,
 				   puzzle->fam->name);
-	o.buf = buffer;
-	o.cap = capacity;
-	o.len = 0;
+	qubo__sink_buffer(&o, buffer, capacity);
 	rc = puzzle->fam->format(puzzle, &o);
 	if (rc)
 		return rc;
-	return qubo__pz_out_finish(&o, fn, length_out);
+	return qubo__sink_finish(&o, fn, "text", length_out);
 }
 
 /* Nonzero when the line is the family's header (its first word). */
@@ -747,7 +743,7 @@ static int sol_cell(void *ctx, uint32_t row, uint32_t col, unsigned char ch, siz
 /* Nonzero when the puzzle's solutions start with a header line. */
 static int writes_header(const qubo_puzzle *p)
 {
-	struct qubo__pz_out o = { NULL, 0, 0 };
+	qubo__sink o = { 0 };
 
 	if (p->fam->solution_header)
 		p->fam->solution_header(p, &o);

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "common_impl.h"
+#include "sink.h"
 #include "qubo.h"
 #include "qubo/puzzle.h"
 
@@ -135,21 +136,9 @@ int qubo__pz_read_grid(struct qubo__pz_reader *r, const struct qubo__pz_line *fi
 
 /* ---- text writing ---- */
 
-/* Output with the caller-buffer convention of the public format functions:
- * everything is measured, bytes are stored while they fit. */
-struct qubo__pz_out {
-	char *buf;
-	size_t cap;
-	size_t len;
-};
-
-void qubo__pz_put(struct qubo__pz_out *o, const char *s, size_t n);
-void qubo__pz_putc(struct qubo__pz_out *o, char c);
-void qubo__pz_printf(struct qubo__pz_out *o, const char *fmt, ...) QUBO__PRINTF(2, 3);
-/* Sets *length_out; QUBO_OK and a NUL when it fits, QUBO_OK without one when
- * the text fills the buffer exactly, QUBO_OK when the capacity is 0 (the
- * size query), QUBO_ERR_BUFFER_TOO_SMALL otherwise. */
-int qubo__pz_out_finish(struct qubo__pz_out *o, const char *fn, size_t *length_out);
+/* Text is written through the common sink (sink.h) with the caller-buffer
+ * convention of the public format functions: everything is measured, bytes
+ * are stored while they fit, qubo__sink_finish() ends it. */
 
 /* A rule checker's report: one line per broken rule, cut to the capacity
  * (always NUL-terminated when the capacity is nonzero), and the count. */
@@ -284,10 +273,10 @@ struct qubo__pz_family {
 	/* Rule checker: never looks at the model. The board is valid 0/1. */
 	void (*check)(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz_report *rep);
 	/* The puzzle in its text format; NULL when it has none. */
-	int (*format)(const qubo_puzzle *p, struct qubo__pz_out *o);
+	int (*format)(const qubo_puzzle *p, qubo__sink *o);
 	/* The header line of a solution file (with its '\n'); nothing for
 	 * spec-built puzzles. */
-	void (*solution_header)(const qubo_puzzle *p, struct qubo__pz_out *o);
+	void (*solution_header)(const qubo_puzzle *p, qubo__sink *o);
 	/* The character of a cell in a solution grid; '\0' for a value the
 	 * layout cannot show (the board is refused). */
 	char (*solution_char)(const qubo_puzzle *p, size_t cell, uint8_t value);
@@ -314,7 +303,7 @@ struct qubo__pz_family {
 	 * follows the solution header; solution_read reads it from its first
 	 * line `first` on into board (all zero on entry), with parse errors
 	 * naming the line and column. */
-	void (*solution_grid)(const qubo_puzzle *p, const uint8_t *board, struct qubo__pz_out *o);
+	void (*solution_grid)(const qubo_puzzle *p, const uint8_t *board, qubo__sink *o);
 	int (*solution_read)(const qubo_puzzle *p, struct qubo__pz_reader *r,
 			     const struct qubo__pz_line *first, uint8_t *board);
 };

@@ -161,8 +161,8 @@ extern const struct qubo__pz_family qubo__pz_queens_family;
 extern const struct qubo__pz_family qubo__pz_nqueens_family;
 extern const struct qubo__pz_family qubo__pz_general_queens_family;
 
-int qubo__pz_qz_format(const qubo_puzzle *p, struct qubo__pz_out *o);
-void qubo__pz_qz_solution_header(const qubo_puzzle *p, struct qubo__pz_out *o);
+int qubo__pz_qz_format(const qubo_puzzle *p, qubo__sink *o);
+void qubo__pz_qz_solution_header(const qubo_puzzle *p, qubo__sink *o);
 int qubo__pz_qz_solution_header_check(const qubo_puzzle *p, const struct qubo__pz_line *line);
 char qubo__pz_qz_solution_char(const qubo_puzzle *p, size_t cell, uint8_t value);
 int qubo__pz_qz_solution_value(const qubo_puzzle *p, size_t cell, unsigned char ch);

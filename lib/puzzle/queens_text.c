@@ -270,23 +270,23 @@ int qubo__pz_nqueens_parse(qubo_puzzle **out, struct qubo__pz_reader *r,
 
 /* ---- writing ---- */
 
-static void header_line(const struct qz *q, struct qubo__pz_out *o)
+static void header_line(const struct qz *q, qubo__sink *o)
 {
 	if (q->kind == QZ_QUEENS) {
-		qubo__pz_printf(o, "queens %u", (unsigned)q->w);
+		qubo__sink_printf(o, "queens %u", (unsigned)q->w);
 		if (q->stars != 1)
-			qubo__pz_printf(o, " stars %d", (int)q->stars);
+			qubo__sink_printf(o, " stars %d", (int)q->stars);
 	} else {
-		qubo__pz_printf(o, "nqueens %u", (unsigned)q->w);
+		qubo__sink_printf(o, "nqueens %u", (unsigned)q->w);
 		if (q->wrap == QUBO_PUZZLE_WRAP_TORUS)
-			qubo__pz_printf(o, " torus");
+			qubo__sink_printf(o, " torus");
 		else if (q->wrap == QUBO_PUZZLE_WRAP_CYLINDER)
-			qubo__pz_printf(o, " cylinder");
+			qubo__sink_printf(o, " cylinder");
 	}
-	qubo__pz_putc(o, '\n');
+	qubo__sink_putc(o, '\n');
 }
 
-int qubo__pz_qz_format(const qubo_puzzle *p, struct qubo__pz_out *o)
+int qubo__pz_qz_format(const qubo_puzzle *p, qubo__sink *o)
 {
 	const struct qz *q = p->data;
 	size_t i, k;
@@ -313,14 +313,14 @@ int qubo__pz_qz_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 					ch = (char)((q->given[i] ? 'A' : 'a') + (int)con->index);
 			}
 		}
-		qubo__pz_putc(o, ch);
+		qubo__sink_putc(o, ch);
 		if (i % q->w == q->w - 1)
-			qubo__pz_putc(o, '\n');
+			qubo__sink_putc(o, '\n');
 	}
 	return QUBO_OK;
 }
 
-void qubo__pz_qz_solution_header(const qubo_puzzle *p, struct qubo__pz_out *o)
+void qubo__pz_qz_solution_header(const qubo_puzzle *p, qubo__sink *o)
 {
 	const struct qz *q = p->data;
 

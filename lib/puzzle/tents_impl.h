@@ -112,11 +112,10 @@ extern const struct qubo__pz_family qubo__pz_tents_family;
 int qubo__pz_tt_create(qubo_puzzle **out, const qubo_puzzle_tents_spec *spec, int32_t kind,
 		       const struct qubo__pz_opts *opts, const char *fn);
 
-int qubo__pz_tt_format(const qubo_puzzle *p, struct qubo__pz_out *o);
-void qubo__pz_tt_solution_header(const qubo_puzzle *p, struct qubo__pz_out *o);
+int qubo__pz_tt_format(const qubo_puzzle *p, qubo__sink *o);
+void qubo__pz_tt_solution_header(const qubo_puzzle *p, qubo__sink *o);
 int qubo__pz_tt_solution_header_check(const qubo_puzzle *p, const struct qubo__pz_line *line);
-void qubo__pz_tt_solution_grid(const qubo_puzzle *p, const uint8_t *board,
-			       struct qubo__pz_out *o);
+void qubo__pz_tt_solution_grid(const qubo_puzzle *p, const uint8_t *board, qubo__sink *o);
 int qubo__pz_tt_solution_read(const qubo_puzzle *p, struct qubo__pz_reader *r,
 			      const struct qubo__pz_line *first, uint8_t *board);
 

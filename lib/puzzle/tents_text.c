@@ -211,23 +211,22 @@ done:
 
 /* ---- writing ---- */
 
-static void count_line(struct qubo__pz_out *o, const char *word, const int32_t *counts,
-		       uint32_t len)
+static void count_line(qubo__sink *o, const char *word, const int32_t *counts, uint32_t len)
 {
 	uint32_t i;
 
-	qubo__pz_put(o, word, strlen(word));
+	qubo__sink_put(o, word, strlen(word));
 	for (i = 0; i < len; i++)
-		qubo__pz_printf(o, " %d", (int)counts[i]);
-	qubo__pz_putc(o, '\n');
+		qubo__sink_printf(o, " %d", (int)counts[i]);
+	qubo__sink_putc(o, '\n');
 }
 
-static void head(const struct tt *t, struct qubo__pz_out *o)
+static void head(const struct tt *t, qubo__sink *o)
 {
-	qubo__pz_printf(o, "tents %ux%u\n", (unsigned)t->w, (unsigned)t->h);
+	qubo__sink_printf(o, "tents %ux%u\n", (unsigned)t->w, (unsigned)t->h);
 }
 
-static void counts(const struct tt *t, struct qubo__pz_out *o)
+static void counts(const struct tt *t, qubo__sink *o)
 {
 	count_line(o, "cols", t->cols, t->w);
 	count_line(o, "rows", t->rows, t->h);
@@ -236,18 +235,18 @@ static void counts(const struct tt *t, struct qubo__pz_out *o)
 /* The grid: 'A' where board (optional) has a tent (even on a tree, a board
  * the checker rejects, so that it reads back the same), 'T' at the other
  * trees, '.' elsewhere. */
-static void grid(const struct tt *t, const uint8_t *board, struct qubo__pz_out *o)
+static void grid(const struct tt *t, const uint8_t *board, qubo__sink *o)
 {
 	size_t i;
 
 	for (i = 0; i < t->n; i++) {
-		qubo__pz_putc(o, board && board[i] ? 'A' : t->tree[i] ? 'T' : '.');
+		qubo__sink_putc(o, board && board[i] ? 'A' : t->tree[i] ? 'T' : '.');
 		if (i % t->w == t->w - 1)
-			qubo__pz_putc(o, '\n');
+			qubo__sink_putc(o, '\n');
 	}
 }
 
-int qubo__pz_tt_format(const qubo_puzzle *p, struct qubo__pz_out *o)
+int qubo__pz_tt_format(const qubo_puzzle *p, qubo__sink *o)
 {
 	const struct tt *t = p->data;
 
@@ -261,7 +260,7 @@ int qubo__pz_tt_format(const qubo_puzzle *p, struct qubo__pz_out *o)
 	return QUBO_OK;
 }
 
-void qubo__pz_tt_solution_header(const qubo_puzzle *p, struct qubo__pz_out *o)
+void qubo__pz_tt_solution_header(const qubo_puzzle *p, qubo__sink *o)
 {
 	const struct tt *t = p->data;
 
@@ -269,8 +268,7 @@ void qubo__pz_tt_solution_header(const qubo_puzzle *p, struct qubo__pz_out *o)
 		head(t, o);
 }
 
-void qubo__pz_tt_solution_grid(const qubo_puzzle *p, const uint8_t *board,
-			       struct qubo__pz_out *o)
+void qubo__pz_tt_solution_grid(const qubo_puzzle *p, const uint8_t *board, qubo__sink *o)
 {
 	const struct tt *t = p->data;
 

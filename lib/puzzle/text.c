@@ -338,48 +338,6 @@ int qubo__pz_read_grid(struct qubo__pz_reader *r, const struct qubo__pz_line *fi
 	return QUBO_OK;
 }
 
-void qubo__pz_put(struct qubo__pz_out *o, const char *s, size_t n)
-{
-	if (o->len < o->cap) {
-		size_t room = o->cap - o->len;
-		memcpy(o->buf + o->len, s, n < room ? n : room);
-	}
-	o->len += n;
-}
-
-void qubo__pz_putc(struct qubo__pz_out *o, char c)
-{
-	qubo__pz_put(o, &c, 1);
-}
-
-void qubo__pz_printf(struct qubo__pz_out *o, const char *fmt, ...)
-{
-	char tmp[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		qubo__pz_put(o, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
-int qubo__pz_out_finish(struct qubo__pz_out *o, const char *fn, size_t *length_out)
-{
-	if (length_out)
-		*length_out = o->len;
-	/* capacity 0 is the size query: it succeeds */
-	if (o->len > o->cap && o->cap)
-		return qubo__error(QUBO_ERR_BUFFER_TOO_SMALL,
-				   "%s: the text takes %zu bytes (%zu with its NUL), capacity is "
-				   "%zu",
-				   fn, o->len, o->len + 1, o->cap);
-	if (o->len < o->cap)
-		o->buf[o->len] = '\0';
-	return QUBO_OK;
-}
-
 void qubo__pz_violation(struct qubo__pz_report *rep, const char *fmt, ...)
 {
 	char tmp[256];

@@ -16,10 +16,4 @@ static inline int qubo__is_finite(double x)
 	return x - x == 0.0; /* NaN for NaN and ±inf */
 }
 
-/* Parses s[0..n) as a decimal number in the C locale (the qbsolv reader's
- * syntax: [+-](d+[.d*]|.d+)([eE][+-]?d+)?). 1: *out set (it may be
- * infinite on overflow); 0: not a number; -1: out of memory or longer than
- * 127 bytes. */
-int qubo__parse_double(const char *s, size_t n, double *out);
-
 #endif /* QUBO_INTERNAL_H */

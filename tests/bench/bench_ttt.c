@@ -261,7 +261,7 @@ static void bench_file(const char *path, const cfg *c, result *out)
 		out->ttt = nan("");
 		return;
 	}
-	if ((rc = qubo_qbsolv_read_file(&m, path, NULL)))
+	if ((rc = qubo_qbsolv_read_file_ex(&m, path, NULL)))
 		die(path, rc);
 	n = qubo_model_num_variables(m);
 	s = make_solver(c);

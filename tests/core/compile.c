@@ -996,7 +996,7 @@ static size_t thread_counts(const int **threads)
 
 /* Each kind of text, read without the compile and compiled at 1, 2 and 4
  * threads, equals the reference merge of its lines bit for bit, and so do
- * the text read by qubo_qbsolv_read() and the terms added one by one; the
+ * the text read by qubo_qbsolv_read_ex() and the terms added one by one; the
  * texts in order (a run across the halves included) take the compile's
  * path for pairs in order, the others the general one. */
 Test(compile, qbsolv_texts_of_every_order_read_as_their_lines_at_any_thread_count)
@@ -1025,7 +1025,7 @@ Test(compile, qbsolv_texts_of_every_order_read_as_their_lines_at_any_thread_coun
 			cr_assert_eq(m->pairs_unsorted, !ordered, "%s", text_kind[kind]);
 			expect_compiled(m, threads[b], &ref, v);
 		}
-		cr_assert_eq(qubo_qbsolv_read(&m, text, len, NULL), QUBO_OK, "%s",
+		cr_assert_eq(qubo_qbsolv_read_ex(&m, text, len, NULL), QUBO_OK, "%s",
 			     qubo_error_message());
 		check_symmetric(m);
 		got = exported(m);
@@ -1054,7 +1054,7 @@ Test(compile, qbsolv_repeats_in_order_that_overflow_name_the_coupler)
 	for (k = 0; k < 2; k++) {
 		qubo_model *m = (qubo_model *)&m;
 
-		cr_assert_eq(qubo_qbsolv_read(&m, texts[k], strlen(texts[k]), NULL),
+		cr_assert_eq(qubo_qbsolv_read_ex(&m, texts[k], strlen(texts[k]), NULL),
 			     QUBO_ERR_PARSE);
 		cr_assert_null(m);
 		cr_assert(strstr(qubo_error_message(), "(3, 4)"), "%s", qubo_error_message());

@@ -121,11 +121,11 @@ static void check(int by_rows)
 			fail(what, "the model differs from the one compiled on one thread");
 		qubo_model_free(m);
 	}
-	if (qubo_qbsolv_read(&m, text, len, NULL)) {
+	if (qubo_qbsolv_read_ex(&m, text, len, NULL)) {
 		fail(what, qubo_error_message());
 	} else {
 		if (digest(m) != ref)
-			fail(what, "qubo_qbsolv_read() differs from the model compiled on "
+			fail(what, "qubo_qbsolv_read_ex() differs from the model compiled on "
 				   "one thread");
 		qubo_model_free(m);
 	}

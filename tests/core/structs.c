@@ -6,6 +6,7 @@
  * tail, output structs get it zeroed), a size below V1 (refused). Output
  * structs are written up to the caller's size only.
  */
+#define QUBO_DISABLE_DEPRECATION_WARNINGS /* qubo_qbsolv_read(_file), until they are removed */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>

@@ -256,7 +256,7 @@ Test(puzzle_deadline, long_solver_time_limits_are_no_limit)
 	qubo_model *m = NULL;
 	size_t k;
 
-	cr_assert_eq(qubo_qbsolv_read(&m, text, sizeof text - 1, NULL), QUBO_OK, "%s",
+	cr_assert_eq(qubo_qbsolv_read_ex(&m, text, sizeof text - 1, NULL), QUBO_OK, "%s",
 		     qubo_error_message());
 	for (k = 0; k < sizeof longs / sizeof longs[0]; k++) {
 		qubo_solver *s = NULL;

@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "qasm_probs: '%s' is not a list of 2p numbers\n", argv[2]);
 		return 2;
 	}
-	if (qubo_qbsolv_read_file(&m, argv[1], NULL))
+	if (qubo_qbsolv_read_file_ex(&m, argv[1], NULL))
 		return fail(argv[1]);
 	n = qubo_model_num_variables(m);
 

@@ -215,6 +215,23 @@ out:
 	return rc;
 }
 
+int qubo__builtin_sample_slot(qubo_backend_ctx *ctx, const qubo_model *m,
+			      const qubo_options *o, void *user_data)
+{
+	const qubo__builtin *b = user_data;
+
+	return b->run(ctx, m, o, NULL);
+}
+
+int qubo__builtin_sample_from_slot(qubo_backend_ctx *ctx, const qubo_model *m,
+				   const qubo_options *o, const qubo_sampleset *initial,
+				   void *user_data)
+{
+	const qubo__builtin *b = user_data;
+
+	return b->run(ctx, m, o, initial);
+}
+
 int qubo__builtin_set_param(qubo_backend_ctx *ctx, const char *key, const qubo_options *o,
 			    void *user_data)
 {

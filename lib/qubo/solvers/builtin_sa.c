@@ -47,8 +47,8 @@ static int sa_kernel(const qubo_model *m, const void *params, const qubo__run *r
 			      : qubo__sa_sample(m, &c->p, run, samples, energies, res);
 }
 
-static int sa_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
-		     void *user_data)
+static int sa_run(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
+		  const qubo_sampleset *initial)
 {
 	int hot_set = qubo_options_type(o, QUBO_PARAM_BETA_HOT) != QUBO_TYPE_NONE;
 	int keep_set = qubo_options_type(o, QUBO_PARAM_KEEP_LOWEST) != QUBO_TYPE_NONE;
@@ -56,7 +56,7 @@ static int sa_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_opti
 	qubo__run run;
 	int rc;
 
-	(void)user_data;
+	(void)initial;
 	qubo__builtin_run(ctx, o, &run);
 	if (qubo_options_type(o, QUBO_PARAM_NUM_READS) == QUBO_TYPE_NONE)
 		run.num_reads = DEFAULT_NUM_READS;
@@ -73,19 +73,7 @@ static int sa_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_opti
 	return qubo__builtin_sample(ctx, m, &run, NULL, sa_kernel, &c);
 }
 
-const qubo_backend_vtable qubo__sa_backend = {
-	sizeof(qubo_backend_vtable),
-	"sa",
-	sa_sample,
-	NULL,
-	qubo__builtin_set_param,
-	qubo__builtin_describe,
-};
-
-qubo__builtin qubo__sa_builtin = {
-	&qubo__sa_backend,
-	"simulated annealing: single-flip Metropolis sweeps, or group moves on a model with "
-	"variable groups",
-	sa_params,
-	sizeof sa_params / sizeof sa_params[0],
-};
+QUBO__BUILTIN(sa, "sa", NULL,
+	      "simulated annealing: single-flip Metropolis sweeps, or group moves on a model with "
+	      "variable groups",
+	      sa_params, sa_run);

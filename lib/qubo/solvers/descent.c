@@ -19,7 +19,7 @@ typedef struct descent_job {
 	uint64_t *flips; /* per worker */
 } descent_job;
 
-static int descent_unit(qubo__runner *rn, unsigned w, size_t r)
+static int descent_unit(qubo__pool *rn, unsigned w, size_t r)
 {
 	descent_job *job = rn->arg;
 	const qubo_model *m = job->m;
@@ -33,7 +33,7 @@ static int descent_unit(qubo__runner *rn, unsigned w, size_t r)
 	qubo__rng_stream(&g, rn->seed, job->first_read + r);
 	qubo__ls_start(x, n, job->initial, r, &g);
 	e = qubo__ls_init(m, x, f);
-	while (n && !qubo__runner_stopped(rn)) {
+	while (n && !qubo__pool_stopped(rn)) {
 		size_t best = 0;
 		double d = qubo__ls_delta(x, f, 0);
 		for (i = 1; i < n; i++) {
@@ -48,13 +48,13 @@ static int descent_unit(qubo__runner *rn, unsigned w, size_t r)
 		qubo__ls_flip(m, x, f, best);
 		e += d;
 		flips++;
-		qubo__runner_found(rn, e);
+		qubo__pool_found(rn, e);
 	}
 	if (n)
 		memcpy(job->samples + r * n, x, n);
 	job->energies[r] = e;
 	job->flips[w] += flips; /* once per read: no false sharing */
-	qubo__runner_unit_done(rn, e);
+	qubo__pool_report(rn, 1, e);
 	return QUBO_OK;
 }
 
@@ -62,14 +62,14 @@ int qubo__descent_sample(const qubo_model *m, const qubo__run *run, const uint8_
 			 uint8_t *samples, double *energies, qubo__result *res)
 {
 	const qubo_allocator *a = run->alloc;
-	qubo__runner rn;
+	qubo__pool rn;
 	descent_job job;
 	unsigned w;
 	size_t n = m->n;
 	int rc;
 
 	memset(res, 0, sizeof *res);
-	qubo__runner_init(&rn, run, run->num_reads, descent_unit, &job);
+	qubo__pool_init_run(&rn, run, run->num_reads, descent_unit, &job);
 	job.m = m;
 	job.initial = initial;
 	job.first_read = run->first_read;
@@ -83,7 +83,7 @@ int qubo__descent_sample(const qubo_model *m, const qubo__run *run, const uint8_
 		rc = qubo__nomem("steepest descent's work arrays");
 		goto out;
 	}
-	rc = qubo__runner_exec(&rn, res);
+	rc = qubo__pool_exec_run(&rn, res);
 	for (w = 0; w < rn.num_workers; w++)
 		res->flips += job.flips[w];
 out:
@@ -122,33 +122,6 @@ static int descent_run(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_op
 	return qubo__builtin_sample(ctx, m, &run, initial, descent_kernel, NULL);
 }
 
-static int descent_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
-			  void *user_data)
-{
-	(void)user_data;
-	return descent_run(ctx, m, o, NULL);
-}
-
-static int descent_sample_from(qubo_backend_ctx *ctx, const qubo_model *m,
-			       const qubo_options *o, const qubo_sampleset *initial,
-			       void *user_data)
-{
-	(void)user_data;
-	return descent_run(ctx, m, o, initial);
-}
-
-const qubo_backend_vtable qubo__descent_backend = {
-	sizeof(qubo_backend_vtable),
-	"descent",
-	descent_sample,
-	descent_sample_from,
-	qubo__builtin_set_param,
-	qubo__builtin_describe,
-};
-
-qubo__builtin qubo__descent_builtin = {
-	&qubo__descent_backend,
-	"steepest descent from random starts, or from given samples",
-	descent_params,
-	sizeof descent_params / sizeof descent_params[0],
-};
+QUBO__BUILTIN(descent, "descent", qubo__builtin_sample_from_slot,
+	      "steepest descent from random starts, or from given samples", descent_params,
+	      descent_run);

@@ -153,13 +153,13 @@ static void pair_push(exh_pair *h, size_t *size, exh_pair p)
 }
 
 /* Records state with energy e; returns the new scan threshold. */
-static double hit(const exh_job *job, exh_worker *w, qubo__runner *rn, uint64_t state, double e)
+static double hit(const exh_job *job, exh_worker *w, qubo__pool *rn, uint64_t state, double e)
 {
 	uint64_t key = lex_key(state, job->n);
 
 	if (!w->has || e < w->best) {
 		w->best = e;
-		qubo__runner_found(rn, e);
+		qubo__pool_found(rn, e);
 	}
 	if (job->k) {
 		exh_pair p = { e, key };
@@ -231,7 +231,7 @@ static double flip_high(const exh_job *job, uint64_t *state, unsigned v, double 
 	return s * acc;
 }
 
-static int exh_unit(qubo__runner *rn, unsigned wi, size_t u)
+static int exh_unit(qubo__pool *rn, unsigned wi, size_t u)
 {
 	const exh_job *job = rn->arg;
 	exh_worker *w = &job->w[wi];
@@ -267,13 +267,13 @@ static int exh_unit(qubo__runner *rn, unsigned wi, size_t u)
 		}
 		w->visited += (uint64_t)na * nb;
 		if (s + 1 < steps) {
-			if (qubo__runner_stopped(rn))
+			if (qubo__pool_stopped(rn))
 				break;
 			e_high += flip_high(job, &state,
 					    job->low + (unsigned)__builtin_ctzll(s + 1), c);
 		}
 	}
-	qubo__runner_unit_done(rn, w->has ? w->best : HUGE_VAL);
+	qubo__pool_report(rn, 1, w->has ? w->best : HUGE_VAL);
 	return QUBO_OK;
 }
 
@@ -387,7 +387,7 @@ int qubo__exhaustive_sample(const qubo_model *m, const qubo__exh_params *p, cons
 			    qubo__exh_output *out, qubo__result *res)
 {
 	const qubo_allocator *a = run->alloc;
-	qubo__runner rn;
+	qubo__pool rn;
 	exh_job job;
 	unsigned w;
 	uint64_t space;
@@ -419,7 +419,7 @@ int qubo__exhaustive_sample(const qubo_model *m, const qubo__exh_params *p, cons
 	/* a fraction of the weight sum, which bounds every energy */
 	job.tol = 1e-10 * qubo__model_weight_sum(m);
 
-	qubo__runner_init(&rn, run, (size_t)1 << job.top, exh_unit, &job);
+	qubo__pool_init_run(&rn, run, (size_t)1 << job.top, exh_unit, &job);
 
 	job.t = qubo__malloc_array(a, (size_t)1 << job.low, sizeof *job.t);
 	job.w = qubo__calloc_array(a, rn.num_workers, sizeof *job.w);
@@ -434,7 +434,7 @@ int qubo__exhaustive_sample(const qubo_model *m, const qubo__exh_params *p, cons
 	}
 	if (!rc) {
 		low_table(&job);
-		rc = qubo__runner_exec(&rn, res);
+		rc = qubo__pool_exec_run(&rn, res);
 	}
 	if (!rc)
 		rc = merge(&job, rn.num_workers, a, out);
@@ -469,8 +469,8 @@ static const qubo__param exh_params[] = {
 };
 
 
-static int exh_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
-		      void *user_data)
+static int exh_run(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
+		   const qubo_sampleset *initial)
 {
 	qubo__exh_params p;
 	qubo__exh_output out;
@@ -478,7 +478,7 @@ static int exh_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_opt
 	qubo__run run;
 	int rc;
 
-	(void)user_data;
+	(void)initial;
 	qubo__builtin_run(ctx, o, &run);
 	p.num_lowest = (size_t)qubo__builtin_int(o, QUBO_PARAM_NUM_LOWEST, 0);
 	p.max_ground_states = (size_t)qubo__builtin_int(o, QUBO_PARAM_MAX_GROUND_STATES,
@@ -492,19 +492,7 @@ static int exh_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_opt
 	return rc ? rc : qubo__builtin_status(ctx, res.stop);
 }
 
-const qubo_backend_vtable qubo__exhaustive_backend = {
-	sizeof(qubo_backend_vtable),
-	"exhaustive",
-	exh_sample,
-	NULL,
-	qubo__builtin_set_param,
-	qubo__builtin_describe,
-};
-
-qubo__builtin qubo__exhaustive_builtin = {
-	&qubo__exhaustive_backend,
-	"all 2^n states in Gray-code order (n <= 40); the ground states "
-			      "and their count, or the k lowest states",
-	exh_params,
-	sizeof exh_params / sizeof exh_params[0],
-};
+QUBO__BUILTIN(exhaustive, "exhaustive", NULL,
+	      "all 2^n states in Gray-code order (n <= 40); the ground states and their count, "
+	      "or the k lowest states",
+	      exh_params, exh_run);

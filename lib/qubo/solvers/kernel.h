@@ -62,6 +62,9 @@ typedef struct qubo__sa_params {
 
 /* Default β range from the model (doc/solvers-sa.md, "Default β range"). */
 int qubo__sa_default_betas(const qubo_model *m, double *beta_hot, double *beta_cold);
+/* Largest |weight| (linear or coupler) of a compiled model; 0 for a model
+ * without weights (schedule.c). */
+double qubo__max_weight(const qubo_model *m);
 
 /* Runs simulated annealing: samples has num_reads × n bytes, energies
  * num_reads doubles. Returns QUBO_OK (see res->stop) or an error. */

@@ -354,7 +354,7 @@ static double quench(const pt_job *job, const int32_t *x, void *f, size_t q, dou
 	return e;
 }
 
-static int pt_unit(qubo__runner *rn, unsigned w, size_t r)
+static int pt_unit(qubo__pool *rn, unsigned w, size_t r)
 {
 	pt_job *job = rn->arg;
 	const qubo_model *m = job->m;
@@ -389,22 +389,22 @@ static int pt_unit(qubo__runner *rn, unsigned w, size_t r)
 			best = e[q];
 			lane_state(x, n, q, bx);
 		}
-	qubo__runner_found(rn, real_energy(job, best));
-	for (k = 0; n && k < job->rounds && !qubo__runner_stopped(rn); k++) {
+	qubo__pool_found(rn, real_energy(job, best));
+	for (k = 0; n && k < job->rounds && !qubo__pool_stopped(rn); k++) {
 		sweep_groups(job, x, f, gs, rung, e, !job->ih && (k + 1) % PT_RESYNC == 0);
 		flips += (uint64_t)R * n;
 		for (q = 0; q < R; q++)
 			if (e[q] < best) {
 				best = e[q];
 				lane_state(x, n, q, bx);
-				qubo__runner_found(rn, real_energy(job, best));
+				qubo__pool_found(rn, real_energy(job, best));
 			}
 		if (job->keep_lowest && (k + 1) % PT_QUENCH == 0) {
 			const double eq = quench(job, x, f, at[R - 1], e[at[R - 1]], qx, qf);
 			if (eq < best) {
 				best = eq;
 				memcpy(bx, qx, n);
-				qubo__runner_found(rn, real_energy(job, best));
+				qubo__pool_found(rn, real_energy(job, best));
 			}
 		}
 		for (q = k & 1; q + 1 < R; q += 2)
@@ -418,7 +418,7 @@ static int pt_unit(qubo__runner *rn, unsigned w, size_t r)
 		memcpy(job->samples + r * n, bx, n);
 	job->energies[r] = real_energy(job, best);
 	job->flips[w] += flips;
-	qubo__runner_unit_done(rn, job->energies[r]);
+	qubo__pool_report(rn, 1, job->energies[r]);
 	return QUBO_OK;
 }
 
@@ -492,7 +492,7 @@ int qubo__pt_sample(const qubo_model *m, const qubo__pt_params *p, const qubo__r
 		    qubo__result *res)
 {
 	const qubo_allocator *a = run->alloc;
-	qubo__runner rn;
+	qubo__pool rn;
 	pt_job job;
 	size_t n = m->n ? m->n : 1, t, R, L;
 	double bh = p->beta_hot, bc = p->beta_cold;
@@ -507,7 +507,7 @@ int qubo__pt_sample(const qubo_model *m, const qubo__pt_params *p, const qubo__r
 			return rc;
 	}
 	R = p->num_replicas ? p->num_replicas : qubo__pt_default_replicas(m->n, bh, bc);
-	qubo__runner_init(&rn, run, run->num_reads, pt_unit, &job);
+	qubo__pool_init_run(&rn, run, run->num_reads, pt_unit, &job);
 	job.m = m;
 	job.initial = initial;
 	job.first_read = run->first_read;
@@ -557,7 +557,7 @@ int qubo__pt_sample(const qubo_model *m, const qubo__pt_params *p, const qubo__r
 		rc = qubo__nomem("parallel tempering's replicas");
 		goto out;
 	}
-	rc = qubo__runner_exec(&rn, res);
+	rc = qubo__pool_exec_run(&rn, res);
 	for (w = 0; w < rn.num_workers; w++)
 		res->flips += job.flips[w];
 out:
@@ -628,33 +628,7 @@ static int pt_run(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options
 	return qubo__builtin_sample(ctx, m, &run, initial, pt_kernel, &p);
 }
 
-static int pt_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
-		     void *user_data)
-{
-	(void)user_data;
-	return pt_run(ctx, m, o, NULL);
-}
-
-static int pt_sample_from(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
-			  const qubo_sampleset *initial, void *user_data)
-{
-	(void)user_data;
-	return pt_run(ctx, m, o, initial);
-}
-
-const qubo_backend_vtable qubo__pt_backend = {
-	sizeof(qubo_backend_vtable),
-	"pt",
-	pt_sample,
-	pt_sample_from,
-	qubo__builtin_set_param,
-	qubo__builtin_describe,
-};
-
-qubo__builtin qubo__pt_builtin = {
-	&qubo__pt_backend,
-	"parallel tempering: replicas on a ladder of temperatures, Metropolis sweeps and "
-	"exchanges between neighbouring rungs",
-	pt_params,
-	sizeof pt_params / sizeof pt_params[0],
-};
+QUBO__BUILTIN(pt, "pt", qubo__builtin_sample_from_slot,
+	      "parallel tempering: replicas on a ladder of temperatures, Metropolis sweeps and "
+	      "exchanges between neighbouring rungs",
+	      pt_params, pt_run);

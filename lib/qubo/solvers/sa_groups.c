@@ -258,7 +258,7 @@ static inline double uniform01(qubo__rng *g)
 	return (double)(qubo__rng_next(g) >> 11) * 0x1p-53;
 }
 
-static int gm_unit(qubo__runner *rn, unsigned w, size_t r)
+static int gm_unit(qubo__pool *rn, unsigned w, size_t r)
 {
 	gm_job *job = rn->arg;
 	const qubo_model *m = job->m;
@@ -274,8 +274,8 @@ static int gm_unit(qubo__runner *rn, unsigned w, size_t r)
 	qubo__rng_stream(&g, rn->seed, job->first_read + r);
 	e = best_e = gm_start(job, x, f, cur, lsum, &g, r);
 	memcpy(best, x, n);
-	qubo__runner_found(rn, e);
-	for (sweep = 0; sweep < job->sweeps && !qubo__runner_stopped(rn); sweep++) {
+	qubo__pool_found(rn, e);
+	for (sweep = 0; sweep < job->sweeps && !qubo__pool_stopped(rn); sweep++) {
 		double beta = sweep + 1 >= job->sweeps
 				      ? job->beta_cold
 				      : job->beta_hot * exp(job->log_ratio * (double)sweep /
@@ -295,7 +295,7 @@ static int gm_unit(qubo__runner *rn, unsigned w, size_t r)
 			if (e < best_e) {
 				best_e = e;
 				memcpy(best, x, n);
-				qubo__runner_found(rn, e);
+				qubo__pool_found(rn, e);
 			}
 		}
 	}
@@ -306,7 +306,7 @@ static int gm_unit(qubo__runner *rn, unsigned w, size_t r)
 	memcpy(job->samples + r * n, best, n);
 	job->energies[r] = best_e;
 	job->flips[w] += flips;
-	qubo__runner_unit_done(rn, best_e);
+	qubo__pool_report(rn, 1, best_e);
 	return QUBO_OK;
 }
 
@@ -422,7 +422,7 @@ int qubo__sa_groups_sample(const qubo_model *m, const qubo__sa_params *p, const 
 			   uint8_t *samples, double *energies, qubo__result *res)
 {
 	const qubo_allocator *a = run->alloc;
-	qubo__runner rn;
+	qubo__pool rn;
 	gm_job job;
 	size_t n = m->n, nn = n ? n : 1;
 	double bh = p->beta_hot, bc = p->beta_cold;
@@ -433,7 +433,7 @@ int qubo__sa_groups_sample(const qubo_model *m, const qubo__sa_params *p, const 
 	rc = qubo__model_require_bounded(m, "simulated annealing");
 	if (rc)
 		return rc;
-	qubo__runner_init(&rn, run, run->num_reads, gm_unit, &job);
+	qubo__pool_init_run(&rn, run, run->num_reads, gm_unit, &job);
 	memset(&job, 0, sizeof job);
 	job.m = m;
 	job.first_read = run->first_read;
@@ -464,7 +464,7 @@ int qubo__sa_groups_sample(const qubo_model *m, const qubo__sa_params *p, const 
 	job.beta_hot = bh;
 	job.beta_cold = bc;
 	job.log_ratio = bh > 0 ? log(bc / bh) : 0.0;
-	rc = qubo__runner_exec(&rn, res);
+	rc = qubo__pool_exec_run(&rn, res);
 	for (w = 0; w < rn.num_workers; w++)
 		res->flips += job.flips[w];
 out:

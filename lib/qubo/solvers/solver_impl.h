@@ -171,16 +171,34 @@ extern const qubo_backend_vtable qubo__descent_backend;
 extern const qubo_backend_vtable qubo__qaoa_backend;
 extern const qubo_backend_vtable qubo__pt_backend;
 
-/* A built-in solver: its table, and what its set_param and describe slots
- * (qubo__builtin_set_param, qubo__builtin_describe) read. It is the
- * solver's user_data; never written after load (not const only because
- * user_data is a plain pointer). */
+/* A built-in solver's own part: reads its keys from o and runs it, from
+ * random starts (initial NULL) or from the states of initial; failures are
+ * reported through ctx. */
+typedef int (*qubo__builtin_run_fn)(qubo_backend_ctx *ctx, const qubo_model *m,
+				    const qubo_options *o, const qubo_sampleset *initial);
+
+/* A built-in solver: its table, and what its slots
+ * (qubo__builtin_sample_slot, qubo__builtin_sample_from_slot, qubo__builtin_set_param,
+ * qubo__builtin_describe) read. It is the solver's user_data; never written
+ * after load (not const only because user_data is a plain pointer). */
 typedef struct qubo__builtin {
 	const qubo_backend_vtable *vtable;
 	const char *summary;
 	const qubo__param *params;
 	size_t num_params;
+	qubo__builtin_run_fn run;
 } qubo__builtin;
+
+/* Defines the table qubo__<id>_backend and the built-in qubo__<id>_builtin
+ * of the solver called name: params is its key table, run its own part;
+ * from is qubo__builtin_sample_from_slot, or NULL when it takes no start states. */
+#define QUBO__BUILTIN(id, name, from, summary, params, run)                         \
+	const qubo_backend_vtable qubo__##id##_backend = {                           \
+		sizeof(qubo_backend_vtable), name, qubo__builtin_sample_slot, from,  \
+		qubo__builtin_set_param, qubo__builtin_describe,                     \
+	};                                                                           \
+	qubo__builtin qubo__##id##_builtin = { &qubo__##id##_backend, summary,       \
+					       params, sizeof params / sizeof params[0], run }
 
 extern qubo__builtin qubo__sa_builtin;
 extern qubo__builtin qubo__exhaustive_builtin;
@@ -189,6 +207,13 @@ extern qubo__builtin qubo__descent_builtin;
 extern qubo__builtin qubo__qaoa_builtin;
 extern qubo__builtin qubo__pt_builtin;
 
+/* The sample and sample_from slots of the built-ins: the run of the
+ * solver's qubo__builtin (user_data). */
+int qubo__builtin_sample_slot(qubo_backend_ctx *ctx, const qubo_model *m,
+			      const qubo_options *o, void *user_data);
+int qubo__builtin_sample_from_slot(qubo_backend_ctx *ctx, const qubo_model *m,
+				   const qubo_options *o, const qubo_sampleset *initial,
+				   void *user_data);
 /* The set_param slot of the built-ins: checks the key against the
  * solver's table (user_data: its qubo__builtin). */
 int qubo__builtin_set_param(qubo_backend_ctx *ctx, const char *key, const qubo_options *o,

@@ -201,7 +201,7 @@ static uint32_t tb_choose(const tabu_job *job, tabu_ws *s, int64_t e, int64_t be
 
 /* One round of job->iterations moves from s->x. Leaves its lowest state
  * in s->best and returns its energy, E − offset in units. */
-static double tb_search(qubo__runner *rn, const tabu_job *job, tabu_ws *s, qubo__rng *g)
+static double tb_search(qubo__pool *rn, const tabu_job *job, tabu_ws *s, qubo__rng *g)
 {
 	const size_t T = job->tenure;
 	const double unit = ldexp(1.0, -job->shift);
@@ -216,7 +216,7 @@ static double tb_search(qubo__runner *rn, const tabu_job *job, tabu_ws *s, qubo_
 		const size_t slot = (size_t)(it % (T + 1));
 		uint32_t v = s->ring[slot], pick, key;
 
-		if ((it & 255) == 0 && qubo__runner_stopped(rn))
+		if ((it & 255) == 0 && qubo__pool_stopped(rn))
 			break;
 		/* the move made tenure + 1 iterations ago is free again, unless
 		 * the variable moved since (aspiration) */
@@ -236,7 +236,7 @@ static double tb_search(qubo__runner *rn, const tabu_job *job, tabu_ws *s, qubo_
 		if (e < be) {
 			be = e;
 			memcpy(s->best, s->x, job->m->n);
-			qubo__runner_found(rn, job->m->offset + (double)e * unit);
+			qubo__pool_found(rn, job->m->offset + (double)e * unit);
 		}
 	}
 	return (double)be;
@@ -280,7 +280,7 @@ static size_t choose(const tabu_job *job, const tabu_ws *s, uint64_t it, double 
 }
 
 /* tb_search's round by scanning; the energy it returns is E. */
-static double scan_search(qubo__runner *rn, const tabu_job *job, tabu_ws *s, qubo__rng *g)
+static double scan_search(qubo__pool *rn, const tabu_job *job, tabu_ws *s, qubo__rng *g)
 {
 	const qubo_model *m = job->m;
 	double e = qubo__ls_init(m, s->x, s->f), be = e;
@@ -290,7 +290,7 @@ static double scan_search(qubo__runner *rn, const tabu_job *job, tabu_ws *s, qub
 	memset(s->until, 0, m->n * sizeof *s->until);
 	for (it = 0; it < job->iterations; it++) {
 		size_t k;
-		if (qubo__runner_stopped(rn))
+		if (qubo__pool_stopped(rn))
 			break;
 		k = choose(job, s, it, e, be, g);
 		e += qubo__ls_delta(s->x, s->f, k);
@@ -300,7 +300,7 @@ static double scan_search(qubo__runner *rn, const tabu_job *job, tabu_ws *s, qub
 		if (e < be - job->eps) {
 			be = e;
 			memcpy(s->best, s->x, m->n);
-			qubo__runner_found(rn, e);
+			qubo__pool_found(rn, e);
 		}
 	}
 	return be;
@@ -370,7 +370,7 @@ static void restart_state(const tabu_job *job, tabu_ws *s, qubo__rng *g)
 		s->x[qubo__rng_below(g, (uint32_t)n)] ^= 1;
 }
 
-static int tabu_unit(qubo__runner *rn, unsigned w, size_t r)
+static int tabu_unit(qubo__pool *rn, unsigned w, size_t r)
 {
 	tabu_job *job = rn->arg;
 	tabu_ws *s = &job->ws[w];
@@ -382,8 +382,8 @@ static int tabu_unit(qubo__runner *rn, unsigned w, size_t r)
 	qubo__rng_stream(&g, rn->seed, job->first_read + r);
 	qubo__ls_start(s->x, n, job->initial, r, &g);
 	s->nelite = 0;
-	qubo__runner_found(rn, qubo__ls_init(job->m, s->x, s->f));
-	for (rs = 0; n && rs <= job->restarts && !qubo__runner_stopped(rn); rs++) {
+	qubo__pool_found(rn, qubo__ls_init(job->m, s->x, s->f));
+	for (rs = 0; n && rs <= job->restarts && !qubo__pool_stopped(rn); rs++) {
 		if (rs)
 			restart_state(job, s, &g);
 		/* each round's lowest state joins the elite */
@@ -403,7 +403,7 @@ static int tabu_unit(qubo__runner *rn, unsigned w, size_t r)
 		memcpy(job->samples + r * n, s->x, n);
 	e = qubo__ls_init(job->m, s->x, s->f);
 	job->energies[r] = e;
-	qubo__runner_unit_done(rn, e);
+	qubo__pool_report(rn, 1, e);
 	return QUBO_OK;
 }
 
@@ -487,7 +487,7 @@ int qubo__tabu_sample(const qubo_model *m, const qubo__tabu_params *p, const qub
 		      qubo__result *res)
 {
 	const qubo_allocator *a = run->alloc;
-	qubo__runner rn;
+	qubo__pool rn;
 	tabu_job job;
 	size_t n = m->n;
 	unsigned w;
@@ -497,7 +497,7 @@ int qubo__tabu_sample(const qubo_model *m, const qubo__tabu_params *p, const qub
 	if (p->tenure_set && n && p->tenure >= n)
 		return qubo__error(QUBO_ERR_OUT_OF_RANGE, "option tenure is %zu; it must be below "
 				   "the number of variables, %zu", p->tenure, n);
-	qubo__runner_init(&rn, run, run->num_reads, tabu_unit, &job);
+	qubo__pool_init_run(&rn, run, run->num_reads, tabu_unit, &job);
 	memset(&job, 0, sizeof job);
 	job.m = m;
 	job.initial = initial;
@@ -524,7 +524,7 @@ int qubo__tabu_sample(const qubo_model *m, const qubo__tabu_params *p, const qub
 			goto out;
 		}
 	}
-	rc = qubo__runner_exec(&rn, res);
+	rc = qubo__pool_exec_run(&rn, res);
 	for (w = 0; w < rn.num_workers; w++)
 		res->flips += job.ws[w].flips;
 out:
@@ -573,32 +573,6 @@ static int tabu_run(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_optio
 	return qubo__builtin_sample(ctx, m, &run, initial, tabu_kernel, &p);
 }
 
-static int tabu_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
-		       void *user_data)
-{
-	(void)user_data;
-	return tabu_run(ctx, m, o, NULL);
-}
-
-static int tabu_sample_from(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
-			    const qubo_sampleset *initial, void *user_data)
-{
-	(void)user_data;
-	return tabu_run(ctx, m, o, initial);
-}
-
-const qubo_backend_vtable qubo__tabu_backend = {
-	sizeof(qubo_backend_vtable),
-	"tabu",
-	tabu_sample,
-	tabu_sample_from,
-	qubo__builtin_set_param,
-	qubo__builtin_describe,
-};
-
-qubo__builtin qubo__tabu_builtin = {
-	&qubo__tabu_backend,
-	"one-flip tabu search with aspiration and restarts from elite states",
-	tabu_params,
-	sizeof tabu_params / sizeof tabu_params[0],
-};
+QUBO__BUILTIN(tabu, "tabu", qubo__builtin_sample_from_slot,
+	      "one-flip tabu search with aspiration and restarts from elite states", tabu_params,
+	      tabu_run);

@@ -14,91 +14,40 @@
  *
  * Angles are printed with the fewest significant digits (15 to 17) that
  * read back to the same double, always with a decimal point (OpenQASM 2's
- * real literals need one before an exponent: 1.0e-05), inside uselocale()
- * of the C locale so that the decimal point is '.' whatever the caller's
- * locale.
+ * real literals need one before an exponent: 1.0e-05), in the C locale
+ * whatever the caller's locale (number.h).
  */
-#include <locale.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "qaoa/qaoa_impl.h"
+#include "number.h"
+#include "sink.h"
+#include "qaoa_impl.h"
 
 /* Room for one formatted angle: sign, 17 digits, point, exponent. */
 #define NUM_SIZE 40
 
 /* ------------------------------------------------------------------ */
-/* The C locale, created once. */
-
-static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
-static locale_t c_locale;
-
-static void c_locale_init(void)
-{
-	c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-}
-
-/* ------------------------------------------------------------------ */
 /* Output. */
-
-typedef struct sink {
-	char *buf;
-	size_t cap; /* bytes below cap are stored */
-	size_t len; /* bytes written so far, stored or not */
-} sink;
-
-static void put(sink *s, const char *p, size_t n)
-{
-	if (s->len < s->cap)
-		memcpy(s->buf + s->len, p, s->cap - s->len < n ? s->cap - s->len : n);
-	s->len += n;
-}
-
-static void puts_(sink *s, const char *p)
-{
-	put(s, p, strlen(p));
-}
-
-static void putf(sink *s, const char *fmt, ...) QUBO__PRINTF(2, 3);
-
-static void putf(sink *s, const char *fmt, ...)
-{
-	char line[160];
-	va_list ap;
-	int k;
-
-	va_start(ap, fmt);
-	k = vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	/* every format below fits: at most two indices and no angle */
-	if (k > 0)
-		put(s, line, (size_t)k < sizeof line ? (size_t)k : sizeof line - 1);
-}
 
 /*
  * v (finite) with the fewest significant digits from 15 to 17 that read back
- * to the same double, in the C locale (current on this thread), with a
- * decimal point before any exponent: 0.5, -2.0, 1.0e-05, 2.5e+20. Zero of
- * either sign is "0.0". Returns the length.
+ * to the same double (qubo__number_format_g()), with a decimal point before
+ * any exponent: 0.5, -2.0, 1.0e-05, 2.5e+20. Zero of either sign is "0.0".
+ * Returns the length.
  */
 static size_t fmt_angle(char *out, double v)
 {
-	char tmp[NUM_SIZE];
+	char tmp[QUBO__NUMBER_SIZE];
 	size_t len, i, e;
-	int prec;
 
 	if (v == 0.0) {
 		memcpy(out, "0.0", 4);
 		return 3;
 	}
-	for (prec = 15; prec <= 17; prec++) {
-		snprintf(tmp, sizeof tmp, "%.*g", prec, v);
-		if (prec == 17 || strtod_l(tmp, NULL, c_locale) == v)
-			break;
-	}
+	qubo__number_format_g(tmp, v);
 	len = strlen(tmp);
 	if (strchr(tmp, '.')) {
 		memcpy(out, tmp, len + 1);
@@ -115,21 +64,21 @@ static size_t fmt_angle(char *out, double v)
 	return len + 2;
 }
 
-static void put_angle(sink *s, double v)
+static void put_angle(qubo__sink *s, double v)
 {
 	char num[NUM_SIZE];
 
-	put(s, num, fmt_angle(num, v));
+	qubo__sink_put(s, num, fmt_angle(num, v));
 }
 
 /* The angle list of the header comment: "a, b, c". */
-static void put_angles(sink *s, const double *a, size_t p)
+static void put_angles(qubo__sink *s, const double *a, size_t p)
 {
 	size_t k;
 
 	for (k = 0; k < p; k++) {
 		if (k)
-			puts_(s, ", ");
+			qubo__sink_puts(s, ", ");
 		put_angle(s, a[k]);
 	}
 }
@@ -141,77 +90,82 @@ typedef struct ising {
 	uint32_t *rows, *cols;
 } ising;
 
-static void emit(sink *s, const ising *is, size_t p, const double *gammas, const double *betas,
-		 int32_t version)
+static void emit(qubo__sink *s, const ising *is, size_t p, const double *gammas,
+		 const double *betas, int32_t version)
 {
 	size_t n = is->n, i, k, c;
 
 	if (version == QUBO_QASM_2)
-		puts_(s, "OPENQASM 2.0;\ninclude \"qelib1.inc\";\n");
+		qubo__sink_puts(s, "OPENQASM 2.0;\ninclude \"qelib1.inc\";\n");
 	else
-		puts_(s, "OPENQASM 3.0;\ninclude \"stdgates.inc\";\n");
-	putf(s,
-	     "// QAOA circuit written by libqubo: a model of %zu variable%s (qubit%s), %zu "
-	     "Ising field%s and %zu coupling%s, depth p = %zu\n",
-	     n, n == 1 ? "" : "s", n == 1 ? "" : "s", is->fields, is->fields == 1 ? "" : "s", is->count,
-	     is->count == 1 ? "" : "s", p);
-	puts_(s, "// gamma = [");
+		qubo__sink_puts(s, "OPENQASM 3.0;\ninclude \"stdgates.inc\";\n");
+	qubo__sink_printf(
+		s,
+		"// QAOA circuit written by libqubo: a model of %zu variable%s (qubit%s), %zu "
+		"Ising field%s and %zu coupling%s, depth p = %zu\n",
+		n, n == 1 ? "" : "s", n == 1 ? "" : "s", is->fields, is->fields == 1 ? "" : "s",
+		is->count, is->count == 1 ? "" : "s", p);
+	qubo__sink_puts(s, "// gamma = [");
 	put_angles(s, gammas, p);
-	puts_(s, "]\n// beta = [");
+	qubo__sink_puts(s, "]\n// beta = [");
 	put_angles(s, betas, p);
-	puts_(s, "]\n");
+	qubo__sink_puts(s, "]\n");
 	if (n == 0) {
-		puts_(s, "// The model has no variables: the circuit has no qubits.\n");
+		qubo__sink_puts(s, "// The model has no variables: the circuit has no qubits.\n");
 	} else {
-		puts_(s, "// Qubit q[i] is variable x_i (|1> is x_i = 1) and bit c[i] receives x_i.\n"
-			 "// Tools print c[n-1] first: the rightmost character of a bit string is "
-			 "x_0.\n");
+		qubo__sink_puts(
+			s,
+			"// Qubit q[i] is variable x_i (|1> is x_i = 1) and bit c[i] receives x_i.\n"
+			"// Tools print c[n-1] first: the rightmost character of a bit string is "
+			"x_0.\n");
 	}
-	puts_(s, "// The global phase is dropped: e^(-i gamma offset) per layer and the phases "
-		 "of the gate definitions.\n");
+	qubo__sink_puts(
+		s, "// The global phase is dropped: e^(-i gamma offset) per layer and the phases "
+		   "of the gate definitions.\n");
 	if (n == 0)
 		return;
 	if (version == QUBO_QASM_2)
-		putf(s, "qreg q[%zu];\ncreg c[%zu];\n", n, n);
+		qubo__sink_printf(s, "qreg q[%zu];\ncreg c[%zu];\n", n, n);
 	else
-		putf(s, "qubit[%zu] q;\nbit[%zu] c;\n", n, n);
+		qubo__sink_printf(s, "qubit[%zu] q;\nbit[%zu] c;\n", n, n);
 	for (i = 0; i < n; i++)
-		putf(s, "h q[%zu];\n", i);
+		qubo__sink_printf(s, "h q[%zu];\n", i);
 	for (k = 0; k < p; k++) {
 		double g = gammas[k], b = betas[k];
 
-		putf(s, "// layer %zu: cost, gamma = ", k + 1);
+		qubo__sink_printf(s, "// layer %zu: cost, gamma = ", k + 1);
 		put_angle(s, g);
-		puts_(s, "\n");
+		qubo__sink_puts(s, "\n");
 		for (i = 0; i < n; i++) {
 			if (is->h[i] == 0.0)
 				continue;
-			puts_(s, "rz(");
+			qubo__sink_puts(s, "rz(");
 			put_angle(s, -2.0 * g * is->h[i]);
-			putf(s, ") q[%zu];\n", i);
+			qubo__sink_printf(s, ") q[%zu];\n", i);
 		}
 		for (c = 0; c < is->count; c++) {
 			if (is->j[c] == 0.0)
 				continue;
-			putf(s, "cx q[%u],q[%u];\nrz(", (unsigned)is->rows[c], (unsigned)is->cols[c]);
+			qubo__sink_printf(s, "cx q[%u],q[%u];\nrz(", (unsigned)is->rows[c],
+					  (unsigned)is->cols[c]);
 			put_angle(s, 2.0 * g * is->j[c]);
-			putf(s, ") q[%u];\ncx q[%u],q[%u];\n", (unsigned)is->cols[c],
-			     (unsigned)is->rows[c], (unsigned)is->cols[c]);
+			qubo__sink_printf(s, ") q[%u];\ncx q[%u],q[%u];\n", (unsigned)is->cols[c],
+					  (unsigned)is->rows[c], (unsigned)is->cols[c]);
 		}
-		putf(s, "// layer %zu: mixer, beta = ", k + 1);
+		qubo__sink_printf(s, "// layer %zu: mixer, beta = ", k + 1);
 		put_angle(s, b);
-		puts_(s, "\n");
+		qubo__sink_puts(s, "\n");
 		for (i = 0; i < n; i++) {
-			puts_(s, "rx(");
+			qubo__sink_puts(s, "rx(");
 			put_angle(s, 2.0 * b);
-			putf(s, ") q[%zu];\n", i);
+			qubo__sink_printf(s, ") q[%zu];\n", i);
 		}
 	}
 	for (i = 0; i < n; i++) {
 		if (version == QUBO_QASM_2)
-			putf(s, "measure q[%zu] -> c[%zu];\n", i, i);
+			qubo__sink_printf(s, "measure q[%zu] -> c[%zu];\n", i, i);
 		else
-			putf(s, "c[%zu] = measure q[%zu];\n", i, i);
+			qubo__sink_printf(s, "c[%zu] = measure q[%zu];\n", i, i);
 	}
 }
 
@@ -261,8 +215,7 @@ int qubo_qaoa_qasm(const qubo_model *model, size_t p, const double *gammas, cons
 {
 	static const char fn[] = "qubo_qaoa_qasm";
 	ising is;
-	sink s;
-	locale_t old;
+	qubo__sink s;
 	int rc;
 
 	if (length_out)
@@ -282,28 +235,12 @@ int qubo_qaoa_qasm(const qubo_model *model, size_t p, const double *gammas, cons
 	if ((rc = qubo__qaoa_check_angles(fn, qubo__model_weight_sum(model), p, gammas,
 					  betas)))
 		return rc;
-	pthread_once(&c_locale_once, c_locale_init);
-	if (c_locale == (locale_t)0)
-		return qubo__error(QUBO_ERR_NOMEM, "%s: cannot create the C locale", fn);
+	if ((rc = qubo__c_locale(fn)))
+		return rc;
 	if ((rc = ising_read(model, &is)))
 		return rc;
-	s.buf = buffer;
-	s.cap = capacity;
-	s.len = 0;
-	old = uselocale(c_locale);
+	qubo__sink_buffer(&s, buffer, capacity);
 	emit(&s, &is, p, gammas, betas, version);
-	if (old != (locale_t)0)
-		uselocale(old);
 	ising_free(&model->alloc, &is);
-	if (length_out)
-		*length_out = s.len;
-	/* capacity 0 is the size query: it succeeds */
-	if (s.len > capacity && capacity)
-		return qubo__error(QUBO_ERR_BUFFER_TOO_SMALL,
-				   "%s: the program takes %zu bytes (%zu with its NUL), capacity is "
-				   "%zu",
-				   fn, s.len, s.len + 1, capacity);
-	if (s.len < capacity)
-		buffer[s.len] = '\0';
-	return QUBO_OK;
+	return qubo__sink_finish(&s, fn, "program", length_out);
 }

@@ -1,57 +1,40 @@
 /*
- * Reading and writing the qbsolv `.qubo` format (doc/formats.md states the
- * rules; every rejection below is listed there).
+ * The qbsolv `.qubo` parser (doc/formats.md states the rules; every
+ * rejection below is listed there).
  *
- * Reader: one pass over the lines of a memory buffer. Linear lines go
- * straight into the model; couplers are staged in chunks of at most
- * QBS_CHUNK and appended to the model's pending pairs, so the
- * declared line counts never size an allocation (maxNodes does size the
+ * One pass over the lines of a memory buffer. Linear lines go straight into
+ * the model; couplers are staged in chunks of at most QBS_CHUNK and
+ * appended to the model's pending pairs, so the declared line counts never
+ * size an allocation (maxNodes does size the
  * model: it is bounded by QUBO_MAX_VARIABLES and the allocator, as a model
  * made by qubo_model_new() is). A long list of coupler lines is read in
  * two halves at once, the second by another thread (half_run()), with the
  * same result and errors as in one pass. Once the coupler lines have begun,
  * a plain coupler line is read in one scan (fast_coupler()); anything else
  * goes the general way from the same place. Numbers are parsed in the C
- * locale: an exact fast path for short decimals (Clinger's: an integer
- * mantissa below 2^53 times a power of ten up to 10^22 is one correctly
- * rounded IEEE operation), strtod_l() with a "C" locale object otherwise.
- * Couplers go to the model in the order of their lines, so a file listed
- * by rows gives a log in order, which the compile takes as it is.
- *
- * Writer: walks the compiled CSR's upper triangle directly. Each weight is
- * printed with the shortest decimal that reads back to the same double
- * (exact digit generation in 128-bit integers for the usual magnitudes;
- * the shortest of %.15g / %.16g / %.17g, checked by parsing back, for the
- * extremes), inside uselocale() of the C locale so that printf's decimal
- * point is always '.'.
+ * locale (number.h). Couplers go to the model in the order of their lines,
+ * so a file listed by rows gives a log in order, which the compile takes as
+ * it is.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <float.h>
-#include <locale.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "model_impl.h"
+#include "number.h"
 #include "pool.h"
+#include "qbsolv_impl.h"
 
 /* Above this many declared variables, the input must hold one byte per
  * QBSOLV_NODES_PER_BYTE variables (doc/formats.md). */
 #define QBSOLV_FREE_NODES (1u << 24)
 #define QBSOLV_NODES_PER_BYTE 16u
-#include "qubo/qbsolv.h"
 
 /* Couplers staged per append to the model. */
 #define QBS_CHUNK 65536
-/* Numbers up to this length are copied to the stack for strtod_l(). */
-#define QBS_SHORT 128
-/* Bytes buffered by the file writer per write(2). */
-#define QBS_FILE_CHUNK 65536
 /* Every entry line takes at least this many bytes ("0 0 0\n"). */
 #define QBS_MIN_LINE 6
 /* The indices of coupler lines are read 8 bytes at a time where the bytes
@@ -67,31 +50,7 @@
 #define QBS_HALF_MIN ((size_t)1 << 20)
 
 /* ------------------------------------------------------------------ */
-/* The C locale, created once. */
-
-static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
-static locale_t c_locale;
-
-static void c_locale_init(void)
-{
-	c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-}
-
-static int get_c_locale(const char *func)
-{
-	pthread_once(&c_locale_once, c_locale_init);
-	if (c_locale == (locale_t)0)
-		return qubo__error(QUBO_ERR_NOMEM, "%s: cannot create the C locale", func);
-	return QUBO_OK;
-}
-
-/* ------------------------------------------------------------------ */
-/* Numbers. */
-
-static const double pow10_exact[23] = {
-	1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
+/* Integers. */
 
 static int is_digit(char c)
 {
@@ -123,154 +82,6 @@ static inline unsigned swar_digits(const char *p, uint64_t *val)
 	t = (t * 100 + (t >> 16)) & UINT64_C(0x0000ffff0000ffff); /* quads */
 	*val = (t * 10000 + (t >> 32)) & UINT64_C(0xffffffff);
 	return len;
-}
-
-/*
- * The common short decimal, [+-]d*[.d*] with 1 to 19 digits (leading zeros
- * count), at most 22 after the point and a value below 2^53 in units of
- * its last digit, read from s up to end: sets *out and *stop (past the
- * last byte read) and returns 1. That is Clinger's exact case of
- * parse_number(), computed the same way, so the same double; anything else
- * returns 0 (an exponent, more digits, no digit) and parse_number() reads
- * it; *stop is set either way.
- */
-static int plain_decimal(const char *s, const char *end, double *out, const char **stop)
-{
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-	const char *p = s, *f;
-	uint64_t mant = 0;
-	unsigned d;
-	size_t digits, frac = 0;
-	int neg = 0;
-	double v;
-
-	if (p < end && (*p == '+' || *p == '-'))
-		neg = *p++ == '-';
-	for (f = p; p < end && (d = (unsigned)(unsigned char)*p - '0') <= 9; p++)
-		mant = mant * 10 + d;
-	digits = (size_t)(p - f);
-	if (p < end && *p == '.') {
-		for (f = ++p; p < end && (d = (unsigned)(unsigned char)*p - '0') <= 9; p++)
-			mant = mant * 10 + d;
-		frac = (size_t)(p - f);
-		digits += frac;
-	}
-	*stop = p;
-	if (digits == 0 || digits > 19 || frac > 22 || mant > (UINT64_C(1) << 53))
-		return 0; /* 19 digits cannot overflow 64 bits */
-	v = (double)mant / pow10_exact[frac];
-	*out = neg ? -v : v;
-	return 1;
-#else
-	(void)s;
-	(void)end;
-	(void)out;
-	(void)stop;
-	return 0;
-#endif
-}
-
-/*
- * Checks that s[0..n) is a decimal number [+-](d+[.d*]|.d+)([eE][+-]?d+)?
- * and computes it. Returns 1 and sets *out when the syntax is valid (the
- * value may be infinite when it overflows), 0 otherwise. *scratch and
- * *cap_scratch hold a growable buffer for numbers longer than QBS_SHORT
- * (NULL scratch: such numbers fail with -1 = out of memory).
- */
-static int parse_number(const char *s, size_t n, double *out, const qubo_allocator *a,
-			char **scratch, size_t *cap_scratch)
-{
-	size_t i = 0;
-	int neg = 0, any = 0, inexact = 0;
-	uint64_t mant = 0;
-	unsigned nd = 0;
-	long exp10 = 0, e = 0;
-	char local[QBS_SHORT];
-	char *buf, *endp;
-	const char *stop;
-
-	if (plain_decimal(s, s + n, out, &stop) && stop == s + n)
-		return 1;
-	if (i < n && (s[i] == '+' || s[i] == '-'))
-		neg = s[i++] == '-';
-	for (; i < n && is_digit(s[i]); i++) {
-		any = 1;
-		if (mant == 0 && s[i] == '0')
-			continue;
-		if (nd < 19) {
-			mant = mant * 10 + (uint64_t)(s[i] - '0');
-			nd++;
-		} else {
-			exp10++;
-			inexact |= s[i] != '0';
-		}
-	}
-	if (i < n && s[i] == '.') {
-		for (i++; i < n && is_digit(s[i]); i++) {
-			any = 1;
-			if (mant == 0 && s[i] == '0') {
-				exp10--;
-			} else if (nd < 19) {
-				mant = mant * 10 + (uint64_t)(s[i] - '0');
-				nd++;
-				exp10--;
-			} else {
-				inexact |= s[i] != '0';
-			}
-		}
-	}
-	if (!any)
-		return 0;
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		int eneg = 0, edig = 0;
-
-		i++;
-		if (i < n && (s[i] == '+' || s[i] == '-'))
-			eneg = s[i++] == '-';
-		for (; i < n && is_digit(s[i]); i++) {
-			edig = 1;
-			if (e < 100000)
-				e = e * 10 + (s[i] - '0');
-			else
-				inexact = 1; /* saturated: leave it to strtod_l() */
-		}
-		if (!edig)
-			return 0;
-		if (eneg)
-			e = -e;
-	}
-	if (i != n)
-		return 0;
-	/* exp10 is bounded by the token length, e by 10^6. */
-	exp10 += e;
-	if (mant == 0) {
-		*out = neg ? -0.0 : 0.0;
-		return 1;
-	}
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-	if (!inexact && mant <= (UINT64_C(1) << 53) && exp10 >= -22 && exp10 <= 22) {
-		double d = (double)mant;
-
-		d = exp10 >= 0 ? d * pow10_exact[exp10] : d / pow10_exact[-exp10];
-		*out = neg ? -d : d;
-		return 1;
-	}
-#endif
-	if (n < QBS_SHORT) {
-		buf = local;
-	} else {
-		if (!scratch)
-			return -1;
-		if (qubo__grow(a, (void **)scratch, cap_scratch, n + 1, 1))
-			return -1;
-		buf = *scratch;
-	}
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	*out = strtod_l(buf, &endp, c_locale);
-	if (endp != buf + n) /* cannot happen after the syntax check */
-		return 0;
-	return 1;
 }
 
 /* Overflow-checked unsigned decimal. 0: ok, 1: not an integer, 2: negative,
@@ -498,7 +309,7 @@ static const char *fast_index(const char *p, const char *end, uint32_t *out)
  * of the content, before a '\r') and returns the start of the next line;
  * else NULL, and the general code reads the line (and reports what is
  * wrong, from the same position). The values are those of the general
- * code: the same digits, and plain_decimal() or parse_number() for the
+ * code: the same digits, and qubo__number_plain() or qubo__number_parse() for the
  * weight. No line with a NUL byte is taken: no field accepts one.
  */
 static const char *fast_coupler(const char *p, const char *end, uint64_t max_nodes,
@@ -510,7 +321,7 @@ static const char *fast_coupler(const char *p, const char *end, uint64_t max_nod
 	if (!(p = fast_index(p, end, i)) || !(p = fast_index(p, end, j)))
 		return NULL;
 	t = p;
-	plain = plain_decimal(t, end, w, &p);
+	plain = qubo__number_plain(t, end, w, &p);
 	if (!plain || (p < end && *p != '\r' && *p != '\n')) {
 		/* an exponent, or a longer number: the whole token */
 		for (p = t; p < end && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n'; p++)
@@ -523,7 +334,7 @@ static const char *fast_coupler(const char *p, const char *end, uint64_t max_nod
 	if (p < end && *p++ != '\n')
 		return NULL;
 	if (*le == t || *i >= max_nodes || *j >= max_nodes || *i >= *j ||
-	    (!plain && (parse_number(t, (size_t)(*le - t), w, NULL, NULL, NULL) != 1 ||
+	    (!plain && (qubo__number_parse(t, (size_t)(*le - t), w, NULL, NULL, NULL) != 1 ||
 			!qubo__is_finite(*w))))
 		return NULL;
 	return p;
@@ -533,7 +344,7 @@ static const char *fast_coupler(const char *p, const char *end, uint64_t max_nod
 static int rd_number(rd *r, const tok *t, const char *what, double *out)
 {
 	char b[32];
-	int k = parse_number(t->s, t->n, out, r->a, &r->scratch, &r->cap_scratch);
+	int k = qubo__number_parse(t->s, t->n, out, r->a, &r->scratch, &r->cap_scratch);
 
 	if (k < 0)
 		return rd_fail(r, QUBO_ERR_NOMEM, 0, 0, "out of memory reading a long number");
@@ -984,7 +795,7 @@ static void *half_run(void *arg)
 		if (h->lines == h->cap || parse_u64(t.s, t.n, &i) || i >= h->max_nodes ||
 		    !next_tok(&cur, r->le, &tj) || parse_u64(tj.s, tj.n, &j) ||
 		    j >= h->max_nodes || i >= j || !next_tok(&cur, r->le, &tw) ||
-		    parse_number(tw.s, tw.n, &w, NULL, NULL, NULL) != 1 || !qubo__is_finite(w) ||
+		    qubo__number_parse(tw.s, tw.n, &w, NULL, NULL, NULL) != 1 || !qubo__is_finite(w) ||
 		    next_tok(&cur, r->le, &t2))
 			return NULL;
 		stage_pair(h->pairs, &h->n, &h->unordered, (uint32_t)i, (uint32_t)j, w);
@@ -1165,41 +976,15 @@ static int parse_all(parse *p, size_t length)
 	return rc;
 }
 
-/* Parses data; on failure the message is set, prefixed by func and, when
- * path is not NULL, naming the file. */
-/* The caller's limits, zeros replaced by the defaults. */
-typedef struct limits {
-	qubo_allocator a;
-	size_t max_input_bytes, max_variables, max_couplers;
-} limits;
-
-static int limits_init(limits *l, const qubo_qbsolv_options *src, const char *fn)
-{
-	qubo_qbsolv_options o = QUBO_QBSOLV_OPTIONS_INIT;
-	int rc;
-
-	if (src && (rc = qubo__struct_read(&o, sizeof o, src, QUBO_QBSOLV_OPTIONS_SIZE_V1,
-					   "qubo_qbsolv_options", fn)))
-		return rc;
-	if ((rc = qubo__alloc_init(&l->a, o.allocator, fn)))
-		return rc;
-	l->max_input_bytes = o.max_input_bytes ? o.max_input_bytes
-					       : QUBO_QBSOLV_DEFAULT_MAX_INPUT_BYTES;
-	l->max_variables = o.max_variables ? o.max_variables : QUBO_QBSOLV_DEFAULT_MAX_VARIABLES;
-	if (l->max_variables > QUBO_MODEL_MAX_VARIABLES)
-		l->max_variables = QUBO_MODEL_MAX_VARIABLES;
-	l->max_couplers = o.max_couplers ? o.max_couplers : QUBO_QBSOLV_DEFAULT_MAX_COUPLERS;
-	return QUBO_OK;
-}
-
 /* A UTF-8 byte-order mark some editors write first: skipped. */
 static size_t bom_length(const char *data, size_t length)
 {
 	return length >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
 }
 
-static int read_buffer(qubo_model **out, const char *data, size_t length, const limits *l,
-		       const char *func, const char *path, int pending)
+int qubo__qbsolv_parse(qubo_model **out, const char *data, size_t length,
+		       const qubo__qbsolv_limits *l, const char *func, const char *path,
+		       int pending)
 {
 	const qubo_allocator *a = &l->a;
 	parse p;
@@ -1231,533 +1016,4 @@ static int read_buffer(qubo_model **out, const char *data, size_t length, const 
 					    p.r.err_col, "%s: %s (in '%s')", func, p.r.msg, path);
 	return qubo__error_limit_at(rc, p.r.limit, p.r.limit_value, p.r.err_line, p.r.err_col,
 				    "%s: %s", func, p.r.msg);
-}
-
-static int read_mem(qubo_model **out, const char *data, size_t length,
-		    const qubo_qbsolv_options *options, const char *fn)
-{
-	limits l;
-	int rc;
-
-	if (!out)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: out is NULL", fn);
-	*out = NULL;
-	if (!data && length)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: data is NULL with length %zu", fn,
-				   length);
-	if ((rc = limits_init(&l, options, fn)) || (rc = get_c_locale(fn)))
-		return rc;
-	if (length > l.max_input_bytes)
-		return qubo__too_large(QUBO_LIMIT_MAX_INPUT_BYTES, l.max_input_bytes,
-				       "%s: the input is %zu bytes, more than the limit of %zu "
-				       "(qubo_qbsolv_options.max_input_bytes raises it)",
-				       fn, length, l.max_input_bytes);
-	return read_buffer(out, data ? data : "", length, &l, fn, NULL, 0);
-}
-
-static int read_path(qubo_model **out, const char *path, const qubo_qbsolv_options *options,
-		     const char *fn)
-{
-	limits l;
-	char *buf;
-	size_t len;
-	int rc;
-
-	if (!out)
-		return qubo__null_arg(fn, "out");
-	*out = NULL;
-	if ((rc = limits_init(&l, options, fn)) || (rc = get_c_locale(fn)) ||
-	    (rc = qubo__read_file(&l.a, path, fn, l.max_input_bytes, &buf, &len)))
-		return rc;
-	rc = read_buffer(out, buf, len, &l, fn, path, 0);
-	qubo__free(&l.a, buf);
-	return rc;
-}
-
-int qubo_qbsolv_read(qubo_model **out, const char *data, size_t length,
-		     const qubo_allocator *allocator)
-{
-	qubo_qbsolv_options o = QUBO_QBSOLV_OPTIONS_INIT;
-
-	o.allocator = allocator;
-	return read_mem(out, data, length, &o, "qubo_qbsolv_read");
-}
-
-int qubo_qbsolv_read_ex(qubo_model **out, const char *data, size_t length,
-			const qubo_qbsolv_options *options)
-{
-	return read_mem(out, data, length, options, "qubo_qbsolv_read_ex");
-}
-
-int qubo__qbsolv_read_pending(qubo_model **out, const char *data, size_t length,
-			      const qubo_qbsolv_options *options)
-{
-	static const char fn[] = "qubo__qbsolv_read_pending";
-	limits l;
-	int rc;
-
-	*out = NULL;
-	if ((rc = limits_init(&l, options, fn)) || (rc = get_c_locale(fn)))
-		return rc;
-	return read_buffer(out, data, length, &l, fn, NULL, 1);
-}
-
-int qubo_qbsolv_read_file(qubo_model **out, const char *path, const qubo_allocator *allocator)
-{
-	qubo_qbsolv_options o = QUBO_QBSOLV_OPTIONS_INIT;
-
-	o.allocator = allocator;
-	return read_path(out, path, &o, "qubo_qbsolv_read_file");
-}
-
-int qubo_qbsolv_read_file_ex(qubo_model **out, const char *path,
-			     const qubo_qbsolv_options *options)
-{
-	return read_path(out, path, options, "qubo_qbsolv_read_file_ex");
-}
-
-/* ------------------------------------------------------------------ */
-/* Writer. */
-
-typedef struct sink {
-	/* memory: bytes below cap are stored, len counts all */
-	char *buf;
-	size_t cap, len;
-	/* file: fd >= 0, chunk of QBS_FILE_CHUNK bytes */
-	int fd;
-	char *chunk;
-	size_t used;
-	int err; /* errno of the first failed write */
-} sink;
-
-static void write_all(sink *s, const char *p, size_t n)
-{
-	ssize_t k;
-
-	while (n && !s->err) {
-		k = write(s->fd, p, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			s->err = k < 0 ? errno : EIO;
-			return;
-		}
-		p += k;
-		n -= (size_t)k;
-	}
-}
-
-static void flush_sink(sink *s)
-{
-	if (s->fd >= 0 && s->used) {
-		write_all(s, s->chunk, s->used);
-		s->used = 0;
-	}
-}
-
-static void put(sink *s, const char *p, size_t n)
-{
-	if (s->fd >= 0) {
-		if (s->used + n > QBS_FILE_CHUNK)
-			flush_sink(s);
-		memcpy(s->chunk + s->used, p, n);
-		s->used += n;
-		return;
-	}
-	if (s->len < s->cap)
-		memcpy(s->buf + s->len, p, s->cap - s->len < n ? s->cap - s->len : n);
-	s->len += n;
-}
-
-/* Decimal digits of v at p; returns the length. */
-static size_t fmt_u64(char *p, uint64_t v)
-{
-	char t[20];
-	size_t n = 0, i;
-
-	do {
-		t[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		p[i] = t[n - 1 - i];
-	return n;
-}
-
-#if defined(__SIZEOF_INT128__)
-__extension__ typedef unsigned __int128 qbs_u128;
-
-/*
- * The digit loop of the free-format algorithm, for r < s with r + mp < s
- * (mp >= mm): emits digits of r / s until the rest is within mm below or mp
- * above, then rounds the last digit to the closest (ties to an even
- * digit). The last digit is at most 9 because r + mp < s held before it.
- * Both versions are the same code; the 64-bit one runs when 10 s fits
- * (the usual magnitudes) and is about twice as fast. Returns the count, 0
- * past 17 digits (cannot happen).
- */
-#define QBS_GEN_DIGITS(T)                                                               \
-	T s2 = s * 2, s4 = s * 4, s8 = s * 8;                                           \
-	int n = 0, d, b, lo, up;                                                        \
-									                \
-	for (;;) {                                                                      \
-		r *= 10;                                                                \
-		mp *= 10;                                                               \
-		mm *= 10;                                                               \
-		/* d = r / s without branches (random digits mispredict) */             \
-		b = r >= s8;                                                            \
-		r -= s8 & -(T)b;                                                        \
-		d = 8 * b;                                                              \
-		b = r >= s4;                                                            \
-		r -= s4 & -(T)b;                                                        \
-		d += 4 * b;                                                             \
-		b = r >= s2;                                                            \
-		r -= s2 & -(T)b;                                                        \
-		d += 2 * b;                                                             \
-		b = r >= s;                                                             \
-		r -= s & -(T)b;                                                         \
-		d += b;                                                                 \
-		lo = even ? r <= mm : r < mm;                                           \
-		up = even ? r + mp >= s : r + mp > s;                                   \
-		if (!lo && !up) {                                                       \
-			if (n == 17)                                                    \
-				return 0;                                               \
-			dig[n++] = (char)('0' + d);                                     \
-			continue;                                                       \
-		}                                                                       \
-		if (lo && up)                                                           \
-			d += 2 * r > s || (2 * r == s && (d & 1));                      \
-		else if (up)                                                            \
-			d++;                                                            \
-		dig[n++] = (char)('0' + d);                                             \
-		return n;                                                               \
-	}
-
-/* s < 2^59. */
-static int gen_digits64(uint64_t r, uint64_t s, uint64_t mp, uint64_t mm, int even, char *dig)
-{
-	QBS_GEN_DIGITS(uint64_t)
-}
-
-/* s <= 2^123. */
-static int gen_digits128(qbs_u128 r, qbs_u128 s, qbs_u128 mp, qbs_u128 mm, int even, char *dig)
-{
-	QBS_GEN_DIGITS(qbs_u128)
-}
-
-/*
- * The shortest decimal digits that read back as |w| (the closest such when
- * several have that length), by Burger and Dybvig's free-format algorithm
- * ("Printing floating-point numbers quickly and accurately", 1996) in
- * 128-bit integers. With |w| = f · 2^e: r/s is the scaled value, mp and mm
- * the distances to the rounding boundaries above and below (half the gaps
- * to the neighbouring doubles, in the same scale); both boundaries belong
- * to w when f is even (the reader rounds ties to even). Fills dig with the
- * digits (at most 17, '0'..'9') and *k10 with k such that |w| reads as
- * 0.d1d2...dn · 10^k. Returns the digit count, or 0 when the integers would
- * not fit in 128 bits (|w| below about 1e-21 or above about 1e36, and
- * subnormals): the caller then falls back to printf.
- */
-static int shortest_digits(double w, char *dig, int *k10)
-{
-	const qbs_u128 lim = (qbs_u128)1 << 123;
-	qbs_u128 r, s, mp, mm, p, hi;
-	uint64_t bits, f;
-	int be, e, even, asym, k, i;
-
-	memcpy(&bits, &w, sizeof bits);
-	be = (int)((bits >> 52) & 0x7ff);
-	f = bits & ((UINT64_C(1) << 52) - 1);
-	if (be == 0)
-		return 0;
-	asym = f == 0 && be > 1; /* the gap below is half the gap above */
-	f |= UINT64_C(1) << 52;
-	e = be - 1075;
-	even = (f & 1) == 0;
-	if (e >= 0) {
-		if (e > 68)
-			return 0;
-		r = (qbs_u128)f << (e + 1 + asym);
-		s = asym ? 4 : 2;
-		mp = (qbs_u128)1 << (e + asym);
-		mm = (qbs_u128)1 << e;
-	} else {
-		if (e < -120)
-			return 0;
-		r = (qbs_u128)f << (1 + asym);
-		s = (qbs_u128)1 << (1 - e + asym);
-		mp = asym ? 2 : 1;
-		mm = 1;
-	}
-	/* Scale by 10^-k so that (r + mp) / s lies in [0.1, 1). */
-	k = (int)ceil(log10(fabs(w)) - 1e-10);
-	for (p = 1, i = k < 0 ? -k : k; i > 0; i--)
-		p *= 10; /* |k| <= 38 here */
-	if (k >= 0) {
-		if (__builtin_mul_overflow(s, p, &s) || s > lim)
-			return 0;
-	} else {
-		if (__builtin_mul_overflow(r, p, &r) || r > lim)
-			return 0;
-		mp *= p; /* mm <= mp <= r */
-		mm *= p;
-	}
-	for (;;) {
-		hi = r + mp;
-		if (even ? hi >= s : hi > s) {
-			if (s > lim / 10) /* a constant */
-				return 0;
-			s *= 10;
-			k++;
-		} else if (even ? hi * 10 < s : hi * 10 <= s) {
-			r *= 10;
-			mp *= 10;
-			mm *= 10;
-			k--;
-		} else {
-			break;
-		}
-	}
-	*k10 = k;
-	if (s < (qbs_u128)1 << 59)
-		return gen_digits64((uint64_t)r, (uint64_t)s, (uint64_t)mp, (uint64_t)mm, even,
-				    dig);
-	return gen_digits128(r, s, mp, mm, even, dig);
-}
-#endif
-
-/* Lays out n digits with value 0.d1...dn · 10^k like %.17g: fixed notation
- * when the decimal exponent k − 1 is in [−4, 17), else d.ddde±XX. */
-static size_t fmt_digits(char *p, int neg, const char *dig, int n, int k)
-{
-	int x = k - 1, i;
-	size_t len = 0;
-
-	if (neg)
-		p[len++] = '-';
-	if (x >= -4 && x < 17) {
-		if (x >= 0) {
-			for (i = 0; i <= x; i++)
-				p[len++] = i < n ? dig[i] : '0';
-			if (n > x + 1) {
-				p[len++] = '.';
-				for (i = x + 1; i < n; i++)
-					p[len++] = dig[i];
-			}
-		} else {
-			p[len++] = '0';
-			p[len++] = '.';
-			for (i = 0; i < -x - 1; i++)
-				p[len++] = '0';
-			for (i = 0; i < n; i++)
-				p[len++] = dig[i];
-		}
-		return len;
-	}
-	p[len++] = dig[0];
-	if (n > 1) {
-		p[len++] = '.';
-		for (i = 1; i < n; i++)
-			p[len++] = dig[i];
-	}
-	p[len++] = 'e';
-	p[len++] = x < 0 ? '-' : '+';
-	if (x < 0)
-		x = -x;
-	if (x < 10)
-		p[len++] = '0';
-	return len + fmt_u64(p + len, (uint64_t)x);
-}
-
-/*
- * w as the shortest decimal that reads back as w: integers below 2^53 as
- * integers; most other values through shortest_digits(); the rest (very
- * large, very small and subnormal magnitudes) as the shortest of %.15g,
- * %.16g and %.17g that reads back, checked with the reader's own parser.
- * w is finite; p holds at least 32 bytes. The caller has made the C locale
- * current (for printf).
- */
-static size_t fmt_double(char *p, double w)
-{
-	static const int prec[2] = {15, 16};
-	double back;
-	size_t n;
-	int k, i;
-
-	if (w == 0.0) {
-		if (signbit(w)) {
-			memcpy(p, "-0", 2);
-			return 2;
-		}
-		p[0] = '0';
-		return 1;
-	}
-	if (w > -9007199254740992.0 && w < 9007199254740992.0 && w == (double)(int64_t)w) {
-		int64_t v = (int64_t)w;
-
-		if (v < 0) {
-			p[0] = '-';
-			return 1 + fmt_u64(p + 1, (uint64_t)-v);
-		}
-		return fmt_u64(p, (uint64_t)v);
-	}
-#if defined(__SIZEOF_INT128__)
-	{
-		char dig[17];
-		int nd = shortest_digits(w, dig, &k);
-
-		if (nd > 0)
-			return fmt_digits(p, w < 0, dig, nd, k);
-	}
-#endif
-	for (i = 0; i < 2; i++) {
-		k = snprintf(p, 32, "%.*g", prec[i], w);
-		n = (size_t)k;
-		if (parse_number(p, n, &back, NULL, NULL, NULL) == 1 && back == w)
-			return n;
-	}
-	k = snprintf(p, 32, "%.17g", w);
-	return (size_t)k;
-}
-
-static void emit(const qubo_model *m, sink *s)
-{
-	char line[160];
-	size_t i, k, n = m->n, nlin = 0, ncoup = m->nnz / 2, len;
-
-	for (i = 0; i < n; i++)
-		nlin += m->h[i] != 0.0;
-	len = (size_t)snprintf(line, sizeof line,
-			       "c qbsolv QUBO written by libqubo: %zu variables, %zu linear "
-			       "terms, %zu couplers\n", n, nlin, ncoup);
-	put(s, line, len);
-	if (m->offset != 0.0) {
-		memcpy(line, "c offset ", 9);
-		len = 9 + fmt_double(line + 9, m->offset);
-		line[len++] = '\n';
-		put(s, line, len);
-	}
-	for (k = 0; k < m->num_groups; k++) {
-		memcpy(line, "c group ", 8);
-		len = 8 + fmt_u64(line + 8, m->groups[k].first);
-		line[len++] = ' ';
-		len += fmt_u64(line + len, m->groups[k].count);
-		line[len++] = '\n';
-		put(s, line, len);
-	}
-	len = (size_t)snprintf(line, sizeof line, "p qubo 0 %zu %zu %zu\n", n, nlin, ncoup);
-	put(s, line, len);
-	for (i = 0; i < n; i++) {
-		if (m->h[i] == 0.0)
-			continue;
-		len = fmt_u64(line, i);
-		line[len++] = ' ';
-		len += fmt_u64(line + len, i);
-		line[len++] = ' ';
-		len += fmt_double(line + len, m->h[i]);
-		line[len++] = '\n';
-		put(s, line, len);
-	}
-	if (!ncoup)
-		return;
-	for (i = 0; i < n; i++) {
-		size_t head;
-
-		if (m->upper[i] == m->row[i + 1])
-			continue;
-		head = fmt_u64(line, i);
-		line[head++] = ' ';
-		for (k = m->upper[i]; k < m->row[i + 1]; k++) {
-			len = head + fmt_u64(line + head, m->col[k]);
-			line[len++] = ' ';
-			len += fmt_double(line + len, m->val[k]);
-			line[len++] = '\n';
-			put(s, line, len);
-		}
-	}
-}
-
-/* Runs emit() with the C locale current on this thread. */
-static void emit_c_locale(const qubo_model *m, sink *s)
-{
-	locale_t old = uselocale(c_locale);
-
-	emit(m, s);
-	if (old != (locale_t)0)
-		uselocale(old);
-}
-
-int qubo_qbsolv_write(const qubo_model *model, char *buffer, size_t capacity,
-		      size_t *length_out)
-{
-	static const char fn[] = "qubo_qbsolv_write";
-	sink s;
-	int rc;
-
-	if (!length_out)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: length_out is NULL", fn);
-	*length_out = 0;
-	if ((rc = qubo__model_require_compiled(model, fn)))
-		return rc;
-	if (!buffer && capacity)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: buffer is NULL with capacity %zu", fn,
-				   capacity);
-	if ((rc = get_c_locale(fn)))
-		return rc;
-	memset(&s, 0, sizeof s);
-	s.fd = -1;
-	s.buf = buffer;
-	s.cap = capacity;
-	emit_c_locale(model, &s);
-	*length_out = s.len;
-	/* capacity 0 is the size query: it succeeds */
-	if (s.len > capacity && capacity)
-		return qubo__error(QUBO_ERR_BUFFER_TOO_SMALL,
-				   "%s: the text takes %zu bytes (%zu with its NUL), capacity is "
-				   "%zu", fn, s.len, s.len + 1, capacity);
-	if (s.len < capacity)
-		buffer[s.len] = '\0';
-	return QUBO_OK;
-}
-
-int qubo_qbsolv_write_file(const qubo_model *model, const char *path)
-{
-	static const char fn[] = "qubo_qbsolv_write_file";
-	char eb[128];
-	sink s;
-	int rc;
-
-	if ((rc = qubo__model_require_compiled(model, fn)))
-		return rc;
-	if (!path)
-		return qubo__error(QUBO_ERR_MISUSE, "%s: path is NULL", fn);
-	if ((rc = get_c_locale(fn)))
-		return rc;
-	memset(&s, 0, sizeof s);
-	s.chunk = qubo__malloc(&model->alloc, QBS_FILE_CHUNK);
-	if (!s.chunk)
-		return qubo__nomem("the output buffer");
-	s.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (s.fd < 0) {
-		s.err = errno;
-		qubo__free(&model->alloc, s.chunk);
-		return qubo__error(QUBO_ERR_IO, "%s: cannot open '%s' for writing: %s", fn,
-				   path, qubo__errstr(s.err, eb, sizeof eb));
-	}
-	emit_c_locale(model, &s);
-	flush_sink(&s);
-	if (close(s.fd) != 0 && !s.err)
-		s.err = errno;
-	qubo__free(&model->alloc, s.chunk);
-	if (s.err)
-		return qubo__error(QUBO_ERR_IO, "%s: cannot write '%s': %s", fn, path,
-				   qubo__errstr(s.err, eb, sizeof eb));
-	return QUBO_OK;
-}
-
-int qubo__parse_double(const char *s, size_t n, double *out)
-{
-	if (get_c_locale("qubo__parse_double"))
-		return -1;
-	return parse_number(s, n, out, NULL, NULL, NULL);
 }

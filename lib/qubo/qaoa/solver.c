@@ -9,8 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../qaoa/qaoa_impl.h"
-#include "solver_impl.h"
+#include "number.h"
+#include "qaoa_impl.h"
+#include "solvers/solver_impl.h"
 
 #define PROGRESS_PERIOD 0.1
 
@@ -142,8 +143,8 @@ static int qaoa_stop(void *user_data, double best)
 	return 0;
 }
 
-static int qaoa_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
-		       void *user_data)
+static int qaoa_run(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_options *o,
+		    const qubo_sampleset *initial)
 {
 	const qubo_allocator *a = &ctx->solver->alloc;
 	double v[2 * QUBO_QAOA_MAX_DEPTH], e = 0.0, low = 0.0;
@@ -156,7 +157,7 @@ static int qaoa_sample(qubo_backend_ctx *ctx, const qubo_model *m, const qubo_op
 	qubo__run run;
 	int given, rc, status = QUBO_OK;
 
-	(void)user_data;
+	(void)initial;
 	qubo__builtin_run(ctx, o, &run);
 	max_qubits = qubo__builtin_int(o, QUBO_PARAM_MAX_QUBITS, QUBO_QAOA_DEFAULT_MAX_QUBITS);
 	iters = qubo__builtin_int(o, QUBO_PARAM_NUM_ITERATIONS, 0);
@@ -221,7 +222,7 @@ fail:
 const qubo_backend_vtable qubo__qaoa_backend = {
 	sizeof(qubo_backend_vtable),
 	"qaoa",
-	qaoa_sample,
+	qubo__builtin_sample_slot,
 	NULL,
 	qaoa_set_param,
 	qubo__builtin_describe,
@@ -233,4 +234,5 @@ qubo__builtin qubo__qaoa_builtin = {
 	"from the final state",
 	qaoa_params,
 	sizeof qaoa_params / sizeof qaoa_params[0],
+	qaoa_run,
 };
