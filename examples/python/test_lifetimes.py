@@ -330,6 +330,11 @@ class CtrlC(unittest.TestCase):
                                            seed=1, time_limit=30.0, threads=2,
                                            progress=lambda info: False))
 
+    def test_puzzle_count(self):
+        with qubo.Puzzle("nqueens 30\n") as p:
+            self.interrupt(lambda: p.count(method=qubo.QUBO_PUZZLE_COUNT_SEARCH, threads=1,
+                                           time_limit=30.0))
+
 
 if __name__ == "__main__":
     if os.environ.get("QUBO_ASAN") == "1" and "asan" not in os.environ.get("LD_PRELOAD", ""):

@@ -1010,6 +1010,8 @@ class Solver(_Owned):
         """fn(handle, *args), a call that may run a backend's Python code:
         the solver stays allocated until it returns, and an exception raised
         by the backend is raised again here."""
+        if self._keep is None:  # a built-in solver runs no Python code
+            return check(fn(self._live(), *args))
         with _Call(self) as (h,), _Callbacks() as callbacks:
             status = fn(h, *args)
         return callbacks.result(status)
@@ -1070,9 +1072,7 @@ class Solver(_Owned):
         is Ctrl-C (KeyboardInterrupt) pressed during the run."""
         out = SampleSetP()
         with _Call(self, model) as (h, m), _Callbacks() as callbacks:
-            # Installed also without progress, to notice Ctrl-C.
-            progress_fn = SOLVER_PROGRESS_FN(callbacks.wrap(
-                (lambda p, _: progress(_progress_dict(p))) if progress else (lambda p, _: 0)))
+            progress_fn = callbacks.progress(SOLVER_PROGRESS_FN, progress)
             check(_core.qubo_solver_set_progress(h, progress_fn, None))
             try:
                 status = _core.qubo_solver_sample(byref(out), h, m)
@@ -1441,6 +1441,15 @@ class _Callbacks:
                 return 1
         return call
 
+    def progress(self, fn_type, progress):
+        """A C progress callback of type fn_type that calls progress with a
+        dict of the figures (a true return stops the run); made also when
+        progress is None, to notice Ctrl-C. The caller holds it until the C
+        call returns."""
+        if progress is None:
+            return fn_type(self.wrap(lambda p, _: 0))
+        return fn_type(self.wrap(lambda p, _: progress(_progress_dict(p))))
+
     def reraise(self):
         if self.error is not None:
             error, self.error = self.error, None
@@ -1524,11 +1533,8 @@ class Puzzle(_Owned):
         opts = _struct(PuzzleOptions, reduce=reduce, penalty=penalty, time_limit=time_limit)
         h = PuzzleP()
         with _Callbacks() as callbacks:
-            if progress is not None:
-                # held in a local until the call returns
-                progress_fn = PROGRESS_FN(
-                    callbacks.wrap(lambda p, _: progress(_progress_dict(p))))
-                opts.progress = progress_fn
+            progress_fn = callbacks.progress(PROGRESS_FN, progress)
+            opts.progress = progress_fn
             status = call(h, opts)
         if h:
             self._h = h
@@ -1613,10 +1619,7 @@ class Puzzle(_Owned):
         with _Call(self, solver) as handles, _Callbacks() as callbacks:
             if solver is not None:
                 opts.solver = handles[1]
-            # Installed also without progress, to notice Ctrl-C; held in a
-            # local until the call returns.
-            progress_fn = PROGRESS_FN(callbacks.wrap(
-                (lambda p, _: progress(_progress_dict(p))) if progress else (lambda p, _: 0)))
+            progress_fn = callbacks.progress(PROGRESS_FN, progress)
             opts.progress = progress_fn
             status = _puzzle.qubo_puzzle_solve(handles[0], byref(opts), board, cells,
                                                byref(res))
@@ -1646,8 +1649,7 @@ class Puzzle(_Owned):
                 solution_fn = SOLUTION_FN(
                     callbacks.wrap(lambda b, n, _: on_solution(bytes(b[:n]))))
                 opts.on_solution = solution_fn
-            progress_fn = PROGRESS_FN(callbacks.wrap(
-                (lambda p, _: progress(_progress_dict(p))) if progress else (lambda p, _: 0)))
+            progress_fn = callbacks.progress(PROGRESS_FN, progress)
             opts.progress = progress_fn
             status = _puzzle.qubo_puzzle_count(h, byref(opts), byref(res))
         callbacks.result(status)
