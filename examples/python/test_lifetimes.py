@@ -245,6 +245,18 @@ class Overflow(unittest.TestCase):
             m.compile()
             self.assertEqual(m.linear(), [0.0, 0.0], "nothing was added to variable 0")
 
+    def test_literals(self):
+        with self.assertRaises(OverflowError):
+            qubo.lit(2**31)
+        with self.assertRaises(OverflowError):
+            qubo.lit_neg(-1)
+        self.assertEqual(qubo.lit_neg(3), 7)
+        with qubo.Model(2) as m:
+            with self.assertRaises(OverflowError):
+                m.penalty_exactly([qubo.lit(0), 2**32 + 2], 1, 1.0)
+            m.compile()
+            self.assertEqual(m.couplers(), [], "nothing was added")
+
     def test_sizes_and_seeds(self):
         with self.assertRaises(OverflowError):
             qubo.Model(2**64)

@@ -100,14 +100,22 @@ LIT_FALSE = 0xFFFFFFFE
 LIT_TRUE = 0xFFFFFFFF
 
 
+def _var(v):
+    """v, a variable a literal can name (0 to 2**31 - 2); OverflowError
+    otherwise."""
+    if not 0 <= v <= 0x7FFFFFFE:
+        raise OverflowError("variable %d: a literal names 0 to %d" % (v, 0x7FFFFFFE))
+    return v
+
+
 def lit(v):
     """QUBO_LIT(v): the positive literal of variable v."""
-    return (v << 1) & 0xFFFFFFFF
+    return _var(v) << 1
 
 
 def lit_neg(v):
     """QUBO_LIT_NEG(v): the complement 1 - x_v."""
-    return ((v << 1) | 1) & 0xFFFFFFFF
+    return (_var(v) << 1) | 1
 
 
 def lit_not(l):
@@ -892,7 +900,7 @@ class Model(_Owned):
 
     def penalty_exactly(self, lits, k, weight):
         """Exactly k of the literals true: weight * (sum(lits) - k)^2."""
-        arr = (c_uint32 * len(lits))(*lits)
+        arr = (c_uint32 * len(lits))(*[_fit(l, c_uint32, "literal") for l in lits])
         check(_core.qubo_penalty_exactly(self._live(), arr, len(lits), k, weight))
 
     def compile(self):
