@@ -26,6 +26,7 @@ import traceback
 import unittest
 
 import qubo
+from test_package import big_model as random_model
 
 QUEENS8 = pathlib.Path(__file__).resolve().parent.parent / "puzzles" / "queens8.txt"
 
@@ -49,19 +50,6 @@ def small_model():
     m.add_linear(0, -1.0)
     m.add_quadratic(0, 1, 2.0)
     m.add_quadratic(1, 2, -1.0)
-    m.compile()
-    return m
-
-
-def random_model(n, seed=5):
-    import random
-    rnd = random.Random(seed)
-    m = qubo.Model(n)
-    for i in range(n):
-        m.add_linear(i, rnd.uniform(-1, 1))
-        for j in range(i + 1, n):
-            if rnd.random() < 0.3:
-                m.add_quadratic(i, j, rnd.uniform(-1, 1))
     m.compile()
     return m
 
