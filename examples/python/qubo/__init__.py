@@ -31,11 +31,24 @@ the status, qubo_status_name() and qubo_error_message(). Positive statuses
 returns them with the results.
 
 Objects own C handles: free them with close() or a with block (the
-garbage collector frees them too, but not at a predictable time).
+garbage collector frees them too, but not at a predictable time). No object
+reaches freed C memory: one that borrows another (a puzzle's model) keeps it
+alive and keeps close() from freeing it until the borrower is closed too; a
+close() called while a call that runs Python code (a progress callback, a
+backend) is under way takes effect when the call returns; and any use of a
+closed object, or of one whose owner was closed, raises ClosedError (a
+QuboError and a ValueError). An int
+that does not fit the C type it is passed as raises OverflowError. An
+exception raised in a callback or a backend (KeyboardInterrupt included)
+stops the call and is raised again, with its traceback, when the call
+returns; so does Ctrl-C during Solver.sample(), Puzzle.solve() and
+Puzzle.count(), within about 0.1 s.
 """
 import ctypes
 import ctypes.util
 import os
+import signal
+import threading
 from ctypes import (CFUNCTYPE, POINTER, Structure, byref, c_char_p, c_double, c_int,
                     c_int32, c_int64, c_size_t, c_uint8, c_uint32, c_uint64, c_void_p)
 
@@ -87,14 +100,22 @@ LIT_FALSE = 0xFFFFFFFE
 LIT_TRUE = 0xFFFFFFFF
 
 
+def _var(v):
+    """v, a variable a literal can name (0 to 2**31 - 2); OverflowError
+    otherwise."""
+    if not 0 <= v <= 0x7FFFFFFE:
+        raise OverflowError("variable %d: a literal names 0 to %d" % (v, 0x7FFFFFFE))
+    return v
+
+
 def lit(v):
     """QUBO_LIT(v): the positive literal of variable v."""
-    return (v << 1) & 0xFFFFFFFF
+    return _var(v) << 1
 
 
 def lit_neg(v):
     """QUBO_LIT_NEG(v): the complement 1 - x_v."""
-    return ((v << 1) | 1) & 0xFFFFFFFF
+    return (_var(v) << 1) | 1
 
 
 def lit_not(l):
@@ -521,11 +542,55 @@ _PUZZLE_PROTOTYPES = {
 }
 
 
+_INT_CODES = "bBhHiIlLqQ"  # the ctypes integer types, by their _type_
+
+
+def _int_bounds(ctype):
+    """(lowest, highest) of a ctypes integer type, or None for other types."""
+    if getattr(ctype, "_type_", None) not in tuple(_INT_CODES):
+        return None
+    bits = 8 * ctypes.sizeof(ctype)
+    if ctype(-1).value < 0:
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
+
+def _fit(value, ctype, what):
+    """value, when it is not an int or fits ctype; OverflowError otherwise
+    (ctypes would keep its low bits without a word)."""
+    bounds = _int_bounds(ctype)
+    if bounds is not None and isinstance(value, int) and not bounds[0] <= value <= bounds[1]:
+        raise OverflowError("%s: %d does not fit %s (%d to %d)"
+                            % (what, value, ctype.__name__, bounds[0], bounds[1]))
+    return value
+
+
+def _struct(cls, **fields):
+    """A ctypes struct with struct_size set and fields checked by _fit()."""
+    for name, value in fields.items():
+        _fit(value, dict(cls._fields_)[name], "%s.%s" % (cls.__name__, name))
+    return cls(struct_size=ctypes.sizeof(cls), **fields)
+
+
+def _checked(fn, name, argtypes):
+    """fn, with every int argument checked against its C type by _fit()."""
+    ints = [(k, t) for k, t in enumerate(argtypes) if _int_bounds(t) is not None]
+
+    def call(*args):
+        for k, t in ints:
+            _fit(args[k], t, "%s() argument %d" % (name, k + 1))
+        return fn(*args)
+    call.__name__ = name
+    return call
+
+
 def _declare(dll, prototypes):
     for name, (restype, argtypes) in prototypes.items():
         fn = getattr(dll, name)
         fn.restype = restype
         fn.argtypes = argtypes
+        if any(_int_bounds(t) is not None for t in argtypes):
+            setattr(dll, name, _checked(fn, name, argtypes))
 
 
 def _soname(stem):
@@ -640,6 +705,15 @@ class QuboError(Exception):
         super().__init__("%s: %s" % (self.name, message))
 
 
+class ClosedError(QuboError, ValueError):
+    """The use of a closed object, or of one whose owner is closed (status
+    QUBO_ERR_MISUSE, as the library's for a NULL handle); also a
+    ValueError, as for a closed file."""
+
+    def __init__(self, message):
+        super().__init__(QUBO_ERR_MISUSE, message)
+
+
 def _text(s):
     return s.decode("utf-8", "replace")
 
@@ -675,16 +749,71 @@ def _bytes_arg(sample):
 
 
 class _Owned:
-    """An object that owns a C handle: close() frees it; a with block or the
-    garbage collector calls close() too."""
+    """An object that holds a C handle: close() frees it (_free()); a with
+    block or the garbage collector calls close() too.
+
+    The handle is freed only when nothing needs it any more: not while
+    another object borrows it (_borrowers, set by the borrower's _borrow()),
+    nor during a call that can run Python code (_busy, set by _Call). Until
+    then close() only marks the object closed: every use of a closed object,
+    or of one that borrows a closed object, raises ClosedError (_live())."""
+
+    _h = None          # the handle; None once freed
+    _closed = False    # close() was called
+    _busy = 0          # calls under way that use the handle
+    _borrowers = 0     # live objects that borrow this one
+    _borrows = ()      # the objects this one borrows
+
+    def _free(self, handle):
+        """Frees the handle (objects that borrow theirs free nothing)."""
+
+    def _borrow(self, *owners):
+        self._borrows = owners
+        for owner in owners:
+            owner._borrowers += 1
+
+    def _live(self):
+        """The handle; ClosedError when this object, or one it borrows, is
+        closed."""
+        if self._closed or not self._h:
+            raise ClosedError("the %s is closed" % type(self).__name__)
+        for owner in self._borrows:
+            if owner._closed:
+                raise ClosedError("the %s borrows a %s that is closed"
+                                 % (type(self).__name__, type(owner).__name__))
+        return self._h
+
+    @property
+    def handle(self):
+        """The C handle (ClosedError once closed)."""
+        return self._live()
+
+    @property
+    def closed(self):
+        """True once close() was called on this object or on one it borrows."""
+        return self._closed or any(owner.closed for owner in self._borrows)
 
     def close(self):
-        raise NotImplementedError
+        """Frees the handle, now or (while it is borrowed or in use by a
+        call) as soon as nothing needs it; the object is unusable at once."""
+        self._closed = True
+        self._release()
+
+    def _release(self):
+        if self._busy or self._borrowers or self._h is None:
+            return
+        handle, self._h = self._h, None
+        if handle:
+            self._free(handle)
+        owners, self._borrows = self._borrows, ()
+        for owner in owners:
+            owner._borrowers -= 1
+            if owner._closed:
+                owner._release()
 
     def __del__(self):
-        # Not at interpreter exit (the module's globals may be gone), nor for
-        # an object whose constructor failed before it had a handle.
-        if isinstance(_core, ctypes.CDLL) and getattr(self, "_h", None):
+        # Not at interpreter exit (the module's globals may be gone).
+        if isinstance(_core, ctypes.CDLL) and self._h is not None:
             self.close()
 
     def __enter__(self):
@@ -699,19 +828,23 @@ class Model(_Owned):
 
     def __init__(self, num_variables=0, handle=None, owner=None):
         # handle/owner: a borrowed model (a puzzle's, or the one a backend is
-        # given), which this object must not free.
-        self._owner = owner
+        # given), which this object must not free; owner, when given, is the
+        # object that frees it, kept alive and open while this one is.
         if handle is not None:
             self._h, self._borrowed = handle, True
+            if owner is not None:
+                self._borrow(owner)
             return
-        self._h, self._borrowed = ModelP(), False
-        check(_core.qubo_model_new(byref(self._h), num_variables, None))
+        self._borrowed = False
+        h = ModelP()
+        check(_core.qubo_model_new(byref(h), num_variables, None))
+        self._h = h
 
     @classmethod
     def _adopt(cls, handle):
         """A Model that owns (and frees) a handle the library made."""
         self = cls.__new__(cls)
-        self._owner, self._h, self._borrowed = None, handle, False
+        self._h, self._borrowed = handle, False
         return self
 
     @classmethod
@@ -731,75 +864,70 @@ class Model(_Owned):
         check(_core.qubo_qbsolv_read_file(byref(h), _path_arg(path), None))
         return cls._adopt(h)
 
-    @property
-    def handle(self):
-        return self._h
-
-    def close(self):
-        if self._h and not self._borrowed:
-            _core.qubo_model_free(self._h)
-        self._h = ModelP()
+    def _free(self, handle):
+        if not self._borrowed:
+            _core.qubo_model_free(handle)
 
     def to_qbsolv(self):
         """The compiled model as qbsolv `.qubo` text (qubo_qbsolv_write())."""
         length = c_size_t()
-        check(_core.qubo_qbsolv_write(self._h, None, 0, byref(length)))
+        check(_core.qubo_qbsolv_write(self._live(), None, 0, byref(length)))
         buf = ctypes.create_string_buffer(length.value + 1)
-        check(_core.qubo_qbsolv_write(self._h, buf, len(buf), byref(length)))
+        check(_core.qubo_qbsolv_write(self._live(), buf, len(buf), byref(length)))
         return buf.value.decode()
 
     def write_qbsolv_file(self, path):
         """Writes the compiled model to a qbsolv `.qubo` file, replacing it
         (qubo_qbsolv_write_file())."""
-        check(_core.qubo_qbsolv_write_file(self._h, _path_arg(path)))
+        check(_core.qubo_qbsolv_write_file(self._live(), _path_arg(path)))
 
     @property
     def num_variables(self):
-        return _core.qubo_model_num_variables(self._h)
+        return _core.qubo_model_num_variables(self._live())
 
     @property
     def offset(self):
-        return _core.qubo_model_offset(self._h)
+        return _core.qubo_model_offset(self._live())
 
     def add_offset(self, weight):
-        check(_core.qubo_model_add_offset(self._h, weight))
+        check(_core.qubo_model_add_offset(self._live(), weight))
 
     def add_linear(self, var, weight):
-        check(_core.qubo_model_add_linear(self._h, var, weight))
+        check(_core.qubo_model_add_linear(self._live(), var, weight))
 
     def add_quadratic(self, i, j, weight):
-        check(_core.qubo_model_add_quadratic(self._h, i, j, weight))
+        check(_core.qubo_model_add_quadratic(self._live(), i, j, weight))
 
     def penalty_exactly(self, lits, k, weight):
         """Exactly k of the literals true: weight * (sum(lits) - k)^2."""
-        arr = (c_uint32 * len(lits))(*lits)
-        check(_core.qubo_penalty_exactly(self._h, arr, len(lits), k, weight))
+        arr = (c_uint32 * len(lits))(*[_fit(l, c_uint32, "literal") for l in lits])
+        check(_core.qubo_penalty_exactly(self._live(), arr, len(lits), k, weight))
 
     def compile(self):
-        check(_core.qubo_model_compile(self._h))
+        check(_core.qubo_model_compile(self._live()))
 
     def energy(self, sample):
         arr, n = _bytes_arg(sample)
         e = c_double()
-        check(_core.qubo_model_energy(self._h, arr, n, byref(e)))
+        check(_core.qubo_model_energy(self._live(), arr, n, byref(e)))
         return e.value
 
     def linear(self):
         """The linear weights h_0 ... h_{n-1}."""
         n = self.num_variables
         h = (c_double * max(n, 1))()
-        check(_core.qubo_model_export_linear(self._h, h, n))
+        check(_core.qubo_model_export_linear(self._live(), h, n))
         return list(h[:n])
 
     def couplers(self):
         """The compiled couplers as (i, j, J_ij), i < j, sorted."""
         count = c_size_t()
         # Capacity 0 asks for the count; a second call fills arrays of that size.
-        check(_core.qubo_model_export_coo(self._h, None, None, None, 0, byref(count)))
+        check(_core.qubo_model_export_coo(self._live(), None, None, None, 0, byref(count)))
         n = count.value
         rows, cols = (c_uint32 * max(n, 1))(), (c_uint32 * max(n, 1))()
         weights = (c_double * max(n, 1))()
-        check(_core.qubo_model_export_coo(self._h, rows, cols, weights, n, byref(count)))
+        check(_core.qubo_model_export_coo(self._live(), rows, cols, weights, n, byref(count)))
         return [(rows[k], cols[k], weights[k]) for k in range(n)]
 
 
@@ -813,29 +941,22 @@ class SampleSet(_Owned):
         self._h = handle
         self.status = status  # QUBO_OK, QUBO_CANCELLED or QUBO_TIME_LIMIT
 
-    def close(self):
-        if self._h:
-            _core.qubo_sampleset_free(self._h)
-        self._h = SampleSetP()
-
-    @property
-    def handle(self):
-        return self._h
-
+    def _free(self, handle):
+        _core.qubo_sampleset_free(handle)
 
     def __len__(self):
-        return _core.qubo_sampleset_size(self._h)
+        return _core.qubo_sampleset_size(self._live())
 
     @property
     def num_variables(self):
-        return _core.qubo_sampleset_num_variables(self._h)
+        return _core.qubo_sampleset_num_variables(self._live())
 
     def get(self, index):
         """(sample bytes, energy, occurrences) of sample number index."""
         n = self.num_variables
         buf = (c_uint8 * max(n, 1))()
         e, occ = c_double(), c_uint64()
-        check(_core.qubo_sampleset_get(self._h, index, buf, n, byref(e), byref(occ)))
+        check(_core.qubo_sampleset_get(self._live(), index, buf, n, byref(e), byref(occ)))
         return bytes(buf[:n]), e.value, occ.value
 
     def __iter__(self):
@@ -847,13 +968,13 @@ class SampleSet(_Owned):
         n = self.num_variables
         buf = (c_uint8 * max(n, 1))()
         e = c_double()
-        check(_core.qubo_sampleset_lowest(self._h, buf, n, byref(e)))
+        check(_core.qubo_sampleset_lowest(self._live(), buf, n, byref(e)))
         return bytes(buf[:n]), e.value
 
     def info(self):
         """The run's figures (qubo_sample_info) as a dict."""
         info = SampleInfo(struct_size=ctypes.sizeof(SampleInfo))
-        check(_core.qubo_sampleset_get_info(self._h, byref(info)))
+        check(_core.qubo_sampleset_get_info(self._live(), byref(info)))
         return {name: getattr(info, name) for name, _ in SampleInfo._fields_
                 if name != "struct_size"}
 
@@ -868,10 +989,11 @@ class Solver(_Owned):
     def __init__(self, name=None, **options):
         """options: set with set() after the solver is made, e.g.
         Solver("sa", num_reads=100, beta_schedule="geometric")."""
-        self._h = SolverP()
         self._keep = None  # a Python backend's vtable and callbacks
         if name is not None:
-            check(_core.qubo_solver_new(byref(self._h), name.encode(), None))
+            h = SolverP()
+            check(_core.qubo_solver_new(byref(h), name.encode(), None))
+            self._h = h
         for key, value in options.items():
             self.set(key, value)
 
@@ -880,45 +1002,49 @@ class Solver(_Owned):
         """A solver whose slots call the Python object backend (see Backend)."""
         self = cls()
         table, keep = backend._vtable()
-        check(_core.qubo_solver_new_backend(byref(self._h), byref(table), None,
+        h = SolverP()
+        check(_core.qubo_solver_new_backend(byref(h), byref(table), None,
                                             keep["destroy"], None))
         # The library copied the table, but calls the callbacks until the
         # solver is freed: they must outlive it, so the solver holds them.
-        self._keep = keep
+        self._h, self._keep = h, keep
         return self
 
-    def close(self):
-        if self._h:
-            _core.qubo_solver_free(self._h)  # calls the destroy slot
-        self._h = SolverP()
+    def _free(self, handle):
+        _core.qubo_solver_free(handle)  # calls the destroy slot
         self._keep = None
 
-    @property
-    def handle(self):
-        return self._h
-
+    def _run(self, fn, *args):
+        """fn(handle, *args), a call that may run a backend's Python code:
+        the solver stays allocated until it returns, and an exception raised
+        by the backend is raised again here."""
+        if self._keep is None:  # a built-in solver runs no Python code
+            return check(fn(self._live(), *args))
+        with _Call(self) as (h,), _Callbacks() as callbacks:
+            status = fn(h, *args)
+        return callbacks.result(status)
 
     @property
     def name(self):
-        return _core.qubo_solver_name(self._h).decode()
+        return _core.qubo_solver_name(self._live()).decode()
 
     def describe(self):
         length = c_size_t()
-        check(_core.qubo_solver_describe(self._h, None, 0, byref(length)))
+        self._run(_core.qubo_solver_describe, None, 0, byref(length))
         buf = ctypes.create_string_buffer(length.value + 1)
-        check(_core.qubo_solver_describe(self._h, buf, len(buf), byref(length)))
+        self._run(_core.qubo_solver_describe, buf, len(buf), byref(length))
         return buf.value.decode()
 
     def set_int(self, key, value):
-        check(_core.qubo_solver_set_int(self._h, key.encode(), value))
+        self._run(_core.qubo_solver_set_int, key.encode(), value)
 
     def set_double(self, key, value):
-        check(_core.qubo_solver_set_double(self._h, key.encode(), value))
+        self._run(_core.qubo_solver_set_double, key.encode(), value)
 
     def set_string(self, key, value):
         """value: str (sent as UTF-8) or bytes."""
         data = value.encode() if isinstance(value, str) else bytes(value)
-        check(_core.qubo_solver_set_string(self._h, key.encode(), data))
+        self._run(_core.qubo_solver_set_string, key.encode(), data)
 
     def set(self, key, value):
         """Sets an option by the type of value: int (and bool, as 0 or 1)
@@ -940,7 +1066,7 @@ class Solver(_Owned):
 
     def unset(self, key):
         """Removes an option: the solver's default applies again."""
-        check(_core.qubo_solver_unset(self._h, key.encode()))
+        self._run(_core.qubo_solver_unset, key.encode())
 
     def sample(self, model, progress=None):
         """Samples a compiled model; returns a SampleSet (its status says
@@ -950,27 +1076,23 @@ class Solver(_Owned):
         (qubo_progress: done, total, best_energy, has_best, seconds), about
         every 100 ms and once at the end; a true return stops the run
         (status QUBO_CANCELLED, with what was found). An exception raised in
-        it stops the run too, and is raised again when sampling returns."""
+        it stops the run too, and is raised again when sampling returns, as
+        is Ctrl-C (KeyboardInterrupt) pressed during the run."""
         out = SampleSetP()
-        if progress is None:
-            status = check(_core.qubo_solver_sample(byref(out), self._h, model.handle))
-            return SampleSet(out, status)
-        callbacks = _Callbacks()
-        progress_fn = SOLVER_PROGRESS_FN(
-            callbacks.wrap(lambda p, _: progress(_progress_dict(p))))
-        check(_core.qubo_solver_set_progress(self._h, progress_fn, None))
-        try:
-            status = _core.qubo_solver_sample(byref(out), self._h, model.handle)
-        finally:
-            _core.qubo_solver_set_progress(self._h, SOLVER_PROGRESS_FN(), None)
+        with _Call(self, model) as (h, m), _Callbacks() as callbacks:
+            progress_fn = callbacks.progress(SOLVER_PROGRESS_FN, progress)
+            check(_core.qubo_solver_set_progress(h, progress_fn, None))
+            try:
+                status = _core.qubo_solver_sample(byref(out), h, m)
+            finally:
+                _core.qubo_solver_set_progress(h, SOLVER_PROGRESS_FN(), None)
         result = SampleSet(out, status) if status >= 0 else None
         try:
-            callbacks.reraise()
+            callbacks.result(status)
         except BaseException:
             if result is not None:
                 result.close()
             raise
-        check(status)
         return result
 
 
@@ -993,17 +1115,12 @@ class Qaoa(_Owned):
     is copied: it may be freed while the simulator lives."""
 
     def __init__(self, model, max_qubits=0):
-        self._h = QaoaP()
-        check(_core.qubo_qaoa_new(byref(self._h), model.handle, max_qubits, None))
+        h = QaoaP()
+        check(_core.qubo_qaoa_new(byref(h), model.handle, max_qubits, None))
+        self._h = h
 
-    def close(self):
-        if self._h:
-            _core.qubo_qaoa_free(self._h)
-        self._h = QaoaP()
-
-    @property
-    def handle(self):
-        return self._h
+    def _free(self, handle):
+        _core.qubo_qaoa_free(handle)
 
     @staticmethod
     def memory(num_qubits, threads=0):
@@ -1015,40 +1132,40 @@ class Qaoa(_Owned):
 
     @property
     def num_qubits(self):
-        return _core.qubo_qaoa_num_qubits(self._h)
+        return _core.qubo_qaoa_num_qubits(self._live())
 
     def set_threads(self, threads):
-        check(_core.qubo_qaoa_set_threads(self._h, threads))
+        check(_core.qubo_qaoa_set_threads(self._live(), threads))
 
     def evolve(self, gammas, betas):
         """Prepares the state of depth len(gammas) from |+>^n."""
         if len(gammas) != len(betas):
             raise ValueError("%d gammas for %d betas" % (len(gammas), len(betas)))
-        check(_core.qubo_qaoa_evolve(self._h, len(gammas), _doubles(gammas), _doubles(betas)))
+        check(_core.qubo_qaoa_evolve(self._live(), len(gammas), _doubles(gammas), _doubles(betas)))
 
     def expectation(self):
         """(<C>, the probability of measuring a state of the lowest energy)."""
         e, low = c_double(), c_double()
-        check(_core.qubo_qaoa_expectation(self._h, byref(e), byref(low)))
+        check(_core.qubo_qaoa_expectation(self._live(), byref(e), byref(low)))
         return e.value, low.value
 
     def lowest_energy(self):
         """(the model's lowest energy, how many states have it)."""
         e, count = c_double(), c_uint64()
-        check(_core.qubo_qaoa_lowest_energy(self._h, byref(e), byref(count)))
+        check(_core.qubo_qaoa_lowest_energy(self._live(), byref(e), byref(count)))
         return e.value, count.value
 
     def amplitudes(self):
         """The current state as a list of 2^n complex numbers."""
         size = 2 * (1 << self.num_qubits)
         buf = (c_double * size)()
-        check(_core.qubo_qaoa_amplitudes(self._h, buf, size))
+        check(_core.qubo_qaoa_amplitudes(self._live(), buf, size))
         return [complex(buf[2 * x], buf[2 * x + 1]) for x in range(size // 2)]
 
     def probabilities(self):
         size = 1 << self.num_qubits
         buf = (c_double * size)()
-        check(_core.qubo_qaoa_probabilities(self._h, buf, size))
+        check(_core.qubo_qaoa_probabilities(self._live(), buf, size))
         return list(buf)
 
     def sample(self, seed, num_reads):
@@ -1056,7 +1173,7 @@ class Qaoa(_Owned):
         n = self.num_qubits
         size = num_reads * n
         buf = (c_uint8 * max(size, 1))()
-        check(_core.qubo_qaoa_sample(self._h, seed & 0xFFFFFFFFFFFFFFFF, num_reads, buf, size))
+        check(_core.qubo_qaoa_sample(self._live(), seed, num_reads, buf, size))
         return [bytes(buf[r * n:(r + 1) * n]) for r in range(num_reads)]
 
     def optimize(self, p, iterations=0):
@@ -1064,13 +1181,14 @@ class Qaoa(_Owned):
         leaves the simulator in their state: (gammas, betas, <C>)."""
         gammas, betas = (c_double * max(p, 1))(), (c_double * max(p, 1))()
         e = c_double()
-        check(_core.qubo_qaoa_optimize(self._h, p, iterations, gammas, betas, byref(e)))
+        check(_core.qubo_qaoa_optimize(self._live(), p, iterations, gammas, betas, byref(e)))
         return list(gammas[:p]), list(betas[:p]), e.value
 
 
 def qasm(model, gammas, betas, version=QUBO_QASM_3):
     """The QAOA circuit of a compiled model as OpenQASM text (version
     QUBO_QASM_2 or QUBO_QASM_3)."""
+    model.handle  # ClosedError when closed
     if len(gammas) != len(betas):
         raise ValueError("%d gammas for %d betas" % (len(gammas), len(betas)))
     g, b = _doubles(gammas), _doubles(betas)
@@ -1085,35 +1203,37 @@ def qasm(model, gammas, betas, version=QUBO_QASM_3):
 # --- Backends written in Python ---------------------------------------------
 
 
-class Options:
-    """A solver's options as a backend slot sees them (borrowed)."""
+class Options(_Owned):
+    """A solver's options as a backend slot sees them (borrowed: unusable,
+    ClosedError, once the slot has returned)."""
 
     def __init__(self, handle):
         self._h = handle
 
     def get_int(self, key, fallback):
         v = c_int64()
-        check(_core.qubo_options_get_int(self._h, key.encode(), fallback, byref(v)))
+        check(_core.qubo_options_get_int(self._live(), key.encode(), fallback, byref(v)))
         return v.value
 
     def get_double(self, key, fallback):
         v = c_double()
-        check(_core.qubo_options_get_double(self._h, key.encode(), fallback, byref(v)))
+        check(_core.qubo_options_get_double(self._live(), key.encode(), fallback, byref(v)))
         return v.value
 
     def get_string(self, key, fallback=None):
         """The string under key (str), or fallback when the key is absent."""
         v = c_char_p()
-        check(_core.qubo_options_get_string(self._h, key.encode(), None, byref(v)))
+        check(_core.qubo_options_get_string(self._live(), key.encode(), None, byref(v)))
         return fallback if v.value is None else v.value.decode("utf-8", "replace")
 
     def type(self, key):
         """QUBO_TYPE_NONE (absent), QUBO_TYPE_INT, _DOUBLE or _STRING."""
-        return _core.qubo_options_type(self._h, key.encode())
+        return _core.qubo_options_type(self._live(), key.encode())
 
 
-class BackendContext:
-    """The host side of one sample call (valid during that call only)."""
+class BackendContext(_Owned):
+    """The host side of one sample call (valid during that call only: any
+    use after it raises ClosedError)."""
 
     def __init__(self, handle):
         self._h = handle
@@ -1133,16 +1253,19 @@ class BackendContext:
                 raise ValueError("%d occurrences for %d samples"
                                  % (len(occurrences), len(samples)))
             occ = (c_uint64 * len(samples))(*occurrences)
-        check(_core.qubo_backend_add_samples(self._h, arr, len(samples), len(samples[0]),
+        check(_core.qubo_backend_add_samples(self._live(), arr, len(samples), len(samples[0]),
                                              occ))
 
     def progress(self, done, total, best_energy=float("nan")):
         """Reports progress; returns nonzero (QUBO_CANCELLED or
         QUBO_TIME_LIMIT) when the run should stop."""
-        return check(_core.qubo_backend_progress(self._h, done, total, best_energy))
+        status = check(_core.qubo_backend_progress(self._live(), done, total, best_energy))
+        return status or _interrupted()
 
     def should_stop(self):
-        return check(_core.qubo_backend_should_stop(self._h))
+        """Nonzero (QUBO_CANCELLED or QUBO_TIME_LIMIT) when the run should
+        stop: the caller cancelled, the time limit passed, or Ctrl-C."""
+        return check(_core.qubo_backend_should_stop(self._live())) or _interrupted()
 
     def report(self, **fields):
         """Reports the backend's figures of the run (qubo_backend_report):
@@ -1154,7 +1277,7 @@ class BackendContext:
             if name == "struct_size" or not hasattr(SampleInfo, name):
                 raise TypeError("qubo_sample_info has no field %r" % name)
             setattr(info, name, value)
-        check(_core.qubo_backend_report(self._h, byref(info)))
+        check(_core.qubo_backend_report(self._live(), byref(info)))
 
 
 class Backend:
@@ -1176,33 +1299,36 @@ class Backend:
         return self.name
 
     def _vtable(self):
-        def fail(ctx, exc):
-            message = "%s: %s" % (type(exc).__name__, exc)
-            return _core.qubo_backend_set_error(ctx, QUBO_ERR_CALLBACK,
-                                                message.encode("utf-8", "replace"))
+        def run(ctx, fn, *views):
+            # The views (the context, the model, the options) are the
+            # library's for this call only: closed when it returns.
+            try:
+                if _interrupted():
+                    raise KeyboardInterrupt
+                return fn(*views) or QUBO_OK
+            except BaseException as e:  # noqa: BLE001 - reported to the caller
+                _keep_backend_error(e)
+                if isinstance(e, QuboError):
+                    return _core.qubo_backend_set_error(ctx, e.status, e.message.encode())
+                message = "%s: %s" % (type(e).__name__, e)
+                return _core.qubo_backend_set_error(ctx, QUBO_ERR_CALLBACK,
+                                                    message.encode("utf-8", "replace"))
+            finally:
+                for view in views:
+                    view.close()
 
         def sample_slot(ctx, model, options, user_data):
-            try:
-                status = self.sample(BackendContext(ctx), Model(handle=model), Options(options))
-                return status or QUBO_OK
-            except QuboError as e:
-                return _core.qubo_backend_set_error(ctx, e.status, e.message.encode())
-            except Exception as e:  # noqa: BLE001 - reported to the caller
-                return fail(ctx, e)
+            return run(ctx, self.sample, BackendContext(ctx), Model(handle=model),
+                       Options(options))
 
         def set_param_slot(ctx, key, options, user_data):
-            try:
-                self.check_param(key.decode(), Options(options))
-                return QUBO_OK
-            except QuboError as e:
-                return _core.qubo_backend_set_error(ctx, e.status, e.message.encode())
-            except Exception as e:  # noqa: BLE001
-                return fail(ctx, e)
+            return run(ctx, lambda o: self.check_param(key.decode(), o), Options(options))
 
         def describe_slot(buffer, capacity, user_data):
             try:
                 text = self.describe().encode()[:capacity - 1] + b"\0"
-            except Exception:  # noqa: BLE001
+            except BaseException as e:  # noqa: BLE001
+                _keep_backend_error(e)
                 return QUBO_ERR_CALLBACK
             ctypes.memmove(buffer, text, len(text))
             return QUBO_OK
@@ -1228,30 +1354,143 @@ class Backend:
 # --- Puzzles ----------------------------------------------------------------
 
 
+class _Call:
+    """The objects of one C call that can run Python code, marked busy for
+    its length so that a close() from that code waits for its end. Entering
+    gives their live handles."""
+
+    def __init__(self, *objs):
+        self._objs = [o for o in objs if o is not None]
+        self._handles = [o._live() for o in self._objs]
+
+    def __enter__(self):
+        for o in self._objs:
+            o._busy += 1
+        return self._handles
+
+    def __exit__(self, *exc):
+        for o in self._objs:
+            o._busy -= 1
+            if o._closed:
+                o._release()
+
+
+_running = []  # the _Callbacks of the calls under way, innermost last
+
+
 class _Callbacks:
-    """Python functions behind the C callbacks of one solve or count. An
-    exception cannot cross the library's C frames: one raised in a callback
-    (KeyboardInterrupt included) stops the run, as a nonzero return does, and
-    is raised again once the C call has returned."""
+    """Python functions behind the C callbacks of one call. An exception
+    cannot cross the library's C frames: one raised in a callback or a
+    backend (KeyboardInterrupt included) stops the run, as a nonzero return
+    does, and reraise() raises it again once the C call has returned.
+
+    While the call runs in the main thread, Ctrl-C does not raise: it is
+    noticed by the next callback (through a wakeup file descriptor, so also
+    on a worker thread), which asks the library to stop; the call then
+    raises KeyboardInterrupt."""
 
     def __init__(self):
         self.error = None
+        self.cause = None   # an Exception a backend raised (see result())
+        self.interrupted = False
+        self._watch = None  # (the wakeup fd it replaced, read end, write end)
+
+    def __enter__(self):
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            r, w = os.pipe()
+            os.set_blocking(r, False)
+            os.set_blocking(w, False)
+            self._watch = (signal.set_wakeup_fd(w, warn_on_full_buffer=False), r, w)
+            signal.signal(signal.SIGINT, self._on_sigint)
+        _running.append(self)
+        return self
+
+    def _on_sigint(self, signum, frame):
+        self.interrupted = True
+
+    def stopping(self):
+        """True when the run should stop: an error was kept, or Ctrl-C."""
+        if self._watch is not None and not self.interrupted:
+            try:
+                self.interrupted = signal.SIGINT in os.read(self._watch[1], 256)
+            except BlockingIOError:
+                pass
+        return self.interrupted or self.error is not None
+
+    def keep(self, error):
+        """Keeps the first exception, for reraise()."""
+        if self.error is None:
+            self.error = error
+
+    def __exit__(self, *exc):
+        _running.remove(self)
+        if self._watch is not None:
+            self.stopping()
+            old, r, w = self._watch
+            self._watch = None
+            try:
+                signal.set_wakeup_fd(old)
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+            finally:
+                os.close(r)
+                os.close(w)
+        if self.interrupted:
+            self.keep(KeyboardInterrupt())
 
     def wrap(self, fn):
         def call(*args):
-            if self.error is not None:
-                return 1
             try:
+                if self.stopping():
+                    return 1
                 return 1 if fn(*args) else 0
             except BaseException as e:  # noqa: BLE001 - raised again by reraise()
-                self.error = e
+                self.keep(e)
                 return 1
         return call
+
+    def progress(self, fn_type, progress):
+        """A C progress callback of type fn_type that calls progress with a
+        dict of the figures (a true return stops the run); made also when
+        progress is None, to notice Ctrl-C. The caller holds it until the C
+        call returns."""
+        if progress is None:
+            return fn_type(self.wrap(lambda p, _: 0))
+        return fn_type(self.wrap(lambda p, _: progress(_progress_dict(p))))
 
     def reraise(self):
         if self.error is not None:
             error, self.error = self.error, None
             raise error
+
+    def result(self, status):
+        """After the call: the exception kept, else check(status), a
+        QuboError chained to the exception a backend raised, if any."""
+        self.reraise()
+        try:
+            return check(status)
+        except QuboError as e:
+            if self.cause is not None:
+                raise e from self.cause
+            raise
+
+
+def _interrupted():
+    """QUBO_CANCELLED when the innermost call under way saw Ctrl-C, else 0."""
+    return QUBO_CANCELLED if _running and _running[-1].stopping() else 0
+
+
+def _keep_backend_error(error):
+    """Keeps an exception raised in a backend's slot for the innermost call
+    under way: an Exception becomes the cause of the QuboError that the
+    call raises; another BaseException (KeyboardInterrupt, SystemExit) is
+    raised itself."""
+    if _running:
+        if isinstance(error, Exception):
+            if _running[-1].cause is None:
+                _running[-1].cause = error
+        else:
+            _running[-1].keep(error)
 
 
 def _as_dict(obj, known=None):
@@ -1282,9 +1521,8 @@ class Puzzle(_Owned):
         QUBO_PUZZLE_PHASE_BUILD; a true return stops) cover parsing and building; a
         stopped build raises QuboError with status QUBO_TIME_LIMIT or QUBO_CANCELLED."""
         data = text.encode() if isinstance(text, str) else bytes(text)
-        self._h = PuzzleP()
-        self._build(lambda opts: _puzzle.qubo_puzzle_parse(byref(self._h), data, len(data),
-                                                           byref(opts)),
+        self._build(lambda h, opts: _puzzle.qubo_puzzle_parse(byref(h), data, len(data),
+                                                              byref(opts)),
                     reduce, penalty, time_limit, progress)
 
     @classmethod
@@ -1294,56 +1532,50 @@ class Puzzle(_Owned):
         when it cannot be read, QUBO_ERR_PARSE (with the line) when its text
         is wrong; time_limit and progress as for Puzzle()."""
         self = cls.__new__(cls)
-        self._h = PuzzleP()
-        self._build(lambda opts: _puzzle.qubo_puzzle_parse_file(byref(self._h), _path_arg(path),
-                                                                byref(opts)),
+        self._build(lambda h, opts: _puzzle.qubo_puzzle_parse_file(byref(h), _path_arg(path),
+                                                                   byref(opts)),
                     reduce, penalty, time_limit, progress)
         return self
 
     def _build(self, call, reduce, penalty, time_limit, progress):
-        callbacks = _Callbacks()
-        opts = PuzzleOptions(struct_size=ctypes.sizeof(PuzzleOptions), reduce=reduce,
-                             penalty=penalty, time_limit=time_limit)
-        if progress is not None:
-            # held in a local until the call returns
-            progress_fn = PROGRESS_FN(callbacks.wrap(lambda p, _: progress(_progress_dict(p))))
+        opts = _struct(PuzzleOptions, reduce=reduce, penalty=penalty, time_limit=time_limit)
+        h = PuzzleP()
+        with _Callbacks() as callbacks:
+            progress_fn = callbacks.progress(PROGRESS_FN, progress)
             opts.progress = progress_fn
-        status = call(opts)
+            status = call(h, opts)
+        if h:
+            self._h = h
         callbacks.reraise()
         check(status)
         if status in (QUBO_TIME_LIMIT, QUBO_CANCELLED):
             raise QuboError(status, "the build was stopped (%s)" %
                             ("time limit" if status == QUBO_TIME_LIMIT else "cancelled"))
 
-    def close(self):
-        if self._h:
-            _puzzle.qubo_puzzle_free(self._h)
-        self._h = PuzzleP()
-
-
-    @property
-    def handle(self):
-        return self._h
+    def _free(self, handle):
+        _puzzle.qubo_puzzle_free(handle)
 
     @property
     def family(self):
-        return _puzzle.qubo_puzzle_family(self._h)
+        return _puzzle.qubo_puzzle_family(self._live())
 
     def stats(self):
         s = PuzzleStats(struct_size=ctypes.sizeof(PuzzleStats))
-        check(_puzzle.qubo_puzzle_get_stats(self._h, byref(s)))
+        check(_puzzle.qubo_puzzle_get_stats(self._live(), byref(s)))
         return {name: getattr(s, name) for name, _ in PuzzleStats._fields_
                 if name != "struct_size"}
 
     def model(self):
-        """The puzzle's compiled model, borrowed: valid while the puzzle is."""
+        """The puzzle's compiled model, borrowed: it keeps the puzzle alive,
+        and the puzzle's close() frees nothing until the model is closed too;
+        the model is unusable once the puzzle is closed."""
         m = ModelP()
-        check(_puzzle.qubo_puzzle_model(self._h, byref(m)))
+        check(_puzzle.qubo_puzzle_model(self._live(), byref(m)))
         return Model(handle=m, owner=self)
 
     def ground_energy(self):
         e = c_double()
-        check(_puzzle.qubo_puzzle_ground_energy(self._h, byref(e)))
+        check(_puzzle.qubo_puzzle_ground_energy(self._live(), byref(e)))
         return e.value
 
     def _cells(self):
@@ -1355,7 +1587,7 @@ class Puzzle(_Owned):
         arr, n = _bytes_arg(sample)
         cells = self._cells()
         board = (c_uint8 * cells)()
-        check(_puzzle.qubo_puzzle_decode(self._h, arr, n, board, cells))
+        check(_puzzle.qubo_puzzle_decode(self._live(), arr, n, board, cells))
         return bytes(board)
 
     def check(self, board):
@@ -1363,7 +1595,7 @@ class Puzzle(_Owned):
         arr, n = _bytes_arg(board)
         report = ctypes.create_string_buffer(4096)
         violations = c_size_t()
-        check(_puzzle.qubo_puzzle_check(self._h, arr, n, report, len(report),
+        check(_puzzle.qubo_puzzle_check(self._live(), arr, n, report, len(report),
                                         byref(violations)))
         return violations.value, report.value.decode()
 
@@ -1371,7 +1603,7 @@ class Puzzle(_Owned):
         """What cell (row, column) is (qubo_puzzle_get_cell): a dict of
         on_board, region (-1: none), given (-1: none), piece and literal."""
         c = PuzzleCell(struct_size=ctypes.sizeof(PuzzleCell))
-        check(_puzzle.qubo_puzzle_get_cell(self._h, row, column, byref(c)))
+        check(_puzzle.qubo_puzzle_get_cell(self._live(), row, column, byref(c)))
         return _as_dict(c)
 
     def solve(self, strategy=QUBO_PUZZLE_STRATEGY_AUTO, seed=0, time_limit=0.0, threads=0,
@@ -1389,20 +1621,17 @@ class Puzzle(_Owned):
         width x height bytes, or None when has_board is 0."""
         cells = self._cells()
         board = (c_uint8 * max(cells, 1))()
-        callbacks = _Callbacks()
-        opts = PuzzleSolveOptions(struct_size=ctypes.sizeof(PuzzleSolveOptions),
-                                  strategy=strategy, threads=threads, seed=seed,
-                                  time_limit=time_limit)
-        if solver is not None:
-            opts.solver = solver.handle
-        if progress is not None:
-            # held in a local until the call returns
-            progress_fn = PROGRESS_FN(callbacks.wrap(lambda p, _: progress(_progress_dict(p))))
-            opts.progress = progress_fn
+        opts = _struct(PuzzleSolveOptions, strategy=strategy, threads=threads, seed=seed,
+                       time_limit=time_limit)
         res = PuzzleResult(struct_size=ctypes.sizeof(PuzzleResult))
-        status = _puzzle.qubo_puzzle_solve(self._h, byref(opts), board, cells, byref(res))
-        callbacks.reraise()
-        check(status)
+        with _Call(self, solver) as handles, _Callbacks() as callbacks:
+            if solver is not None:
+                opts.solver = handles[1]
+            progress_fn = callbacks.progress(PROGRESS_FN, progress)
+            opts.progress = progress_fn
+            status = _puzzle.qubo_puzzle_solve(handles[0], byref(opts), board, cells,
+                                               byref(res))
+        callbacks.result(status)
         out = _as_dict(res)
         del out["reserved"]
         out["method_name"] = _puzzle.qubo_puzzle_method_name(res.method_id).decode()
@@ -1420,20 +1649,18 @@ class Puzzle(_Owned):
         (QUBO_OK; QUBO_CANCELLED or QUBO_TIME_LIMIT when stopped) and the
         fields of qubo_puzzle_count_result (complete, optimal_only, count,
         energy, method, nodes, seconds)."""
-        callbacks = _Callbacks()
-        opts = PuzzleCountOptions(struct_size=ctypes.sizeof(PuzzleCountOptions), method=method,
-                                  threads=threads, limit=limit, time_limit=time_limit,
-                                  max_variables=max_variables)
-        if on_solution is not None:
-            solution_fn = SOLUTION_FN(callbacks.wrap(lambda b, n, _: on_solution(bytes(b[:n]))))
-            opts.on_solution = solution_fn
-        if progress is not None:
-            progress_fn = PROGRESS_FN(callbacks.wrap(lambda p, _: progress(_progress_dict(p))))
-            opts.progress = progress_fn
+        opts = _struct(PuzzleCountOptions, method=method, threads=threads, limit=limit,
+                       time_limit=time_limit, max_variables=max_variables)
         res = PuzzleCountResult(struct_size=ctypes.sizeof(PuzzleCountResult))
-        status = _puzzle.qubo_puzzle_count(self._h, byref(opts), byref(res))
-        callbacks.reraise()
-        check(status)
+        with _Call(self) as (h,), _Callbacks() as callbacks:
+            if on_solution is not None:
+                solution_fn = SOLUTION_FN(
+                    callbacks.wrap(lambda b, n, _: on_solution(bytes(b[:n]))))
+                opts.on_solution = solution_fn
+            progress_fn = callbacks.progress(PROGRESS_FN, progress)
+            opts.progress = progress_fn
+            status = _puzzle.qubo_puzzle_count(h, byref(opts), byref(res))
+        callbacks.result(status)
         out = _as_dict(res)
         out["status"] = status
         return out
@@ -1441,9 +1668,9 @@ class Puzzle(_Owned):
     def format_solution(self, board):
         arr, n = _bytes_arg(board)
         length = c_size_t()
-        check(_puzzle.qubo_puzzle_format_solution(self._h, arr, n, None, 0, byref(length)))
+        check(_puzzle.qubo_puzzle_format_solution(self._live(), arr, n, None, 0, byref(length)))
         buf = ctypes.create_string_buffer(length.value + 1)
-        check(_puzzle.qubo_puzzle_format_solution(self._h, arr, n, buf, len(buf),
+        check(_puzzle.qubo_puzzle_format_solution(self._live(), arr, n, buf, len(buf),
                                                   byref(length)))
         return buf.value.decode()
 
