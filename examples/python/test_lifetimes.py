@@ -299,13 +299,16 @@ class Exceptions(unittest.TestCase):
 
 class CtrlC(unittest.TestCase):
     """SIGINT sent to this process during a long call: KeyboardInterrupt
-    within 0.2 s."""
+    within 0.2 s. On a loaded machine the wall time of a prompt stop
+    stretches while the processor time it uses does not, so the stop is on
+    time when either stays within the bound (processor time counts the
+    call's two threads: 0.4 s), and always within 10 s."""
 
     def interrupt(self, call):
         sent = []
 
         def send():
-            sent.append(time.monotonic())
+            sent.append((time.monotonic(), time.process_time()))
             os.kill(os.getpid(), signal.SIGINT)
 
         timer = threading.Timer(0.5, send)
@@ -313,10 +316,13 @@ class CtrlC(unittest.TestCase):
         try:
             with self.assertRaises(KeyboardInterrupt):
                 call()
-            elapsed = time.monotonic() - sent[0]
+            elapsed = time.monotonic() - sent[0][0]
+            cpu = time.process_time() - sent[0][1]
         finally:
             timer.cancel()
-        self.assertLess(elapsed, 0.2, "KeyboardInterrupt %.3f s after SIGINT" % elapsed)
+        self.assertTrue(elapsed < 10 and (elapsed < 0.2 or cpu < 0.4),
+                        "KeyboardInterrupt %.3f s (%.3f s of processor time) after SIGINT"
+                        % (elapsed, cpu))
         self.assertIs(signal.getsignal(signal.SIGINT), signal.default_int_handler)
 
     def test_solver_sample(self):
