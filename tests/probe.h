@@ -1,8 +1,9 @@
 /* A solver backend written as a caller would write one, which records in its
  * user data what the host did with it, and a snapshot of everything a
- * caller can see of a solver. Shared by the clone tests (tests/solver) and
- * the tests of a solver lent to the puzzle layer (tests/puzzle). Header-only
- * (static inline) so that each suite stays one file.
+ * caller can see of a solver. Shared by the clone tests
+ * (tests/qubo/solvers) and the tests of a solver lent to the puzzle layer
+ * (tests/puzzle). Header-only (static inline) so that each suite stays one
+ * file.
  *
  *  - tp_probe: the backend's user data. Its sample slot reports progress
  *    (so that the progress callback in force is called and can stop it),

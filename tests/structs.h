@@ -1,5 +1,5 @@
-/* Helpers of the struct-versioning suites (tests/core/structs.c,
- * tests/puzzle/structs.c): the size-first rule of doc/abi.md ("Structs that
+/* Helpers of the struct-versioning suites (tests/common/structs.c,
+ * tests/qubo/structs.c, tests/puzzle/structs.c): the size-first rule of doc/abi.md ("Structs that
  * carry their size") acted out by an older caller (struct_size at the frozen
  * ..._SIZE_V1), a newer caller (a larger struct_size) and a size below V1,
  * with the messages both libraries must give word for word. Header-only

@@ -425,7 +425,7 @@ def read_qasm(text, version):
     return nq, gates, measured
 
 
-# a board that the full reduction leaves with 7 variables (tests/qasm/queens6.txt)
+# a board that the full reduction leaves with 7 variables (tests/qubo/qaoa/qasm/queens6.txt)
 qz = os.path.join(WORK, "cli_queens6.txt")
 with open(qz, "w") as f:
     f.write("queens 6\naabbbb\naabbbc\naabbbc\naadbbf\neddfff\ndddfff\n")

@@ -15,7 +15,7 @@
  */
 #include <qubo/puzzle.h>
 
-#include "../probe.h"
+#include "probe.h"
 #include "util.h"
 
 /* The caller's side: a solver, a backend of its own when named "probe", a

@@ -1,6 +1,6 @@
 /*
  * Struct versioning in libqubo-puzzle: the same rule and the same messages
- * as libqubo's (tests/core/structs.c) for the puzzle layer's size-first
+ * as libqubo's (tests/qubo/structs.c) for the puzzle layer's size-first
  * structs, whose checks run inside libqubo-puzzle and report through
  * libqubo's per-thread message.
  */

@@ -7,7 +7,7 @@
  *
  *   node compare.js QASM_PROBS QUBO_CLI BUILD_ROOT PUZZLE...
  *
- * QASM_PROBS is tests/qasm/probs.c built (a model, angles -> our circuit and
+ * QASM_PROBS is probs.c (beside this file) built (a model, angles -> our circuit and
  * our probabilities), QUBO_CLI the qubo program (a puzzle's reduced model
  * and its circuit through `qubo export --qasm2`).
  *
@@ -19,7 +19,7 @@
  * Where quantum-circuit is found: $QUBO_NODE_MODULES (a node_modules
  * folder), then Node's own search ($NODE_PATH, node_modules folders above
  * this file), then BUILD_ROOT/node_modules, the documented default
- * (`cp tests/qasm/package*.json build/ && cd build && npm ci`).
+ * (`cp tests/qubo/qaoa/qasm/package*.json build/ && cd build && npm ci`).
  *
  * Exit status 0, 1 on a failure, 77 (skipped) when quantum-circuit cannot be
  * loaded, unless QUBO_REQUIRE_NODE=1, when that is a failure. The last line
@@ -72,7 +72,7 @@ function loadQuantumCircuit() {
 		return { QuantumCircuit: require(where), where };
 	}
 	skipOrFail(`the npm package quantum-circuit is not installed (tried ${tried.join(', ')}; ` +
-		'install it with `cp tests/qasm/package*.json build/ && ' +
+		'install it with `cp tests/qubo/qaoa/qasm/package*.json build/ && ' +
 		'(cd build && npm ci --no-audit --no-fund)` or set QUBO_NODE_MODULES)');
 	return null;
 }

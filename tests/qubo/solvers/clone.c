@@ -4,7 +4,7 @@
  * free, in either order; every allocation failing in turn; bad arguments. */
 #include <pthread.h>
 
-#include "../probe.h"
+#include "probe.h"
 #include "helpers.h"
 
 static qubo_solver *clone_of(const qubo_solver *s)

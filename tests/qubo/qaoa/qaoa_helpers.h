@@ -23,7 +23,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "helpers.h"
+#include "qubo/solvers/helpers.h"
 
 #define QH_PI 3.14159265358979323846
 

@@ -1,7 +1,7 @@
 /* Drives examples/custom_backend.c (compiled in without its main) through the
  * public interface, as a third party's backend would be used. */
 #define CUSTOM_BACKEND_NO_MAIN
-#include "../../examples/custom_backend.c"
+#include "../../../examples/custom_backend.c"
 
 #include "helpers.h"
 
