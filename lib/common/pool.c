@@ -9,7 +9,7 @@
 #include "pool.h"
 
 #define PROGRESS_PERIOD 0.1 /* seconds between progress calls */
-#define MAX_WORKERS 1024u
+#define MAX_WORKERS QUBO__POOL_MAX_WORKERS
 
 unsigned qubo__pool_workers_for(int threads)
 {
@@ -27,7 +27,7 @@ void qubo__pool_init(qubo__pool *pl, size_t num_units, int threads, qubo__pool_f
 {
 	size_t w = qubo__pool_workers_for(threads);
 
-	memset(pl, 0, sizeof *pl);
+	memset(pl, 0, offsetof(qubo__pool, tids)); /* tids: written as threads start */
 	pl->num_units = num_units;
 	pl->num_workers = w > num_units ? (num_units ? (unsigned)num_units : 1) : (unsigned)w;
 	pl->fn = fn;
@@ -51,15 +51,10 @@ void qubo__pool_report(qubo__pool *pl, size_t count, double e)
 	pthread_mutex_unlock(&pl->lock);
 }
 
-typedef struct worker_arg {
-	qubo__pool *pl;
-	unsigned index;
-} worker_arg;
-
 static void *worker_main(void *p)
 {
-	worker_arg *wa = p;
-	qubo__pool *pl = wa->pl;
+	qubo__pool *pl = p;
+	unsigned index = atomic_fetch_add(&pl->next_worker, 1);
 
 	for (;;) {
 		size_t u = atomic_fetch_add(&pl->next, 1);
@@ -67,7 +62,7 @@ static void *worker_main(void *p)
 
 		if (u >= pl->num_units)
 			break;
-		rc = pl->fn(pl, wa->index, u);
+		rc = pl->fn(pl, index, u);
 		if (rc) {
 			int expected = QUBO_OK;
 			atomic_compare_exchange_strong(&pl->error, &expected, rc);
@@ -135,19 +130,18 @@ static void watch(qubo__pool *pl)
 	}
 }
 
-int qubo__pool_exec(qubo__pool *pl)
+/* Sets up the shared state of a run; NULL or what could not be created. */
+static const char *prepare(qubo__pool *pl)
 {
-	pthread_t tids[MAX_WORKERS];
-	worker_arg args[MAX_WORKERS];
 	pthread_condattr_t ca;
-	unsigned i, started = 0;
-	size_t claimed;
 	int rc;
 
 	atomic_init(&pl->next, 0);
 	atomic_init(&pl->stop_flag, QUBO__STOP_DONE);
 	atomic_init(&pl->error, QUBO_OK);
+	atomic_init(&pl->next_worker, 0);
 	pl->active = 0;
+	pl->started = 0;
 	pl->done = 0;
 	pl->best = HUGE_VAL;
 	if (pl->num_workers < 1)
@@ -155,48 +149,43 @@ int qubo__pool_exec(qubo__pool *pl)
 	if (pl->num_workers > MAX_WORKERS)
 		pl->num_workers = MAX_WORKERS;
 	if (pthread_mutex_init(&pl->lock, NULL))
-		return qubo__error(QUBO_ERR_NOMEM, "could not create a mutex");
+		return "could not create a mutex";
 	if (pthread_condattr_init(&ca)) {
 		pthread_mutex_destroy(&pl->lock);
-		return qubo__error(QUBO_ERR_NOMEM, "could not create a condition variable");
+		return "could not create a condition variable";
 	}
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	rc = pthread_cond_init(&pl->cond, &ca);
 	pthread_condattr_destroy(&ca);
 	if (rc) {
 		pthread_mutex_destroy(&pl->lock);
-		return qubo__error(QUBO_ERR_NOMEM, "could not create a condition variable");
+		return "could not create a condition variable";
 	}
-
 	pl->t0 = qubo__now();
-	if (pl->num_workers == 1 && pl->time_limit <= 0 && !pl->progress) {
-		/* nothing to watch: the one worker runs on this thread */
-		args[0].pl = pl;
-		args[0].index = 0;
-		pl->active = 1;
-		worker_main(&args[0]);
-		goto joined;
-	}
-	pthread_mutex_lock(&pl->lock);
-	for (i = 0; i < pl->num_workers; i++) {
-		args[i].pl = pl;
-		args[i].index = started;
-		if (pthread_create(&tids[started], NULL, worker_main, &args[i]))
-			break; /* fewer workers give the same results, only slower */
+	return NULL;
+}
+
+/* Starts the workers' threads (fewer when some cannot start: the same
+ * results, only slower); returns how many started. Called with the lock
+ * held. */
+static unsigned start_threads(qubo__pool *pl)
+{
+	while (pl->started < pl->num_workers &&
+	       !pthread_create(&pl->tids[pl->started], NULL, worker_main, pl)) {
 		pl->active++;
-		started++;
+		pl->started++;
 	}
-	if (started == 0) {
-		pthread_mutex_unlock(&pl->lock);
-		pthread_cond_destroy(&pl->cond);
-		pthread_mutex_destroy(&pl->lock);
-		return qubo__error(QUBO_ERR_NOMEM, "could not start a worker thread");
-	}
-	watch(pl);
-	pthread_mutex_unlock(&pl->lock);
-	for (i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
-joined:
+	return pl->started;
+}
+
+/* Joins the threads, fills the results and ends the run. */
+static int finish(qubo__pool *pl)
+{
+	unsigned i;
+	size_t claimed;
+
+	for (i = 0; i < pl->started; i++)
+		pthread_join(pl->tids[i], NULL);
 	pl->seconds = qubo__now() - pl->t0;
 
 	claimed = atomic_load(&pl->next);
@@ -207,4 +196,49 @@ joined:
 	pthread_cond_destroy(&pl->cond);
 	pthread_mutex_destroy(&pl->lock);
 	return atomic_load(&pl->error);
+}
+
+int qubo__pool_exec(qubo__pool *pl)
+{
+	const char *failed = prepare(pl);
+
+	if (failed)
+		return qubo__error(QUBO_ERR_NOMEM, "%s", failed);
+	if (pl->num_workers == 1 && pl->time_limit <= 0 && !pl->progress) {
+		/* nothing to watch: the one worker runs on this thread */
+		pl->active = 1;
+		worker_main(pl);
+		return finish(pl);
+	}
+	pthread_mutex_lock(&pl->lock);
+	if (!start_threads(pl)) {
+		pthread_mutex_unlock(&pl->lock);
+		pthread_cond_destroy(&pl->cond);
+		pthread_mutex_destroy(&pl->lock);
+		return qubo__error(QUBO_ERR_NOMEM, "could not start a worker thread");
+	}
+	watch(pl);
+	pthread_mutex_unlock(&pl->lock);
+	return finish(pl);
+}
+
+int qubo__pool_start(qubo__pool *pl)
+{
+	unsigned started;
+
+	if (prepare(pl))
+		return 0;
+	pthread_mutex_lock(&pl->lock);
+	started = start_threads(pl);
+	pthread_mutex_unlock(&pl->lock);
+	if (!started) {
+		pthread_cond_destroy(&pl->cond);
+		pthread_mutex_destroy(&pl->lock);
+	}
+	return started > 0;
+}
+
+int qubo__pool_wait(qubo__pool *pl)
+{
+	return finish(pl);
 }

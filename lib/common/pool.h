@@ -13,6 +13,10 @@
  * every unit it claimed (the unit may end early when it sees the stop
  * flag), so the units claimed are exactly 0 .. claimed - 1.
  *
+ * A run may also go on in the background (qubo__pool_start, then
+ * qubo__pool_wait) while the calling thread does work of its own; nothing
+ * watches it then, so it has neither a time limit nor a progress callback.
+ *
  * A unit's result must not depend on the worker that runs it (units that
  * draw random numbers derive their stream from (seed, unit) or the like):
  * then a run gives the same results at any thread count.
@@ -32,6 +36,8 @@ enum qubo__stop {
 	QUBO__STOP_CANCEL = 2, /* the progress callback asked to stop, or a unit failed */
 	QUBO__STOP_TIME = 3    /* the time limit passed */
 };
+
+#define QUBO__POOL_MAX_WORKERS 1024u
 
 typedef struct qubo__pool qubo__pool;
 
@@ -73,6 +79,9 @@ struct qubo__pool {
 	size_t done;
 	double best;
 	double t0;
+	atomic_uint next_worker; /* index of the next worker to begin */
+	unsigned started;	 /* threads started */
+	pthread_t tids[QUBO__POOL_MAX_WORKERS];
 };
 
 /* Threads for a request: threads >= 1 as is (at most 1024), 0 one per
@@ -88,6 +97,17 @@ void qubo__pool_init(qubo__pool *pl, size_t num_units, int threads, qubo__pool_f
  * QUBO_OK, a unit's first error, or QUBO_ERR_NOMEM when no thread could be
  * started (message set). */
 int qubo__pool_exec(qubo__pool *pl);
+
+/* Starts the run's workers on threads of their own and returns: the
+ * calling thread does work of its own meanwhile, then calls qubo__pool_wait.
+ * Needs time_limit <= 0 and no progress callback. 1 when at least one
+ * worker started, 0 when none could (no message is set; nothing runs and
+ * qubo__pool_wait must not be called). */
+int qubo__pool_start(qubo__pool *pl);
+
+/* Waits for the workers of qubo__pool_start; fills claimed, stop and
+ * seconds. Returns QUBO_OK or a unit's first error. */
+int qubo__pool_wait(qubo__pool *pl);
 
 /* Nonzero once the run should stop (cancel, time limit, target, error). */
 static inline int qubo__pool_stopped(qubo__pool *pl)

@@ -1,11 +1,11 @@
 /*
- * The passes every compile path shares (compile_impl.h): the parts' threads,
+ * The passes every compile path shares (compile_impl.h): running the parts,
  * the checks of the sums, and committing the new compiled form.
  */
-#include <pthread.h>
 #include <sys/mman.h>
 
 #include "compile_impl.h"
+#include "pool.h"
 
 /* Asks for transparent huge pages on a large fresh array: the compiled form
  * of a big model is written once, in a scattered order, and 4 KiB page
@@ -55,59 +55,59 @@ void qubo__compile_work_free(const qubo_allocator *a, work *w)
 	qubo__free(a, w->parts);
 }
 
-typedef struct part_job {
+typedef struct parts_job {
 	const qubo_model *m;
 	work *w;
 	part_fn fn;
-	part *p;
-	int rc;
-} part_job;
+} parts_job;
 
-static void *part_thread(void *arg)
+/* Unit u of the pool: part u + 1, on a thread of the pool's. */
+static int part_unit(qubo__pool *pl, unsigned wk, size_t u)
 {
-	part_job *j = arg;
+	const parts_job *j = pl->arg;
+	int rc = j->fn(j->m, j->w, &j->w->parts[u + 1]);
 
-	j->rc = j->fn(j->m, j->w, j->p);
-	if (j->rc)
+	(void)wk;
+	if (rc)
 		atomic_store_explicit(&j->w->stop, 1, memory_order_relaxed);
-	return NULL;
+	return rc;
 }
 
 /* Runs fn on every part: part 0 on the calling thread, which polls the
- * interrupt function as it goes, the others on threads of their own (a part
- * whose thread could not be started runs on the calling thread afterwards:
- * the same result, later). QUBO_OK or QUBO_CANCELLED. */
+ * interrupt function as it goes, the others on the pool's threads, one
+ * each (when no thread can be started, the calling thread runs them
+ * afterwards: the same result, later). QUBO_OK or QUBO_CANCELLED. */
 int qubo__compile_run_parts(const qubo_model *m, work *w, part_fn fn)
 {
-	part_job job[MAX_PARTS];
-	pthread_t tid[MAX_PARTS];
-	int started[MAX_PARTS];
+	parts_job job = { m, w, fn };
+	qubo__pool pl;
 	unsigned k;
-	int rc;
+	int rc, started;
 
 	atomic_store(&w->stop, 0);
 	for (k = 0; k < w->nparts; k++) {
-		job[k].m = m;
-		job[k].w = w;
-		job[k].fn = fn;
-		job[k].p = &w->parts[k];
-		job[k].rc = QUBO_OK;
 		w->parts[k].on_caller = k == 0;
 		w->parts[k].tick = 0;
-		started[k] = k > 0 && !pthread_create(&tid[k], NULL, part_thread, &job[k]);
+	}
+	started = 0;
+	if (w->nparts > 1) {
+		qubo__pool_init(&pl, w->nparts - 1, (int)w->nparts - 1, part_unit, &job);
+		started = qubo__pool_start(&pl);
 	}
 	rc = fn(m, w, &w->parts[0]);
 	if (rc)
 		atomic_store(&w->stop, 1);
-	for (k = 1; k < w->nparts; k++) {
-		if (started[k]) {
-			pthread_join(tid[k], NULL);
-		} else if (!rc) {
-			w->parts[k].on_caller = 1;
-			job[k].rc = fn(m, w, &w->parts[k]);
-		}
-		if (!rc)
-			rc = job[k].rc;
+	if (started) {
+		int prc;
+
+		if (rc)
+			qubo__pool_request_stop(&pl, QUBO__STOP_CANCEL);
+		prc = qubo__pool_wait(&pl);
+		return rc ? rc : prc;
+	}
+	for (k = 1; k < w->nparts && !rc; k++) {
+		w->parts[k].on_caller = 1;
+		rc = fn(m, w, &w->parts[k]);
 	}
 	return rc;
 }

@@ -165,9 +165,9 @@ void qubo__compile_advise_huge(void *p, size_t bytes);
 void qubo__compile_work_free(const qubo_allocator *a, work *w);
 
 /* Runs fn on every part: part 0 on the calling thread, which polls the
- * interrupt function as it goes, the others on threads of their own (a part
- * whose thread could not be started runs on the calling thread afterwards:
- * the same result, later). QUBO_OK or QUBO_CANCELLED. */
+ * interrupt function as it goes, the others on the pool's threads, one
+ * each (when no thread can be started, the calling thread runs them
+ * afterwards: the same result, later). QUBO_OK or QUBO_CANCELLED. */
 int qubo__compile_run_parts(const qubo_model *m, work *w, part_fn fn);
 
 /* Splits the rows into nparts ranges of about equal numbers of reserved

@@ -8,17 +8,16 @@
  * size an allocation (maxNodes does size the
  * model: it is bounded by QUBO_MAX_VARIABLES and the allocator, as a model
  * made by qubo_model_new() is). A long list of coupler lines is read in
- * two halves at once, the second by another thread (half_run()), with the
- * same result and errors as in one pass. Once the coupler lines have begun,
- * a plain coupler line is read in one scan (fast_coupler()); anything else
- * goes the general way from the same place. Numbers are parsed in the C
- * locale (number.h). Couplers go to the model in the order of their lines,
- * so a file listed by rows gives a log in order, which the compile takes as
- * it is.
+ * two halves at once, the second on a thread of the pool's (half_run()),
+ * with the same result and errors as in one pass. Once the coupler lines
+ * have begun, a plain coupler line is read in one scan (fast_coupler());
+ * anything else goes the general way from the same place. Numbers are
+ * parsed in the C locale (number.h). Couplers go to the model in the order
+ * of their lines, so a file listed by rows gives a log in order, which the
+ * compile takes as it is.
  */
 #include <float.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +45,7 @@
 #define QBS_SWAR 0
 #define qbs_ctz64(x) 0u
 #endif
-/* Coupler text from which a second thread reads the second half. */
+/* Coupler text from which a thread of the pool's reads the second half. */
 #define QBS_HALF_MIN ((size_t)1 << 20)
 
 /* ------------------------------------------------------------------ */
@@ -422,6 +421,7 @@ typedef struct parse {
 		size_t line, col;
 	} *groups;
 	size_t num_groups, cap_groups;
+	qubo__pool half_pool; /* the second half's run, one unit (half_start()) */
 } parse;
 
 /* Stages the coupler of a line (i < j, room for it at *n) unless its
@@ -739,10 +739,10 @@ static int do_entry(parse *p, const tok *first, const char *cur)
 
 /*
  * The second half. When the coupler lines start and more than QBS_HALF_MIN
- * bytes are left, a second thread reads the second half of them (from a
- * line start) while the calling thread reads the first. It takes plain
- * coupler lines, blank lines and comments only, into arrays allocated for
- * it beforehand, and gives up at anything else (a line the reader would
+ * bytes are left, a thread of the pool's reads the second half of them
+ * (from a line start) while the calling thread reads the first. It takes
+ * plain coupler lines, blank lines and comments only, into arrays allocated
+ * for it beforehand, and gives up at anything else (a line the reader would
  * reject, `c offset` or `c group`, a long number): the calling thread then
  * reads that half itself. So the model, and the first error and its
  * position, are those of reading the lines in order.
@@ -755,12 +755,11 @@ typedef struct half {
 	size_t lines, cap; /* coupler lines read, cap at most */
 	int unordered;	  /* pairs left the order of (i, j) */
 	int done;	  /* read to its end */
-	pthread_t tid;
 } half;
 
-static void *half_run(void *arg)
+static int half_run(qubo__pool *pl, unsigned wk, size_t u)
 {
-	half *h = arg;
+	half *h = pl->arg;
 	rd *r = &h->r;
 	tok t, t2, tj, tw;
 	const char *cur;
@@ -789,7 +788,7 @@ static void *half_run(void *arg)
 
 			if (tok_is(&t, "c") && next_tok(&c2, r->le, &t2) &&
 			    (tok_is(&t2, "offset") || tok_is(&t2, "group")))
-				return NULL;
+				return QUBO_OK;
 			continue;
 		}
 		if (h->lines == h->cap || parse_u64(t.s, t.n, &i) || i >= h->max_nodes ||
@@ -797,12 +796,14 @@ static void *half_run(void *arg)
 		    j >= h->max_nodes || i >= j || !next_tok(&cur, r->le, &tw) ||
 		    qubo__number_parse(tw.s, tw.n, &w, NULL, NULL, NULL) != 1 || !qubo__is_finite(w) ||
 		    next_tok(&cur, r->le, &t2))
-			return NULL;
+			return QUBO_OK;
 		stage_pair(h->pairs, &h->n, &h->unordered, (uint32_t)i, (uint32_t)j, w);
 		h->lines++;
 	}
 	h->done = k == 0;
-	return NULL;
+	(void)wk;
+	(void)u;
+	return QUBO_OK;
 }
 
 /* Starts the second half's thread when enough coupler text is left: the
@@ -831,7 +832,8 @@ static int half_start(parse *p, half *h)
 	h->max_nodes = p->max_nodes;
 	h->cap = cap;
 	h->pairs = qubo__malloc_array(r->a, cap, sizeof *h->pairs);
-	if (!h->pairs || pthread_create(&h->tid, NULL, half_run, h)) {
+	qubo__pool_init(&p->half_pool, 1, 1, half_run, h);
+	if (!h->pairs || !qubo__pool_start(&p->half_pool)) {
 		qubo__free(r->a, h->pairs);
 		return 0;
 	}
@@ -848,7 +850,7 @@ static int half_join(parse *p, half *h, int take)
 	rd *r = &p->r;
 	int rc = QUBO_OK;
 
-	pthread_join(h->tid, NULL);
+	(void)qubo__pool_wait(&p->half_pool);
 	r->end = h->r.end;
 	if (take && h->done && h->lines <= p->n_couplers - p->coup_read) {
 		rc = flush_stage(p);

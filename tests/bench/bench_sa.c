@@ -18,16 +18,16 @@
  *   TTS       (queens) ms per read / fraction of reads with energy 0;
  *   speedup   reads per second with 2 threads over 1 thread.
  * It also prints a checksum of the first run's samples: builds and flags
- * (--portable, --no-groups, -DQUBO_SA_NO_SIMD) must agree on it.
+ * (--portable, --no-lanes, -DQUBO_SA_NO_SIMD) must agree on it.
  *
  * Usage: bench_sa [--model NAME]... [--sweeps S] [--reads R] [--reps K]
  *                 [--beta HOT COLD] [--threads T] [--no-tts] [--no-speedup]
- *                 [--portable] [--no-groups] [--no-f32] [--write DIR]
+ *                 [--portable] [--no-lanes] [--no-f32] [--write DIR]
  *                 [--quick]
- * --portable, --no-groups and --no-f32 set the kernel flags of the same names
+ * --portable, --no-lanes and --no-f32 set the kernel flags of the same names
  * (lib/qubo/solvers/kernel.h); --write DIR also writes each model to
  * DIR/NAME.qubo, to time the same model with the qubo command-line tool.
- * Reads come in groups of 8 (see doc/solvers-sa.md): use multiples of 8.
+ * Reads run 8 at a time in lanes (see doc/solvers-sa.md): use multiples of 8.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,8 +268,8 @@ int main(int argc, char **argv)
 			c.flags |= QUBO__SA_PORTABLE;
 		else if (!strcmp(argv[i], "--no-f32"))
 			c.flags |= QUBO__SA_NO_F32;
-		else if (!strcmp(argv[i], "--no-groups"))
-			c.flags |= QUBO__SA_NO_GROUPS;
+		else if (!strcmp(argv[i], "--no-lanes"))
+			c.flags |= QUBO__SA_NO_LANES;
 		else if (!strcmp(argv[i], "--no-speedup"))
 			c.speedup = 0;
 		else if (!strcmp(argv[i], "--quick")) {

@@ -22,7 +22,7 @@
  *   least 256, at most --direct-reads) and a time limit; its wall time when
  *   it stops because a read reached the target ("time to first hit"); the
  *   median, inf when half or more of the runs did not reach it. Runs with
- *   a target anneal single reads, not groups of 8 (doc/solvers-sa.md), so
+ *   a target anneal single reads, not 8 in lanes (doc/solvers-sa.md), so
  *   their reads are slower than the TTT's. --direct-only skips the grid:
  *   the direct runs use the grid's last setting and --direct-reads reads
  *   (e.g. pt: one read of many rounds until it hits, on each of K seeds).

@@ -1,10 +1,11 @@
 /*
  * The worker pool of lib/common (pool.h): every unit runs once, the first
  * error stops the run and is returned, the target and the progress
- * callback stop it, and the counts it reports.
+ * callback stop it, the counts it reports, and a run in the background.
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "common_impl.h"
@@ -184,4 +185,46 @@ Test(pool, time_limit_and_progress_stop)
 	cr_assert_eq(qubo__pool_exec(&pl), QUBO_OK);
 	cr_assert_eq(pl.stop, QUBO__STOP_CANCEL);
 	cr_assert(isinf(s.best));
+}
+
+static pthread_t caller;
+
+/* unit() on a thread other than the caller's. */
+static int away_unit(qubo__pool *pl, unsigned w, size_t u)
+{
+	cr_assert(!pthread_equal(pthread_self(), caller), "unit %zu on the calling thread", u);
+	return unit(pl, w, u);
+}
+
+Test(pool, background_run)
+{
+	static job j;
+	int threads;
+
+	caller = pthread_self();
+	for (threads = 1; threads <= 4; threads++) {
+		qubo__pool pl;
+
+		job_init(&j);
+		j.fail_at = threads == 3 ? 10 : UNITS;
+		qubo__pool_init(&pl, UNITS, threads, away_unit, &j);
+		cr_assert_eq(qubo__pool_start(&pl), 1);
+		cr_assert_eq(qubo__pool_wait(&pl), threads == 3 ? QUBO_ERR_NOMEM : QUBO_OK);
+		cr_assert_eq(pl.stop, threads == 3 ? QUBO__STOP_CANCEL : QUBO__STOP_DONE);
+		cr_assert_eq(pl.claimed == UNITS, threads != 3);
+		check_claimed(&j, pl.claimed);
+	}
+}
+
+/* start returns while units run: only the caller's stop ends them. */
+Test(pool, background_run_stopped_by_the_caller)
+{
+	qubo__pool pl;
+
+	qubo__pool_init(&pl, 4, 2, wait_unit, NULL);
+	cr_assert_eq(qubo__pool_start(&pl), 1);
+	qubo__pool_request_stop(&pl, QUBO__STOP_CANCEL);
+	cr_assert_eq(qubo__pool_wait(&pl), QUBO_OK);
+	cr_assert_eq(pl.stop, QUBO__STOP_CANCEL);
+	cr_assert_leq(pl.claimed, 2);
 }

@@ -5,8 +5,8 @@
 #include "solver_impl.h"
 
 /* Defaults (doc/solvers-sa.md, "Defaults"): 1000 sweeps as in the common
- * SA samplers; 16 reads, two groups of 8 that the kernel runs in SIMD lanes
- * (one group per core on two cores). */
+ * SA samplers; 16 reads, two runs of 8 reads that the kernel runs in SIMD lanes
+ * (one run of lanes per core on two cores). */
 #define DEFAULT_NUM_SWEEPS 1000
 #define DEFAULT_NUM_READS 16
 

@@ -58,7 +58,7 @@ typedef struct qubo__sa_params {
  * except that QUBO__SA_NO_F32 may change real-valued reads (double fields). */
 #define QUBO__SA_PORTABLE 1u /* never the SIMD sweeps */
 #define QUBO__SA_NO_F32 2u   /* never float32 fields */
-#define QUBO__SA_NO_GROUPS 4u /* never several reads per SIMD sweep */
+#define QUBO__SA_NO_LANES 4u /* never several reads per SIMD sweep */
 
 /* Default β range from the model (doc/solvers-sa.md, "Default β range"). */
 int qubo__sa_default_betas(const qubo_model *m, double *beta_hot, double *beta_cold);
@@ -141,7 +141,7 @@ double qubo__pt_rung(double beta_hot, double beta_cold, size_t t, size_t R);
 
 /* Replicas per read when unset: rungs a factor 1 + 5.8 / sqrt(n) apart at
  * most from beta_hot to beta_cold, within 4..64, rounded up to a multiple
- * of 8 (the lanes of a group). */
+ * of 8 (replicas run 8 at a time in lanes). */
 size_t qubo__pt_default_replicas(size_t n, double beta_hot, double beta_cold);
 
 /* Parallel tempering over a geometric ladder of inverse temperatures

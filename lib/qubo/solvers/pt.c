@@ -15,7 +15,7 @@
  * keeps in equilibrium (on sparse graphs with unit weights they hid the
  * best state from the end-of-sweep check).
  *
- * Replicas sweep in groups of 8, one per lane: states as masks (0 or −1)
+ * Replicas sweep 8 at a time, one per lane: states as masks (0 or −1)
  * and fields interleaved by variable, x[8 i + l] and f[8 i + l] for lane l,
  * so that one step of the lane generator draws for the 8 replicas, 8 moves
  * are decided at once, and an accepted move updates the 8 fields of each
@@ -62,7 +62,7 @@ typedef struct pt_job {
 	int32_t maxde;       /* largest |ΔE| in units; rows of thr have maxde + 1 */
 	uint32_t *thr;       /* thr[t (maxde + 1) + d]: take ΔE = d at rung t when u < it */
 	/* per worker */
-	int32_t *x;          /* L × n state masks, in groups of 8 lanes */
+	int32_t *x;          /* L × n state masks, 8 lanes at a time */
 	void *f;             /* L × n fields alike: int32_t or double */
 	uint8_t *bx;         /* n: the read's lowest state */
 	uint8_t *qx;         /* n: a descent's state */
@@ -71,7 +71,7 @@ typedef struct pt_job {
 	double *e;           /* L: tracked energies (units on the integer engine) */
 	size_t *at, *rung;   /* R: the replica at each rung; L: the rung of each
 				(0 for the idle lanes) */
-	qubo__lane_rng *gs;  /* L / 8: the groups' generators */
+	qubo__lane_rng *gs;  /* L / 8: the lanes' generators */
 	uint64_t *flips;
 } pt_job;
 
@@ -88,7 +88,7 @@ static uint32_t threshold(double t)
 	return p >= 4294967295.0 ? UINT32_MAX : (uint32_t)p;
 }
 
-/* Fields of lane l of group (x, f) from its state, and its energy without
+/* Fields of lane l of lanes (x, f) from its state, and its energy without
  * the offset (in units on the integer engine). */
 static double lane_init(const pt_job *job, const int32_t *x, void *f, size_t l)
 {
@@ -118,7 +118,7 @@ static double lane_init(const pt_job *job, const int32_t *x, void *f, size_t l)
 
 /* ---- the integer engine ---- */
 
-/* One sweep of a group; off[l] is lane l's threshold row, de[l] gets the
+/* One sweep of 8 lanes; off[l] is lane l's threshold row, de[l] gets the
  * lane's energy change. */
 static void int_sweep(const pt_job *job, int32_t *x, int32_t *f, qubo__lane_rng *g,
 		      const uint32_t *off, int64_t *de)
@@ -265,15 +265,15 @@ static void exchange(const pt_job *job, size_t *at, size_t *rung, const double *
 	rung[at[t + 1]] = t + 1;
 }
 
-/* The fields of the group of lanes 8 gi … 8 gi + 7 within f. */
-static void *group_fields(const pt_job *job, void *f, size_t gi)
+/* The fields of lanes 8 gi … 8 gi + 7 within f. */
+static void *lanes_fields(const pt_job *job, void *f, size_t gi)
 {
 	size_t at = gi * PT_LANES * job->m->n;
 
 	return job->ih ? (void *)((int32_t *)f + at) : (void *)((double *)f + at);
 }
 
-/* Copies replica q's state out of its group. */
+/* Copies replica q's state out of its lanes. */
 static void lane_state(const int32_t *x, size_t n, size_t q, uint8_t *out)
 {
 	const int32_t *xg = x + (q / PT_LANES) * PT_LANES * n;
@@ -283,8 +283,8 @@ static void lane_state(const int32_t *x, size_t n, size_t q, uint8_t *out)
 		out[i] = (uint8_t)(xg[PT_LANES * i + l] & 1);
 }
 
-/* One sweep of every group, each lane at its replica's rung. */
-static void sweep_groups(const pt_job *job, int32_t *x, void *f, qubo__lane_rng *gs,
+/* One sweep of all lanes, each lane at its replica's rung. */
+static void sweep_lanes(const pt_job *job, int32_t *x, void *f, qubo__lane_rng *gs,
 			 const size_t *rung, double *e, int resync)
 {
 	const size_t n = job->m->n, row = (size_t)job->maxde + 1;
@@ -294,7 +294,7 @@ static void sweep_groups(const pt_job *job, int32_t *x, void *f, qubo__lane_rng 
 		const size_t q0 = gi * PT_LANES;
 		int32_t *xg = x + q0 * n;
 		if (job->ih) {
-			int32_t *fg = group_fields(job, f, gi);
+			int32_t *fg = lanes_fields(job, f, gi);
 			uint32_t off[PT_LANES];
 			int64_t de[PT_LANES] = { 0 };
 			for (l = 0; l < PT_LANES; l++)
@@ -308,7 +308,7 @@ static void sweep_groups(const pt_job *job, int32_t *x, void *f, qubo__lane_rng 
 			for (l = 0; l < PT_LANES; l++)
 				e[q0 + l] += (double)de[l];
 		} else {
-			double *fg = group_fields(job, f, gi), beta[PT_LANES], de[PT_LANES] = { 0 };
+			double *fg = lanes_fields(job, f, gi), beta[PT_LANES], de[PT_LANES] = { 0 };
 			for (l = 0; l < PT_LANES; l++)
 				beta[l] = job->beta[rung[q0 + l]];
 			real_sweep(job, xg, fg, &gs[gi], beta, de);
@@ -328,7 +328,7 @@ static double quench(const pt_job *job, const int32_t *x, void *f, size_t q, dou
 {
 	const qubo_model *m = job->m;
 	const size_t n = m->n, l = q % PT_LANES;
-	const void *fg = group_fields(job, f, q / PT_LANES);
+	const void *fg = lanes_fields(job, f, q / PT_LANES);
 	const double eps = job->eps;
 	size_t i, k, moved = 1;
 
@@ -360,7 +360,7 @@ static int pt_unit(qubo__pool *rn, unsigned w, size_t r)
 	const qubo_model *m = job->m;
 	const size_t n = m->n, R = job->replicas, L = job->lanes, nn = n ? n : 1;
 	int32_t *x = job->x + (size_t)w * L * nn;
-	void *f = group_fields(job, job->f, (size_t)w * (L / PT_LANES));
+	void *f = lanes_fields(job, job->f, (size_t)w * (L / PT_LANES));
 	uint8_t *bx = job->bx + (size_t)w * nn, *qx = job->qx + (size_t)w * nn;
 	double *qf = job->qf + (size_t)w * nn;
 	double *e = job->e + (size_t)w * L, best = HUGE_VAL;
@@ -370,7 +370,7 @@ static int pt_unit(qubo__pool *rn, unsigned w, size_t r)
 	qubo__rng g;
 
 	qubo__rng_stream(&g, rn->seed, job->first_read + r);
-	/* streams of the groups: (read, group), distinct for every read */
+	/* streams of the lanes: (read, lanes index), distinct for every read */
 	for (k = 0; k < L / PT_LANES; k++)
 		qubo__lane_seed(&gs[k], rn->seed, ((job->first_read + r) << 10) | k);
 	for (q = 0; q < L; q++) {
@@ -379,7 +379,7 @@ static int pt_unit(qubo__pool *rn, unsigned w, size_t r)
 		qubo__ls_start(bx, n, job->initial, r, &g);
 		for (i = 0; i < n; i++)
 			xg[PT_LANES * i + l] = -(int32_t)bx[i];
-		e[q] = lane_init(job, xg, group_fields(job, f, q / PT_LANES), l);
+		e[q] = lane_init(job, xg, lanes_fields(job, f, q / PT_LANES), l);
 		rung[q] = q < R ? q : 0; /* idle lanes sweep at the hottest rung */
 		if (q < R)
 			at[q] = q;
@@ -391,7 +391,7 @@ static int pt_unit(qubo__pool *rn, unsigned w, size_t r)
 		}
 	qubo__pool_found(rn, real_energy(job, best));
 	for (k = 0; n && k < job->rounds && !qubo__pool_stopped(rn); k++) {
-		sweep_groups(job, x, f, gs, rung, e, !job->ih && (k + 1) % PT_RESYNC == 0);
+		sweep_lanes(job, x, f, gs, rung, e, !job->ih && (k + 1) % PT_RESYNC == 0);
 		flips += (uint64_t)R * n;
 		for (q = 0; q < R; q++)
 			if (e[q] < best) {
@@ -478,7 +478,7 @@ double qubo__pt_rung(double beta_hot, double beta_cold, size_t t, size_t R)
 size_t qubo__pt_default_replicas(size_t n, double beta_hot, double beta_cold)
 {
 	/* Neighbouring rungs a factor 1 + 5.8 / sqrt(n) apart at most: the
-	 * energy's spread grows as sqrt(n). Rounded up to whole groups of
+	 * energy's spread grows as sqrt(n). Rounded up to whole sets of
 	 * lanes, which cost the same as fewer. */
 	double step = log1p(5.8 / sqrt((double)(n ? n : 1)));
 	double r = 1 + ceil(log(beta_cold / beta_hot) / step);
@@ -591,7 +591,7 @@ static const qubo__param pt_params[] = {
 	{ QUBO_PARAM_NUM_SWEEPS, QUBO_TYPE_INT, 1, 1e15, 0, "1000",
 	  "rounds per read: a sweep of every replica, then an exchange" },
 	{ QUBO_PARAM_NUM_REPLICAS, QUBO_TYPE_INT, 1, 4096, 0,
-	  "rungs a factor 1 + 5.8/sqrt(n) apart, within 4..64, in whole groups of 8",
+	  "rungs a factor 1 + 5.8/sqrt(n) apart, within 4..64, a multiple of 8",
 	  "replicas per read, one per rung of the ladder" },
 	{ QUBO_PARAM_BETA_HOT, QUBO_TYPE_DOUBLE, 0, DBL_MAX, 1, "from the model",
 	  "inverse temperature of the hottest rung; set with beta_cold" },

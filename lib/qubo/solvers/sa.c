@@ -32,7 +32,7 @@
  * the rest of the block is re-decided with the same r: exactly the
  * sequential result. Samples are identical with and without AVX2.
  *
- * Groups (run_group, gsweep_*): with at least SA_GROUP reads, reads run 8
+ * Lanes (run_lanes, lsweep_*): with at least SA_LANE_READS reads, reads run 8
  * at a time in the lanes of AVX2 registers, variable by
  * variable: lane g is read g, with its own generator and the same arithmetic
  * as alone (f += w · a, a in {−1, 0, +1}, an exact product), so the samples
@@ -40,14 +40,14 @@
  *
  * Reads: read r seeds its stream from (seed, r) only, so its result does not
  * depend on the thread that runs it. The reads run on the worker pool of
- * every kernel (lib/common/pool.h): a unit is a group of 8 reads while 8 are
+ * every kernel (lib/common/pool.h): a unit is 8 reads in lanes while 8 are
  * left, then a single read, and workers take units in order and check the
  * pool's stop flag once per sweep; the calling thread waits, calls the
  * progress callback about every 100 ms and at the end (counting reads), and
  * watches the time limit. A unit taken after a stop runs no read. A read
  * interrupted by a stop ends as if its last sweep were the last one (its
  * lowest or its current state, see keep_lowest). A single read that reaches
- * the target stops at once, mid-sweep; a group checks at the end of each
+ * the target stops at once, mid-sweep; reads in lanes check at the end of each
  * sweep (each read tracks its energy), and its reads stop there. Rows of
  * the reads that ran are compacted to the front in read order; energies are
  * recomputed with qubo_model_energy.
@@ -117,7 +117,7 @@ static void init_fields(sa_worker *wk)
 
 /* After a sweep of a single read: keeps its state in bx if it is the lowest
  * seen at a sweep's end (the tracked energies decide, in the same way in
- * the group sweeps, so both keep the same states). */
+ * the lane sweeps, so both keep the same states). */
 static void keep_lowest(sa_worker *wk)
 {
 	if (wk->sh->p->kind == SA_INT ? wk->ei < wk->bei : wk->er < wk->ber) {
@@ -195,48 +195,48 @@ static uint64_t run_read(sa_worker *wk, size_t r, int *hit)
 	return attempts;
 }
 
-/* Lane g of the worker's group from its single-read buffers: x, fields and
+/* Lane g of the worker's lanes from its single-read buffers: x, fields and
  * the generator. */
-static void group_put(sa_worker *wk, unsigned g)
+static void lanes_put(sa_worker *wk, unsigned g)
 {
 	const sa_prep *p = wk->sh->p;
 	size_t i;
 	int j, k;
 
 	for (i = 0; i < p->n; i++) {
-		wk->gx[SA_GROUP * i + g] = (uint8_t)-wk->x[i]; /* 0x00 or 0xFF */
+		wk->gx[SA_LANE_READS * i + g] = (uint8_t)-wk->x[i]; /* 0x00 or 0xFF */
 		if (p->kind == SA_F64)
-			((double *)wk->gf)[SA_GROUP * i + g] = ((const double *)wk->f)[i];
+			((double *)wk->gf)[SA_LANE_READS * i + g] = ((const double *)wk->f)[i];
 		else if (p->kind == SA_F32)
-			((float *)wk->gf)[SA_GROUP * i + g] = ((const float *)wk->f)[i];
+			((float *)wk->gf)[SA_LANE_READS * i + g] = ((const float *)wk->f)[i];
 		else /* |f| <= SA_INT_MAX_DE */
-			((int16_t *)wk->gf)[SA_GROUP * i + g] = (int16_t)((const int32_t *)wk->f)[i];
+			((int16_t *)wk->gf)[SA_LANE_READS * i + g] = (int16_t)((const int32_t *)wk->f)[i];
 	}
 	for (j = 0; j < SA_LANES; j++)
 		for (k = 0; k < 4; k++)
-			wk->gs[(4 * j + k) * SA_GROUP + g] = wk->g.s[k][j];
+			wk->gs[(4 * j + k) * SA_LANE_READS + g] = wk->g.s[k][j];
 }
 
-/* x of read g of the group into the worker's single-read x. */
-static void group_get_x(sa_worker *wk, unsigned g)
+/* x of read g of the lanes into the worker's single-read x. */
+static void lanes_get_x(sa_worker *wk, unsigned g)
 {
 	size_t i;
 
 	for (i = 0; i < wk->sh->p->n; i++)
-		wk->x[i] = wk->gx[SA_GROUP * i + g] & 1;
+		wk->x[i] = wk->gx[SA_LANE_READS * i + g] & 1;
 }
 
-/* keep_lowest for each read of the group: the reads whose tracked energy
+/* keep_lowest for each read of the lanes: the reads whose tracked energy
  * went below their lowest get their bytes of gx copied into gbx (whole
  * 32-byte blocks: gx and gbx are padded to 64 bytes, and the padding is
  * never read). */
-static void group_keep_lowest(sa_worker *wk)
+static void lanes_keep_lowest(sa_worker *wk)
 {
 	const int integer = wk->sh->p->kind == SA_INT;
-	uint8_t mb[SA_GROUP]; /* 0xFF for the reads that improved */
+	uint8_t mb[SA_LANE_READS]; /* 0xFF for the reads that improved */
 	unsigned g, better = 0;
 
-	for (g = 0; g < SA_GROUP; g++) {
+	for (g = 0; g < SA_LANE_READS; g++) {
 		mb[g] = 0;
 		if (integer ? wk->gei[g] < wk->gbi[g] : wk->ger[g] < wk->gbr[g]) {
 			wk->gbi[g] = wk->gei[g];
@@ -248,31 +248,31 @@ static void group_keep_lowest(sa_worker *wk)
 	if (!better)
 		return;
 #if SA_AVX2
-	qubo__sa_group_blend(wk->gbx, wk->gx, mb, wk->sh->p->n);
+	qubo__sa_lanes_blend(wk->gbx, wk->gx, mb, wk->sh->p->n);
 #else
 	{
 		uint64_t mask, x, y;
 		size_t i;
 		memcpy(&mask, mb, sizeof mask);
 		for (i = 0; i < wk->sh->p->n; i++) {
-			memcpy(&x, wk->gx + SA_GROUP * i, sizeof x);
-			memcpy(&y, wk->gbx + SA_GROUP * i, sizeof y);
+			memcpy(&x, wk->gx + SA_LANE_READS * i, sizeof x);
+			memcpy(&y, wk->gbx + SA_LANE_READS * i, sizeof y);
 			y = (y & ~mask) | (x & mask);
-			memcpy(wk->gbx + SA_GROUP * i, &y, sizeof y);
+			memcpy(wk->gbx + SA_LANE_READS * i, &y, sizeof y);
 		}
 	}
 #endif
 }
 
-/* Read g of the group, final and lowest state, into the worker's single-read
+/* Read g of the lanes, final and lowest state, into the worker's single-read
  * buffers, with their tracked energies. */
-static void group_get(sa_worker *wk, unsigned g)
+static void lanes_get(sa_worker *wk, unsigned g)
 {
 	size_t i;
 
 	for (i = 0; i < wk->sh->p->n; i++) {
-		wk->x[i] = wk->gx[SA_GROUP * i + g] & 1;
-		wk->bx[i] = wk->gbx[SA_GROUP * i + g] & 1;
+		wk->x[i] = wk->gx[SA_LANE_READS * i + g] & 1;
+		wk->bx[i] = wk->gbx[SA_LANE_READS * i + g] & 1;
 	}
 	wk->ei = wk->gei[g];
 	wk->bei = wk->gbi[g];
@@ -280,20 +280,20 @@ static void group_get(sa_worker *wk, unsigned g)
 	wk->ber = wk->gbr[g];
 }
 
-/* The reads of the group whose state reached the target, checked at the
+/* The reads of the lanes whose state reached the target, checked at the
  * end of a sweep: the tracked energy triggers, the exact one decides (and
  * resynchronises a real read that only drifted below the trigger). */
-static unsigned group_reached(sa_worker *wk)
+static unsigned lanes_reached(sa_worker *wk)
 {
 	const sa_shared *sh = wk->sh;
 	const int integer = sh->p->kind == SA_INT;
 	unsigned g, hits = 0;
 
-	for (g = 0; g < SA_GROUP; g++) {
+	for (g = 0; g < SA_LANE_READS; g++) {
 		double e;
 		if (integer ? wk->gei[g] > wk->trig_i : wk->ger[g] > wk->trig_r)
 			continue;
-		group_get_x(wk, g);
+		lanes_get_x(wk, g);
 		e = exact_energy(sh->m, wk->x);
 		if (e <= sh->target)
 			hits |= 1u << g;
@@ -303,10 +303,10 @@ static unsigned group_reached(sa_worker *wk)
 	return hits;
 }
 
-/* Runs reads r0 … r0 + SA_GROUP − 1 together. Each read starts, draws its
+/* Runs reads r0 … r0 + SA_LANE_READS − 1 together. Each read starts, draws its
  * random numbers and rounds exactly as run_read would; only the order of
  * the work differs. Returns the flip attempts made. */
-static uint64_t run_group(sa_worker *wk, size_t r0, unsigned *hits)
+static uint64_t run_lanes(sa_worker *wk, size_t r0, unsigned *hits)
 {
 	sa_shared *sh = wk->sh;
 	const sa_prep *p = sh->p;
@@ -317,31 +317,31 @@ static uint64_t run_group(sa_worker *wk, size_t r0, unsigned *hits)
 
 	*hits = 0;
 	set_trigger(wk);
-	for (g = 0; g < SA_GROUP; g++) {
+	for (g = 0; g < SA_LANE_READS; g++) {
 		qubo__lane_seed(&wk->g, sh->seed, sh->first_read + r0 + g);
 		random_state(wk, n);
 		if (sh->has_target && exact_energy(sh->m, wk->x) <= sh->target)
 			*hits |= 1u << g;
 		init_fields(wk);
-		group_put(wk, g);
+		lanes_put(wk, g);
 		wk->gei[g] = wk->gbi[g] = wk->ei;
 		wk->ger[g] = wk->gbr[g] = wk->er;
 	}
 	if (sh->keep_lowest)
-		memcpy(wk->gbx, wk->gx, SA_GROUP * n);
+		memcpy(wk->gbx, wk->gx, SA_LANE_READS * n);
 	for (s = 0; n && !*hits && s < sh->num_sweeps; s++) {
 		if (stopped(sh))
 			break;
-#if SA_AVX2 /* groups run only with AVX2 */
+#if SA_AVX2 /* lanes run only with AVX2 */
 		if (p->kind == SA_F32 && s % SA_RESYNC == 0 && s)
-			qubo__sa_group_resync(wk);
+			qubo__sa_lanes_resync(wk);
 #endif
-		sh->gsweep(wk, beta_at(sh, s) * p->unit);
-		attempts += (uint64_t)SA_GROUP * n;
+		sh->lsweep(wk, beta_at(sh, s) * p->unit);
+		attempts += (uint64_t)SA_LANE_READS * n;
 		if (sh->keep_lowest)
-			group_keep_lowest(wk);
+			lanes_keep_lowest(wk);
 		if (sh->has_target)
-			*hits = group_reached(wk);
+			*hits = lanes_reached(wk);
 	}
 	return attempts;
 }
@@ -369,8 +369,8 @@ static void finish_read(sa_worker *wk, size_t r, int hit)
 	qubo__pool_report(sh->pool, 1, e);
 }
 
-/* Unit u of the pool on worker w: reads SA_GROUP u .. SA_GROUP u + 7 while
- * u < num_groups, then one read each. This is the order in which reads were
+/* Unit u of the pool on worker w: reads SA_LANE_READS u .. SA_LANE_READS u + 7 while
+ * u < num_lane_units, then one read each. This is the order in which reads were
  * always taken (8 at a time while 8 are left), and a read's result depends on
  * (seed, read) only. */
 static int sa_unit(qubo__pool *pl, unsigned w, size_t u)
@@ -381,17 +381,17 @@ static int sa_unit(qubo__pool *pl, unsigned w, size_t u)
 
 	if (stopped(sh))
 		return QUBO_OK; /* taken after a stop: no read runs */
-	if (u < sh->num_groups) {
-		size_t r = u * SA_GROUP;
+	if (u < sh->num_lane_units) {
+		size_t r = u * SA_LANE_READS;
 		unsigned g, hits;
 
-		wk->flips += run_group(wk, r, &hits);
-		for (g = 0; g < SA_GROUP; g++) {
-			group_get(wk, g);
+		wk->flips += run_lanes(wk, r, &hits);
+		for (g = 0; g < SA_LANE_READS; g++) {
+			lanes_get(wk, g);
 			finish_read(wk, r + g, (hits >> g) & 1);
 		}
 	} else {
-		size_t r = sh->num_groups * SA_GROUP + (u - sh->num_groups);
+		size_t r = sh->num_lane_units * SA_LANE_READS + (u - sh->num_lane_units);
 
 		wk->flips += run_read(wk, r, &hit);
 		finish_read(wk, r, hit);
@@ -482,12 +482,12 @@ static int alloc_worker(const qubo_allocator *a, const sa_prep *p, sa_worker *w)
 		else
 			((double *)w->f)[t] = HUGE_VAL;
 	}
-	if (p->groups) {
+	if (p->lanes) {
 		const size_t gfsize = p->kind == SA_F64 ? sizeof(double)
 				    : p->kind == SA_F32 ? sizeof(float) : sizeof(int16_t);
-		const size_t gxbytes = (cells * SA_GROUP + 63) / 64 * 64;
-		const size_t gfbytes = (cells * SA_GROUP * gfsize + 63) / 64 * 64;
-		const size_t gsbytes = 4 * SA_LANES * SA_GROUP * sizeof(uint32_t);
+		const size_t gxbytes = (cells * SA_LANE_READS + 63) / 64 * 64;
+		const size_t gfbytes = (cells * SA_LANE_READS * gfsize + 63) / 64 * 64;
+		const size_t gsbytes = 4 * SA_LANES * SA_LANE_READS * sizeof(uint32_t);
 
 		w->gmem = qubo__malloc(a, 64 + 2 * gxbytes + gfbytes + gsbytes + 64);
 		if (!w->gmem)
@@ -547,13 +547,13 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 		p->wide_de = maxde > 4095;
 	}
 	p->narrow = m->n < 65536;
-	/* Groups: SIMD lanes across reads, when there are enough reads and
+	/* Lanes: SIMD lanes across reads, when there are enough reads and
 	 * every β of the schedule suits the float32 test (see run_read). A
-	 * group checks the target at the end of each sweep. */
-	p->groups = qubo__lane_have_avx2() && !(params->flags & (QUBO__SA_PORTABLE | QUBO__SA_NO_GROUPS)) &&
-		    run->num_reads >= SA_GROUP &&
+	 * lane sweep checks the target at the end of each sweep. */
+	p->lanes = qubo__lane_have_avx2() && !(params->flags & (QUBO__SA_PORTABLE | QUBO__SA_NO_LANES)) &&
+		    run->num_reads >= SA_LANE_READS &&
 		    fmin(bh, bc) * p->unit >= 0x1p-100 && fmax(bh, bc) * p->unit <= 0x1p100 &&
-		    m->n < UINT32_MAX / (SA_GROUP * sizeof(double)) - 1;
+		    m->n < UINT32_MAX / (SA_LANE_READS * sizeof(double)) - 1;
 	rc = qubo__sa_prep_build(m, p, shift);
 	if (rc)
 		goto out;
@@ -571,14 +571,14 @@ int qubo__sa_sample(const qubo_model *m, const qubo__sa_params *params, const qu
 	sh.has_target = run->has_target;
 	sh.target = run->has_target ? run->target : -HUGE_VAL;
 	qubo__sa_pick_sweeps(p, (params->flags & QUBO__SA_PORTABLE) != 0, &sh.sweep, &sh.portable);
-	sh.gsweep = qubo__sa_pick_gsweep(p);
-	sh.num_groups = sh.gsweep ? run->num_reads / SA_GROUP : 0;
+	sh.lsweep = qubo__sa_pick_lsweep(p);
+	sh.num_lane_units = sh.lsweep ? run->num_reads / SA_LANE_READS : 0;
 	sh.samples = samples;
 	sh.energies = energies;
 
-	/* The pool's units: the groups, then the single reads left; progress
+	/* The pool's units: the reads in lanes, then the single reads left; progress
 	 * counts reads. */
-	qubo__pool_init_run(&rn, run, sh.num_groups + (run->num_reads - sh.num_groups * SA_GROUP),
+	qubo__pool_init_run(&rn, run, sh.num_lane_units + (run->num_reads - sh.num_lane_units * SA_LANE_READS),
 			    sa_unit, &sh);
 	rn.total = run->num_reads;
 	sh.pool = &rn;

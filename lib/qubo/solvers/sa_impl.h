@@ -1,7 +1,7 @@
 /*
  * The simulated-annealing kernel's parts (sa.c: the reads and the driver;
  * sa_prep.c: the problem as the sweeps see it; sa_sweep.c: the sweeps of a
- * single read; sa_lanes.c: the sweeps of a group of 8 reads in the lanes of
+ * single read; sa_lanes.c: the sweeps of 8 reads in the lanes of
  * AVX2 registers). sa.c's first comment describes the kernel. The helpers
  * of the sweeps are static inline here, so that each sweep keeps them
  * inlined.
@@ -37,7 +37,7 @@
 #define SA_ROW_PAD 4         /* narrow rows are padded to a multiple of this */
 #define SA_RESYNC 64         /* float32 fields are recomputed every this many sweeps */
 #define SA_F32_LIMIT 4096.0  /* float32 fields when β_cold · max|ΔE| <= this */
-#define SA_GROUP 8           /* reads per group: one per AVX2 lane */
+#define SA_LANE_READS 8      /* reads in lanes: one per AVX2 lane */
 
 _Static_assert(SA_LANES == QUBO__LANES, "a block of draws is one step of the lane generator");
 
@@ -57,11 +57,11 @@ typedef struct sa_prep {
 	const size_t *rp;  /* n + 1 row starts into col and w */
 	const void *col;   /* uint16_t or uint32_t; padding entries name slot n */
 	const void *w;     /* int16_t (J × 2^shift), float or double; padding 0 */
-	const void *gcol;  /* grouped reads: byte offset of col_k's lane vector, */
+	const void *gcol;  /* reads in lanes: byte offset of col_k's lane vector, */
 	int gnarrow;       /* uint16_t (rows padded, offsets < 2^16) or uint32_t */
 	const void *h;     /* int32_t, float or double: the fields of x = 0 */
 	const uint8_t *touch; /* flipping i changes a field later in its block */
-	int groups;        /* reads may run in groups of SA_GROUP (AVX2) */
+	int lanes;         /* reads may run SA_LANE_READS at a time in SIMD lanes (AVX2) */
 	void *own[6];      /* what prep allocated (freed by prep_free) */
 	double unit;       /* integer path: 2^−shift; else 1 */
 	double scale;      /* bound on |ΔE| in real units, for tolerances */
@@ -95,8 +95,8 @@ typedef struct sa_worker sa_worker;
  * returns the attempts made (n, or fewer when the read reached the target,
  * then *hit is set). */
 typedef size_t (*sa_sweep_fn)(sa_worker *wk, double bu, int *hit);
-/* A sweep of a group of SA_GROUP reads at t = bu · ΔE. */
-typedef void (*sa_gsweep_fn)(sa_worker *wk, double bu);
+/* A sweep of SA_LANE_READS reads in lanes at t = bu · ΔE. */
+typedef void (*sa_lsweep_fn)(sa_worker *wk, double bu);
 
 struct sa_shared {
 	const qubo_model *m;
@@ -110,8 +110,8 @@ struct sa_shared {
 	int keep_lowest;      /* qubo__sa_params.keep_lowest */
 	sa_sweep_fn sweep;    /* the fastest available */
 	sa_sweep_fn portable; /* for β outside the range the fast one handles */
-	sa_gsweep_fn gsweep;  /* grouped reads, or NULL */
-	size_t num_groups; /* units 0 .. num_groups - 1 are groups of SA_GROUP reads */
+	sa_lsweep_fn lsweep;  /* reads in lanes, or NULL */
+	size_t num_lane_units; /* units 0 .. num_lane_units - 1 run SA_LANE_READS reads in lanes */
 	uint8_t *samples;
 	double *energies;
 	uint8_t *done;
@@ -135,20 +135,20 @@ struct sa_worker {
 	uint8_t *bx;
 	int64_t bei;
 	double ber;
-	/* A group of SA_GROUP reads (see run_group): gx[SA_GROUP i + g] is x_i of
+	/* SA_LANE_READS reads in lanes (see run_lanes): gx[SA_LANE_READS i + g] is x_i of
 	 * read g as a byte mask (0x00 or 0xFF; gbx alike), gf the fields in the same layout (float, or double for the
-	 * SA_F64 kind), gs[(4 j + k) SA_GROUP + g] word k of lane j of read g's
-	 * generator. NULL when groups are not used. */
+	 * SA_F64 kind), gs[(4 j + k) SA_LANE_READS + g] word k of lane j of read g's
+	 * generator. NULL when lanes are not used. */
 	uint8_t *gx;
 	void *gf;
 	uint32_t *gs;
 	void *gmem;
-	/* The group's tracked energies, as ei and er are for a single read
+	/* The lanes' tracked energies, as ei and er are for a single read
 	 * (gei on the integer path, ger on the real ones), and the lowest state
 	 * of each read seen at the end of a sweep: gbx in gx's layout, its
 	 * tracked energies in gbi and gbr. */
-	int64_t gei[SA_GROUP], gbi[SA_GROUP];
-	double ger[SA_GROUP], gbr[SA_GROUP];
+	int64_t gei[SA_LANE_READS], gbi[SA_LANE_READS];
+	double ger[SA_LANE_READS], gbr[SA_LANE_READS];
 	uint8_t *gbx;
 	uint64_t flips; /* attempts made by this worker */
 	char pad1[64];
@@ -258,7 +258,7 @@ static SA_INLINE sa_ctx ctx_load(const sa_worker *wk)
 
 /* The end of a block of SA_LANES variables: the float32 path adds the
  * block's accepted ΔE, summed in float in the order of the flips, to er.
- * The group sweeps sum each read's block the same way, so both track the
+ * The lane sweeps sum each read's block the same way, so both track the
  * same energies. (Float32 runs have no target, which reads er mid-block.) */
 static SA_INLINE void block_end(sa_ctx *c, const int kind)
 {
@@ -377,15 +377,15 @@ SA_TARGET_AVX2 static SA_INLINE __m256 approx_l(__m256i r)
  * fastest available (AVX2 unless portable_only). */
 void qubo__sa_pick_sweeps(const sa_prep *p, int portable_only, sa_sweep_fn *fast,
 			  sa_sweep_fn *port);
-/* The sweep of a group of reads for p, or NULL when groups do not run. */
-sa_gsweep_fn qubo__sa_pick_gsweep(const sa_prep *p);
+/* The sweep of reads in lanes for p, or NULL when lanes do not run. */
+sa_lsweep_fn qubo__sa_pick_lsweep(const sa_prep *p);
 #if SA_AVX2
-/* gbx takes the bytes of gx where mb's lane is set (a group's lowest
+/* gbx takes the bytes of gx where mb's lane is set (the lanes' lowest
  * states). */
-SA_TARGET_AVX2 void qubo__sa_group_blend(uint8_t *gbx, const uint8_t *gx, const uint8_t *mb,
+SA_TARGET_AVX2 void qubo__sa_lanes_blend(uint8_t *gbx, const uint8_t *gx, const uint8_t *mb,
 					 size_t n);
-/* Recomputes a group's float fields from its state. */
-SA_TARGET_AVX2 void qubo__sa_group_resync(sa_worker *wk);
+/* Recomputes the lanes' float fields from its state. */
+SA_TARGET_AVX2 void qubo__sa_lanes_resync(sa_worker *wk);
 #endif
 
 #endif /* QUBO_SOLVERS_SA_IMPL_H */

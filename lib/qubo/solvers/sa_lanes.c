@@ -1,6 +1,6 @@
 /*
- * The sweeps of a group of SA_GROUP reads, read g in lane g of the AVX2
- * registers (sa_impl.h; sa.c's first comment, "Groups").
+ * The sweeps of SA_LANE_READS reads in lanes, read g in lane g of the AVX2
+ * registers (sa_impl.h; sa.c's first comment, "Lanes").
  */
 #include <math.h>
 #include <string.h>
@@ -19,7 +19,7 @@
 static const uint64_t sa_spread[256] = { SA_SP64(0), SA_SP64(64), SA_SP64(128), SA_SP64(192) };
 
 /* The random numbers of a block (lane j: variable 8 b + j) for the 8 reads
- * of a group, and the bounds of the fast test for each: accept when
+ * of the lanes, and the bounds of the fast test for each: accept when
  * t < lacc = max(L̃ − M, SA_TINY), reject when t > lrej = L̃ + M (see
  * decide_avx2). They do not depend on the state, so they are computed
  * ahead, off the path from a flip to the next decision. */
@@ -54,15 +54,15 @@ SA_TARGET_AVX2 static SA_INLINE unsigned gdecide_avx2(__m256 t, const sa_gblock 
 }
 
 /* The exact test for the lanes in amb (variable i of each read). */
-SA_TARGET_AVX2 static unsigned group_resolve(const sa_prep *p, const void *gf, const uint8_t *gx,
+SA_TARGET_AVX2 static unsigned lanes_resolve(const sa_prep *p, const void *gf, const uint8_t *gx,
 					     size_t i, double bu, __m256i r, unsigned amb)
 {
-	uint32_t rs[SA_GROUP];
+	uint32_t rs[SA_LANE_READS];
 	unsigned acc = 0, g;
 
 	_mm256_storeu_si256((__m256i *)(void *)rs, r);
-	for (g = 0; g < SA_GROUP; g++) {
-		size_t c = SA_GROUP * i + g;
+	for (g = 0; g < SA_LANE_READS; g++) {
+		size_t c = SA_LANE_READS * i + g;
 		double v;
 		if (!((amb >> g) & 1))
 			continue;
@@ -76,13 +76,13 @@ SA_TARGET_AVX2 static unsigned group_resolve(const sa_prep *p, const void *gf, c
 }
 
 /*
- * One sweep of a group: variable by variable, the 8 reads decide at once
+ * One sweep of the lanes: variable by variable, the 8 reads decide at once
  * (lane g = read g, with lane j of its own generator for variable 8 b + j, as
  * in the single-read sweeps) and the accepted ones update their fields with
  * one masked FMA per neighbour, f += w · a with a in {−1, 0, +1}: exactly
  * the single-read arithmetic, without a branch per read.
  */
-SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const int kind,
+SA_TARGET_AVX2 static SA_INLINE void lsweep_avx2(sa_worker *wk, double bu, const int kind,
 						 const int narrow)
 {
 	const sa_prep *p = wk->sh->p;
@@ -118,10 +118,10 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 			uint64_t xw;
 			size_t k, end;
 
-			xb = _mm_loadl_epi64((const __m128i *)(const void *)(gx + SA_GROUP * i));
+			xb = _mm_loadl_epi64((const __m128i *)(const void *)(gx + SA_LANE_READS * i));
 			sg = _mm256_slli_epi32(_mm256_cvtepu8_epi32(xb), 31);
 			if (kind == SA_F64) {
-				const double *fd = (const double *)wk->gf + SA_GROUP * i;
+				const double *fd = (const double *)wk->gf + SA_LANE_READS * i;
 				__m256i xa = _mm256_slli_epi64(_mm256_cvtepu8_epi64(xb), 63);
 				__m256i xc = _mm256_slli_epi64(_mm256_cvtepu8_epi64(
 								_mm_srli_si128(xb, 4)), 63);
@@ -133,13 +133,13 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 				t = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(ta)),
 							 _mm256_cvtpd_ps(tc), 1);
 			} else {
-				__m256 fv = _mm256_load_ps((const float *)wk->gf + SA_GROUP * i);
+				__m256 fv = _mm256_load_ps((const float *)wk->gf + SA_LANE_READS * i);
 				dv = _mm256_xor_ps(fv, _mm256_castsi256_ps(sg));
 				t = _mm256_mul_ps(dv, bf);
 			}
 			acc = gdecide_avx2(t, &blk, j, &amb);
 			if (QUBO__UNLIKELY(amb))
-				acc |= group_resolve(p, wk->gf, gx, i, bu, blk.r[j], amb);
+				acc |= lanes_resolve(p, wk->gf, gx, i, bu, blk.r[j], amb);
 			if (!acc)
 				continue;
 			accv = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)acc),
@@ -155,9 +155,9 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 			} else {
 				eb = _mm256_add_ps(eb, _mm256_and_ps(dv, _mm256_castsi256_ps(accv)));
 			}
-			memcpy(&xw, gx + SA_GROUP * i, sizeof xw);
+			memcpy(&xw, gx + SA_LANE_READS * i, sizeof xw);
 			xw ^= sa_spread[acc];
-			memcpy(gx + SA_GROUP * i, &xw, sizeof xw);
+			memcpy(gx + SA_LANE_READS * i, &xw, sizeof xw);
 			k = rp[i];
 			end = rp[i + 1];
 			if (kind == SA_F64) {
@@ -206,7 +206,7 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_avx2(sa_worker *wk, double bu, const
 
 /* Copies the bytes of lane g of gx into gbx where mb[g] is 0xFF, for
  * variables 0 … n − 1 rounded up to a multiple of 4. */
-SA_TARGET_AVX2 void qubo__sa_group_blend(uint8_t *gbx, const uint8_t *gx, const uint8_t *mb,
+SA_TARGET_AVX2 void qubo__sa_lanes_blend(uint8_t *gbx, const uint8_t *gx, const uint8_t *mb,
 					 size_t n)
 {
 	uint64_t m64;
@@ -216,17 +216,17 @@ SA_TARGET_AVX2 void qubo__sa_group_blend(uint8_t *gbx, const uint8_t *gx, const 
 	memcpy(&m64, mb, sizeof m64);
 	mask = _mm256_set1_epi64x((long long)m64);
 	for (i = 0; i < n; i += 4) {
-		__m256i *d = (__m256i *)(void *)(gbx + SA_GROUP * i);
-		const __m256i x = _mm256_load_si256((const __m256i *)(const void *)(gx + SA_GROUP * i));
+		__m256i *d = (__m256i *)(void *)(gbx + SA_LANE_READS * i);
+		const __m256i x = _mm256_load_si256((const __m256i *)(const void *)(gx + SA_LANE_READS * i));
 		_mm256_store_si256(d, _mm256_blendv_epi8(_mm256_load_si256(d), x, mask));
 	}
 }
 
-/* The float32 group's fields and tracked energies recomputed from gx, for
+/* The float32 lanes' fields and tracked energies recomputed from gx, for
  * the 8 reads at once: per read the arithmetic of init_fields (the same
  * products, sums and order, in double), so the reads stay as they would be
  * resynchronised one by one. */
-SA_TARGET_AVX2 void qubo__sa_group_resync(sa_worker *wk)
+SA_TARGET_AVX2 void qubo__sa_lanes_resync(sa_worker *wk)
 {
 	const qubo_model *m = wk->sh->m;
 	const uint8_t *gx = wk->gx;
@@ -242,17 +242,17 @@ SA_TARGET_AVX2 void qubo__sa_group_resync(sa_worker *wk)
 		__m128i xi;
 		for (k = m->row[i]; k < m->row[i + 1]; k++) {
 			const __m128i xb = _mm_and_si128(_mm_loadl_epi64((const __m128i *)(const void *)
-						(gx + SA_GROUP * (size_t)m->col[k])), one);
+						(gx + SA_LANE_READS * (size_t)m->col[k])), one);
 			const __m256d w = _mm256_set1_pd(m->val[k]);
 			vlo = _mm256_add_pd(vlo, _mm256_mul_pd(w, _mm256_cvtepi32_pd(
 						_mm_cvtepu8_epi32(xb))));
 			vhi = _mm256_add_pd(vhi, _mm256_mul_pd(w, _mm256_cvtepi32_pd(
 						_mm_cvtepu8_epi32(_mm_srli_si128(xb, 4)))));
 		}
-		_mm256_store_ps(gf + SA_GROUP * i, _mm256_insertf128_ps(
+		_mm256_store_ps(gf + SA_LANE_READS * i, _mm256_insertf128_ps(
 			_mm256_castps128_ps256(_mm256_cvtpd_ps(vlo)), _mm256_cvtpd_ps(vhi), 1));
 		/* the reads with x_i = 1 add 0.5 (v + h_i); the others +0 */
-		xi = _mm_loadl_epi64((const __m128i *)(const void *)(gx + SA_GROUP * i));
+		xi = _mm_loadl_epi64((const __m128i *)(const void *)(gx + SA_LANE_READS * i));
 		elo = _mm256_add_pd(elo, _mm256_and_pd(_mm256_mul_pd(half, _mm256_add_pd(vlo, h)),
 			_mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_cvtepu8_epi64(xi),
 							       _mm256_setzero_si256()))));
@@ -264,23 +264,23 @@ SA_TARGET_AVX2 void qubo__sa_group_resync(sa_worker *wk)
 	_mm256_storeu_pd(wk->ger + 4, ehi);
 }
 
-/* Adds the group's accepted ΔE summed in esum to its tracked energies;
+/* Adds the lanes' accepted ΔE summed in esum to its tracked energies;
  * returns a zero sum. */
 SA_TARGET_AVX2 static __m256i gflush_int(sa_worker *wk, __m256i esum)
 {
-	int32_t d[SA_GROUP];
+	int32_t d[SA_LANE_READS];
 	unsigned g;
 
 	_mm256_storeu_si256((__m256i *)(void *)d, esum);
-	for (g = 0; g < SA_GROUP; g++)
+	for (g = 0; g < SA_LANE_READS; g++)
 		wk->gei[g] += d[g];
 	return _mm256_setzero_si256();
 }
 
-/* The integer kind in groups: int16 fields (|f| <= SA_INT_MAX_DE), so that
+/* The integer kind in lanes: int16 fields (|f| <= SA_INT_MAX_DE), so that
  * a row costs what it costs a single read (int16 weights, uint16 columns);
  * a flip adds sign(a) · w with a in {−1, 0, +1} per lane. */
-SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, const int narrow)
+SA_TARGET_AVX2 static SA_INLINE void lsweep_int_avx2(sa_worker *wk, double bu, const int narrow)
 {
 	const sa_prep *p = wk->sh->p;
 	const size_t n = p->n;
@@ -321,21 +321,21 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, c
 
 			/* x as 16-bit masks (0 or −1): ΔE = (f ^ xm) − xm = ±f */
 			xm = _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)
-							       (gx + SA_GROUP * i)));
+							       (gx + SA_LANE_READS * i)));
 			de = _mm_load_si128((const __m128i *)(const void *)(F + 16 * i));
 			de = _mm_sub_epi16(_mm_xor_si128(de, xm), xm);
 			acc = gdecide_avx2(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(de)),
 							 bf), &blk, j, &amb);
 			if (QUBO__UNLIKELY(amb))
-				acc |= group_resolve(p, wk->gf, gx, i, bu, blk.r[j], amb);
+				acc |= lanes_resolve(p, wk->gf, gx, i, bu, blk.r[j], amb);
 			if (!acc)
 				continue;
 			accv = _mm_cmpeq_epi16(_mm_and_si128(_mm_set1_epi16((short)acc), bits), bits);
 			eb = _mm_add_epi16(eb, _mm_and_si128(de, accv));
 			a16 = _mm_and_si128(accv, _mm_or_si128(xm, one)); /* 1 − 2 x, or 0 */
-			memcpy(&xw, gx + SA_GROUP * i, sizeof xw);
+			memcpy(&xw, gx + SA_LANE_READS * i, sizeof xw);
 			xw ^= sa_spread[acc];
-			memcpy(gx + SA_GROUP * i, &xw, sizeof xw);
+			memcpy(gx + SA_LANE_READS * i, &xw, sizeof xw);
 			k = rp[i];
 			end = rp[i + 1];
 #define SA_GUPD(u)                                                                      \
@@ -361,34 +361,34 @@ SA_TARGET_AVX2 static SA_INLINE void gsweep_int_avx2(sa_worker *wk, double bu, c
 	}
 }
 
-SA_TARGET_AVX2 static void gsweep_int_n(sa_worker *wk, double bu)
+SA_TARGET_AVX2 static void lsweep_int_n(sa_worker *wk, double bu)
 {
-	gsweep_int_avx2(wk, bu, 1);
+	lsweep_int_avx2(wk, bu, 1);
 }
 
-SA_TARGET_AVX2 static void gsweep_int_w(sa_worker *wk, double bu)
+SA_TARGET_AVX2 static void lsweep_int_w(sa_worker *wk, double bu)
 {
-	gsweep_int_avx2(wk, bu, 0);
+	lsweep_int_avx2(wk, bu, 0);
 }
 
-#define SA_GFAST(name, kind, narrow)                                    \
+#define SA_LFAST(name, kind, narrow)                                    \
 	SA_TARGET_AVX2 static void name(sa_worker *wk, double bu)      \
 	{                                                               \
-		gsweep_avx2(wk, bu, kind, narrow);                      \
+		lsweep_avx2(wk, bu, kind, narrow);                      \
 	}
-SA_GFAST(gsweep_f32_n, SA_F32, 1)
-SA_GFAST(gsweep_f32_w, SA_F32, 0)
-SA_GFAST(gsweep_f64_n, SA_F64, 1)
-SA_GFAST(gsweep_f64_w, SA_F64, 0)
+SA_LFAST(lsweep_f32_n, SA_F32, 1)
+SA_LFAST(lsweep_f32_w, SA_F32, 0)
+SA_LFAST(lsweep_f64_n, SA_F64, 1)
+SA_LFAST(lsweep_f64_w, SA_F64, 0)
 #endif
 
-sa_gsweep_fn qubo__sa_pick_gsweep(const sa_prep *p)
+sa_lsweep_fn qubo__sa_pick_lsweep(const sa_prep *p)
 {
 #if SA_AVX2
-	static const sa_gsweep_fn gf[3][2] = {
-		{ gsweep_int_w, gsweep_int_n }, { gsweep_f32_w, gsweep_f32_n },
-		{ gsweep_f64_w, gsweep_f64_n } };
-	if (p->groups)
+	static const sa_lsweep_fn gf[3][2] = {
+		{ lsweep_int_w, lsweep_int_n }, { lsweep_f32_w, lsweep_f32_n },
+		{ lsweep_f64_w, lsweep_f64_n } };
+	if (p->lanes)
 		return gf[p->kind][p->gnarrow];
 #else
 	(void)p;

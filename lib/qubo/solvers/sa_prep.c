@@ -170,7 +170,7 @@ int qubo__sa_prep_build(const qubo_model *m, sa_prep *p, int shift)
 	size_t *rp = NULL;
 	void *col = NULL, *w = NULL, *h = NULL;
 	void *gcol = NULL;
-	const uint32_t gstride = SA_GROUP * (p->kind == SA_F64 ? sizeof(double)
+	const uint32_t gstride = SA_LANE_READS * (p->kind == SA_F64 ? sizeof(double)
 					     : p->kind == SA_F32 ? sizeof(float) : sizeof(int16_t));
 	uint8_t *touch;
 
@@ -186,7 +186,7 @@ int qubo__sa_prep_build(const qubo_model *m, sa_prep *p, int shift)
 	if (own_w)
 		w = qubo__malloc_array(a, nnz ? nnz : 1, wsize);
 	p->gnarrow = p->narrow && (uint64_t)n * gstride <= 65536;
-	if (p->groups)
+	if (p->lanes)
 		gcol = qubo__malloc_array(a, nnz ? nnz : 1,
 					  p->gnarrow ? sizeof(uint16_t) : sizeof(uint32_t));
 	if (p->kind != SA_F64)
@@ -199,7 +199,7 @@ int qubo__sa_prep_build(const qubo_model *m, sa_prep *p, int shift)
 	p->own[4] = touch;
 	p->own[5] = gcol;
 	if ((p->narrow && (!rp || !col)) || (own_w && !w) ||
-	    (p->groups && !gcol) ||
+	    (p->lanes && !gcol) ||
 	    (p->kind != SA_F64 && !h) || !touch)
 		return qubo__nomem("simulated annealing: problem data");
 
@@ -221,7 +221,7 @@ int qubo__sa_prep_build(const qubo_model *m, sa_prep *p, int shift)
 				((float *)w)[q] = (float)v;
 			else if (own_w)
 				((double *)w)[q] = v;
-			/* groups: padding adds 0 to variable i's own lanes */
+			/* lanes: padding adds 0 to variable i's own lanes */
 			if (gcol && p->gnarrow)
 				((uint16_t *)gcol)[q] = (uint16_t)((pad ? i : m->col[k]) * gstride);
 			else if (gcol)

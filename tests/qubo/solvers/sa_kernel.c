@@ -644,7 +644,7 @@ Test(sa_kernel, target_stops_the_run_early)
 
 		run.has_target = 1;
 		run.target = bf;
-		o = sample_flags(m, 200, 0, 0, &run, groups ? 0 : QUBO__SA_NO_GROUPS);
+		o = sample_flags(m, 200, 0, 0, &run, groups ? 0 : QUBO__SA_NO_LANES);
 		check_stop(m, &o, QUBO__STOP_TARGET, "target, kind", kind);
 		cr_assert_lt(o.res.reads_done, 100000, "kind %d", kind);
 		cr_assert_eq(o.res.reads_done % last, 0, "kind %d", kind);
@@ -681,7 +681,7 @@ Test(sa_kernel, infinite_target_is_met_by_the_first_state)
 
 	run.has_target = 1;
 	run.target = HUGE_VAL;
-	o = sample_flags(m, 50, 0, 0, &run, QUBO__SA_NO_GROUPS);
+	o = sample_flags(m, 50, 0, 0, &run, QUBO__SA_NO_LANES);
 	check_stop(m, &o, QUBO__STOP_TARGET, "infinite target", 0);
 	cr_assert_eq(o.res.reads_done, 1);
 	cr_assert_eq(o.res.flips, 0);
@@ -1022,7 +1022,7 @@ Test(sa_kernel, constant_beta_samples_boltzmann_real_path)
 static void keep_lowest_oracle(int kind)
 {
 	enum { K = 12, READS = 19 }; /* two groups of 8 and three single reads */
-	static const unsigned paths[] = { 0, QUBO__SA_PORTABLE, QUBO__SA_NO_GROUPS,
+	static const unsigned paths[] = { 0, QUBO__SA_PORTABLE, QUBO__SA_NO_LANES,
 					  QUBO__SA_NO_F32 };
 	qubo_model *m = seeded_model(kind == W_INT ? 91 : 92, 90, 0.08, kind);
 	qubo__run run = run_init(READS, 7, 2);
