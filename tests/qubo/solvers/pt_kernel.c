@@ -373,7 +373,7 @@ Test(pt_kernel, threads_and_slices_do_not_change_reads)
 
 /* The default ladder (doc/solvers.md): a Max-Cut ring (h_i = −2, J = 2 on
  * each edge) has s² = 8, so β_hot = 4/√8; its gap is 2, so β_cold =
- * log(1000)/2; rungs a factor 1 + 5.8/√n apart, at least 4, in groups of 8. Without
+ * log(1000)/2; rungs a factor 1 + 5.8/√n apart, at least 4, in multiples of 8. Without
  * couplers the hot end is the "sa" rule's, at most β_cold / 2. */
 Test(pt_kernel, default_ladder)
 {
@@ -397,7 +397,7 @@ Test(pt_kernel, default_ladder)
 		ratio = 1 + 5.8 / sqrt((double)n);
 		want = 1 + (size_t)ceil(log(bc / bh) / log(ratio));
 		want = want < 4 ? 4 : want > 64 ? 64 : want;
-		want = (want + 7) / 8 * 8; /* whole groups of 8 lanes */
+		want = (want + 7) / 8 * 8; /* a multiple of the 8 lanes */
 		cr_assert_eq(qubo__pt_default_replicas(n, bh, bc), want, "n %zu", n);
 		cr_assert_eq(qubo__sa_default_betas(m, &sh, &sc), QUBO_OK);
 		cr_assert_geq(bh, sh);
