@@ -25,6 +25,7 @@
 
 #include "number.h"
 #include "pool.h"
+#include "qbsolv_fields.h"
 #include "qbsolv_impl.h"
 
 /* Above this many declared variables, the input must hold one byte per
@@ -50,11 +51,6 @@
 
 /* ------------------------------------------------------------------ */
 /* Integers. */
-
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
 
 /* The run of decimal digits that starts the 8 bytes at p (8 readable
  * bytes): its length, 0 to 8, and in *val its value when that is 1 to 7
@@ -83,142 +79,8 @@ static inline unsigned swar_digits(const char *p, uint64_t *val)
 	return len;
 }
 
-/* Overflow-checked unsigned decimal. 0: ok, 1: not an integer, 2: negative,
- * 3: too large for 64 bits. */
-static int parse_u64(const char *s, size_t n, uint64_t *out)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	if (n && s[0] == '-') {
-		for (i = 1; i < n && is_digit(s[i]); i++)
-			;
-		return i == n && n > 1 ? 2 : 1;
-	}
-	if (!n)
-		return 1;
-	for (i = 0; i < n; i++) {
-		unsigned d;
-
-		if (!is_digit(s[i]))
-			return 1;
-		d = (unsigned)(s[i] - '0');
-		if (v > (UINT64_MAX - d) / 10) {
-			for (; i < n && is_digit(s[i]); i++)
-				;
-			return i == n ? 3 : 1;
-		}
-		v = v * 10 + d;
-	}
-	*out = v;
-	return 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* Reader state. */
-
-typedef struct tok {
-	const char *s;
-	size_t n;
-} tok;
-
-typedef struct rd {
-	const char *end;
-	const char *pos; /* start of the next line */
-	const char *ls;  /* start of the current line */
-	const char *le;  /* end of its content (a final '\r' removed) */
-	size_t line;     /* current line, 1-based; 0 before the first */
-	const qubo_allocator *a;
-	char *scratch;
-	size_t cap_scratch;
-
-	/* the failure, reported by the caller */
-	int code;
-	int api_error; /* message already set by a model function */
-	int limit;     /* the enum qubo_limit of a QUBO_ERR_TOO_LARGE */
-	uint64_t limit_value;
-	size_t err_line, err_col;
-	char msg[320];
-} rd;
-
-static int rd_fail(rd *r, int code, size_t line, size_t col, const char *fmt, ...)
-	QUBO__PRINTF(5, 6);
-static int rd_too_large(rd *r, int limit, uint64_t value, size_t line, size_t col, const char *fmt,
-			...) QUBO__PRINTF(6, 7);
-
-static int rd_vfail(rd *r, int code, size_t line, size_t col, const char *fmt, va_list ap)
-	QUBO__PRINTF(5, 0);
-
-static int rd_vfail(rd *r, int code, size_t line, size_t col, const char *fmt, va_list ap)
-{
-	r->code = code;
-	r->err_line = line;
-	r->err_col = col;
-	vsnprintf(r->msg, sizeof r->msg, fmt, ap);
-	return code;
-}
-
-static int rd_fail(rd *r, int code, size_t line, size_t col, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	rd_vfail(r, code, line, col, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-/* QUBO_ERR_TOO_LARGE naming the limit and its value. */
-static int rd_too_large(rd *r, int limit, uint64_t value, size_t line, size_t col, const char *fmt,
-			...)
-{
-	va_list ap;
-
-	r->limit = limit;
-	r->limit_value = value;
-	va_start(ap, fmt);
-	rd_vfail(r, QUBO_ERR_TOO_LARGE, line, col, fmt, ap);
-	va_end(ap);
-	return QUBO_ERR_TOO_LARGE;
-}
-
-/* Position of a byte of the current line. */
-static size_t col_of(const rd *r, const char *p)
-{
-	return (size_t)(p - r->ls) + 1;
-}
-
-/* Position just past the last byte of the input. */
-static void eof_pos(const rd *r, size_t *line, size_t *col)
-{
-	if (r->line == 0) {
-		*line = 1;
-		*col = 1;
-	} else if (r->end[-1] == '\n') {
-		*line = r->line + 1;
-		*col = 1;
-	} else {
-		*line = r->line;
-		*col = (size_t)(r->end - r->ls) + 1;
-	}
-}
-
-/* A token as text for messages: at most 24 bytes, control bytes as '?'. */
-static const char *show(const tok *t, char buf[32])
-{
-	size_t i, n = t->n > 24 ? 24 : t->n;
-
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)t->s[i];
-		buf[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-	}
-	if (t->n > n) {
-		memcpy(buf + n, "...", 3);
-		n += 3;
-	}
-	buf[n] = '\0';
-	return buf;
-}
 
 /* Makes the line at r->pos, whose content ends at le, the current one; the
  * next starts at next. */
@@ -242,29 +104,11 @@ static int next_line(rd *r)
 	take_line(r, nl ? nl : r->end, nl ? nl + 1 : r->end);
 	z = memchr(r->ls, '\0', (size_t)(r->le - r->ls));
 	if (z) {
-		rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, z), "NUL byte in the input");
+		qubo__rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, z), "NUL byte in the input");
 		return -1;
 	}
 	if (r->le > r->ls && r->le[-1] == '\r')
 		r->le--;
-	return 1;
-}
-
-static int next_tok(const char **cur, const char *le, tok *t)
-{
-	const char *p = *cur;
-
-	while (p < le && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p == le) {
-		*cur = p;
-		return 0;
-	}
-	t->s = p;
-	while (p < le && *p != ' ' && *p != '\t')
-		p++;
-	t->n = (size_t)(p - t->s);
-	*cur = p;
 	return 1;
 }
 
@@ -337,65 +181,6 @@ static const char *fast_coupler(const char *p, const char *end, uint64_t max_nod
 			!qubo__is_finite(*w))))
 		return NULL;
 	return p;
-}
-
-/* Reads a weight-like number token: finite double. */
-static int rd_number(rd *r, const tok *t, const char *what, double *out)
-{
-	char b[32];
-	int k = qubo__number_parse(t->s, t->n, out, r->a, &r->scratch, &r->cap_scratch);
-
-	if (k < 0)
-		return rd_fail(r, QUBO_ERR_NOMEM, 0, 0, "out of memory reading a long number");
-	if (k == 0)
-		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t->s),
-			       "%s '%s' is not a decimal number", what, show(t, b));
-	if (!qubo__is_finite(*out))
-		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t->s),
-			       "%s '%s' is beyond the range of double", what, show(t, b));
-	return QUBO_OK;
-}
-
-/* Reads a non-negative integer token. */
-static int rd_uint(rd *r, const tok *t, const char *what, uint64_t *out)
-{
-	char b[32];
-	size_t col = col_of(r, t->s);
-
-	switch (parse_u64(t->s, t->n, out)) {
-	case 0:
-		return QUBO_OK;
-	case 2:
-		return rd_fail(r, QUBO_ERR_PARSE, r->line, col, "%s '%s' is negative", what,
-			       show(t, b));
-	case 3:
-		return rd_fail(r, QUBO_ERR_PARSE, r->line, col,
-			       "%s '%s' is too large for a 64-bit integer", what, show(t, b));
-	default:
-		return rd_fail(r, QUBO_ERR_PARSE, r->line, col,
-			       "%s '%s' is not a non-negative decimal integer", what,
-			       show(t, b));
-	}
-}
-
-/* Requires the end of the line after the fields read. */
-static int rd_line_end(rd *r, const char *cur, const char *what)
-{
-	tok t;
-	char b[32];
-
-	if (next_tok(&cur, r->le, &t))
-		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t.s),
-			       "unexpected '%s' after %s", show(&t, b), what);
-	return QUBO_OK;
-}
-
-/* Requires another field. */
-static int rd_field(rd *r, const char **cur, tok *t, const char *what)
-{
-	if (next_tok(cur, r->le, t))
-		return QUBO_OK;
-	return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, r->le), "missing %s", what);
 }
 
 /* ------------------------------------------------------------------ */
@@ -479,13 +264,13 @@ static int do_offset(parse *p, const char *cur)
 	double v, s;
 	int rc;
 
-	if ((rc = rd_field(r, &cur, &t, "the value after 'c offset'")) ||
-	    (rc = rd_number(r, &t, "offset", &v)) ||
-	    (rc = rd_line_end(r, cur, "the offset value")))
+	if ((rc = qubo__rd_field(r, &cur, &t, "the value after 'c offset'")) ||
+	    (rc = qubo__rd_number(r, &t, "offset", &v)) ||
+	    (rc = qubo__rd_line_end(r, cur, "the offset value")))
 		return rc;
 	s = p->offset + v;
 	if (!qubo__is_finite(s))
-		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t.s),
+		return qubo__rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t.s),
 			       "the offsets add up to a value beyond the range of double");
 	p->offset = s;
 	return QUBO_OK;
@@ -501,18 +286,18 @@ static int do_group(parse *p, const char *cur)
 	struct qbs_group *g;
 	int rc;
 
-	if ((rc = rd_field(r, &cur, &tf, "the first variable after 'c group'")) ||
-	    (rc = rd_uint(r, &tf, "group start", &first)) ||
-	    (rc = rd_field(r, &cur, &tc, "the variable count after 'c group <first>'")) ||
-	    (rc = rd_uint(r, &tc, "group size", &count)) ||
-	    (rc = rd_line_end(r, cur, "the group size")))
+	if ((rc = qubo__rd_field(r, &cur, &tf, "the first variable after 'c group'")) ||
+	    (rc = qubo__rd_uint(r, &tf, "group start", &first)) ||
+	    (rc = qubo__rd_field(r, &cur, &tc, "the variable count after 'c group <first>'")) ||
+	    (rc = qubo__rd_uint(r, &tc, "group size", &count)) ||
+	    (rc = qubo__rd_line_end(r, cur, "the group size")))
 		return rc;
 	if (count == 0 || count > QUBO_MAX_GROUP_SIZE)
-		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, tc.s),
+		return qubo__rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, tc.s),
 			       "group size %llu is not between 1 and %d", (unsigned long long)count,
 			       QUBO_MAX_GROUP_SIZE);
 	if (first >= QUBO_MAX_VARIABLES)
-		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, tf.s),
+		return qubo__rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, tf.s),
 			       "group start %llu is beyond the variable limit",
 			       (unsigned long long)first);
 	if (qubo__grow(r->a, (void **)&p->groups, &p->cap_groups, p->num_groups + 1,
@@ -540,7 +325,7 @@ static int apply_groups(parse *p)
 		int rc;
 
 		if ((uint64_t)g->first + g->count > p->max_nodes)
-			return rd_fail(&p->r, QUBO_ERR_PARSE, g->line, g->col,
+			return qubo__rd_fail(&p->r, QUBO_ERR_PARSE, g->line, g->col,
 				       "c group %u %u: variables %u to %llu do not exist; the "
 				       "header declares %llu", g->first, g->count, g->first,
 				       (unsigned long long)g->first + g->count - 1,
@@ -549,7 +334,7 @@ static int apply_groups(parse *p)
 		if (rc == QUBO_ERR_INVALID_ARG) {
 			/* an overlap; the model's message says with which group */
 			why = qubo_error_detail();
-			return rd_fail(&p->r, QUBO_ERR_PARSE, g->line, g->col, "c group %u %u: %s",
+			return qubo__rd_fail(&p->r, QUBO_ERR_PARSE, g->line, g->col, "c group %u %u: %s",
 				       g->first, g->count, *why ? why : "overlaps another group");
 		}
 		if (rc) {
@@ -585,35 +370,35 @@ static int do_header(parse *p, const tok *ptok, const char *cur, size_t length)
 	int rc;
 
 	if (p->have_header)
-		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, ptok->s),
+		return qubo__rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, ptok->s),
 			       "second header line (the header must appear once)");
-	if ((rc = rd_field(r, &cur, &t, "the word 'qubo' in the header")))
+	if ((rc = qubo__rd_field(r, &cur, &t, "the word 'qubo' in the header")))
 		return rc;
 	if (!tok_is(&t, "qubo"))
-		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t.s),
-			       "header: expected 'qubo' after 'p', found '%s'", show(&t, b));
-	if ((rc = rd_field(r, &cur, &t, "the topology in the header")))
+		return qubo__rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t.s),
+			       "header: expected 'qubo' after 'p', found '%s'", qubo__rd_show(&t, b));
+	if ((rc = qubo__rd_field(r, &cur, &t, "the topology in the header")))
 		return rc;
 	if (!tok_is(&t, "0") && !tok_is(&t, "unconstrained"))
-		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t.s),
+		return qubo__rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t.s),
 			       "header: topology '%s' is not supported (only '0' or "
-			       "'unconstrained')", show(&t, b));
-	if ((rc = rd_field(r, &cur, &tm, "maxNodes in the header")) ||
-	    (rc = rd_uint(r, &tm, "maxNodes", &p->max_nodes)) ||
-	    (rc = rd_field(r, &cur, &tn, "nNodes in the header")) ||
-	    (rc = rd_uint(r, &tn, "nNodes", &p->n_nodes)) ||
-	    (rc = rd_field(r, &cur, &tc, "nCouplers in the header")) ||
-	    (rc = rd_uint(r, &tc, "nCouplers", &p->n_couplers)) ||
-	    (rc = rd_line_end(r, cur, "the header")))
+			       "'unconstrained')", qubo__rd_show(&t, b));
+	if ((rc = qubo__rd_field(r, &cur, &tm, "maxNodes in the header")) ||
+	    (rc = qubo__rd_uint(r, &tm, "maxNodes", &p->max_nodes)) ||
+	    (rc = qubo__rd_field(r, &cur, &tn, "nNodes in the header")) ||
+	    (rc = qubo__rd_uint(r, &tn, "nNodes", &p->n_nodes)) ||
+	    (rc = qubo__rd_field(r, &cur, &tc, "nCouplers in the header")) ||
+	    (rc = qubo__rd_uint(r, &tc, "nCouplers", &p->n_couplers)) ||
+	    (rc = qubo__rd_line_end(r, cur, "the header")))
 		return rc;
 	if (p->max_nodes > p->max_variables)
-		return rd_too_large(r, QUBO_LIMIT_MAX_VARIABLES, p->max_variables, r->line,
+		return qubo__rd_too_large(r, QUBO_LIMIT_MAX_VARIABLES, p->max_variables, r->line,
 				    col_of(r, tm.s),
 				    "maxNodes %llu exceeds the limit of %zu variables "
 				    "(qubo_qbsolv_options.max_variables raises it)",
 				    (unsigned long long)p->max_nodes, p->max_variables);
 	if (p->n_couplers > p->max_couplers)
-		return rd_too_large(r, QUBO_LIMIT_MAX_COUPLERS, p->max_couplers, r->line,
+		return qubo__rd_too_large(r, QUBO_LIMIT_MAX_COUPLERS, p->max_couplers, r->line,
 				    col_of(r, tc.s),
 				    "nCouplers %llu exceeds the limit of %zu couplers "
 				    "(qubo_qbsolv_options.max_couplers raises it)",
@@ -622,18 +407,18 @@ static int do_header(parse *p, const tok *ptok, const char *cur, size_t length)
 	 * declared count must be backed by input, so that a few bytes of a hostile
 	 * file cannot make the reader touch gigabytes. */
 	if (p->max_nodes > QBSOLV_FREE_NODES && p->max_nodes / QBSOLV_NODES_PER_BYTE > length)
-		return rd_too_large(r, QUBO_LIMIT_INPUT_VARIABLES, max_nodes_for(length), r->line,
+		return qubo__rd_too_large(r, QUBO_LIMIT_INPUT_VARIABLES, max_nodes_for(length), r->line,
 				    col_of(r, tm.s),
 				    "maxNodes %llu in %zu bytes of input: above %u variables the "
 				    "reader needs one byte of input per %u variables",
 				    (unsigned long long)p->max_nodes, length, QBSOLV_FREE_NODES,
 				    QBSOLV_NODES_PER_BYTE);
 	if (p->n_nodes > lines_max)
-		return rd_too_large(r, QUBO_LIMIT_INPUT_LINES, lines_max, r->line, col_of(r, tn.s),
+		return qubo__rd_too_large(r, QUBO_LIMIT_INPUT_LINES, lines_max, r->line, col_of(r, tn.s),
 				    "nNodes %llu: %zu bytes of input cannot hold that many lines",
 				    (unsigned long long)p->n_nodes, length);
 	if (p->n_couplers > lines_max - p->n_nodes)
-		return rd_too_large(r, QUBO_LIMIT_INPUT_LINES, lines_max, r->line, col_of(r, tc.s),
+		return qubo__rd_too_large(r, QUBO_LIMIT_INPUT_LINES, lines_max, r->line, col_of(r, tc.s),
 				    "nNodes %llu + nCouplers %llu: %zu bytes of input cannot hold "
 				    "that many lines",
 				    (unsigned long long)p->n_nodes,
@@ -649,7 +434,7 @@ static int do_header(parse *p, const tok *ptok, const char *cur, size_t length)
 		cap = p->n_couplers < QBS_CHUNK ? (size_t)p->n_couplers : QBS_CHUNK;
 		p->stage = qubo__malloc_array(r->a, cap, sizeof *p->stage);
 		if (!p->stage)
-			return rd_fail(r, QUBO_ERR_NOMEM, 0, 0,
+			return qubo__rd_fail(r, QUBO_ERR_NOMEM, 0, 0,
 				       "out of memory allocating the coupler buffer");
 		p->cap_stage = cap;
 	}
@@ -662,13 +447,13 @@ static int rd_index(parse *p, const tok *t, const char *what, uint32_t *out)
 	rd *r = &p->r;
 	char b[32];
 	uint64_t v;
-	int rc = rd_uint(r, t, what, &v);
+	int rc = qubo__rd_uint(r, t, what, &v);
 
 	if (rc)
 		return rc;
 	if (v >= p->max_nodes)
-		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t->s),
-			       "%s %s is not below maxNodes %llu", what, show(t, b),
+		return qubo__rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, t->s),
+			       "%s %s is not below maxNodes %llu", what, qubo__rd_show(t, b),
 			       (unsigned long long)p->max_nodes);
 	*out = (uint32_t)v;
 	return QUBO_OK;
@@ -684,29 +469,29 @@ static int do_entry(parse *p, const tok *first, const char *cur)
 	int rc;
 
 	if (!p->have_header)
-		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, first->s),
+		return qubo__rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, first->s),
 			       "expected the header %s before any entry line", header_form);
 	if (p->diag_read == p->n_nodes && p->coup_read == p->n_couplers)
-		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, first->s),
+		return qubo__rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, first->s),
 			       "more entry lines than the header declares (%llu diagonal, "
 			       "%llu coupler lines)", (unsigned long long)p->n_nodes,
 			       (unsigned long long)p->n_couplers);
 	if ((rc = rd_index(p, first, "index i", &i)) ||
-	    (rc = rd_field(r, &cur, &tj, "index j")) ||
+	    (rc = qubo__rd_field(r, &cur, &tj, "index j")) ||
 	    (rc = rd_index(p, &tj, "index j", &j)) ||
-	    (rc = rd_field(r, &cur, &tw, "the weight")) ||
-	    (rc = rd_number(r, &tw, "weight", &w)) ||
-	    (rc = rd_line_end(r, cur, "the weight")))
+	    (rc = qubo__rd_field(r, &cur, &tw, "the weight")) ||
+	    (rc = qubo__rd_number(r, &tw, "weight", &w)) ||
+	    (rc = qubo__rd_line_end(r, cur, "the weight")))
 		return rc;
 	if (p->diag_read < p->n_nodes) {
 		if (i != j)
-			return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, tj.s),
+			return qubo__rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, tj.s),
 				       "diagonal line %llu of %llu must have i == j, found "
 				       "%u %u", (unsigned long long)p->diag_read + 1,
 				       (unsigned long long)p->n_nodes, i, j);
 		s = p->m->h[i] + w;
 		if (!qubo__is_finite(s))
-			return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, tw.s),
+			return qubo__rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, tw.s),
 				       "the diagonal weights of variable %u add up to a value "
 				       "beyond the range of double", i);
 		rc = qubo_model_add_linear(p->m, i, w);
@@ -720,15 +505,15 @@ static int do_entry(parse *p, const tok *first, const char *cur)
 	}
 	if (i == j) {
 		if (p->coup_read)
-			return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, first->s),
+			return qubo__rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, first->s),
 				       "diagonal line after the coupler lines (all diagonal "
 				       "lines come first)");
-		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, first->s),
+		return qubo__rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, first->s),
 			       "more diagonal lines than the %llu the header declares",
 			       (unsigned long long)p->n_nodes);
 	}
 	if (i > j)
-		return rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, tj.s),
+		return qubo__rd_fail(r, QUBO_ERR_PARSE, r->line, col_of(r, tj.s),
 			       "coupler line needs i < j, found %u %u", i, j);
 	if (p->staged == p->cap_stage && (rc = flush_stage(p)))
 		return rc;
@@ -942,16 +727,16 @@ static int parse_all(parse *p, size_t length)
 	rc = parse_lines(p, length);
 	if (rc)
 		return rc;
-	eof_pos(r, &line, &col);
+	qubo__rd_eof_pos(r, &line, &col);
 	if (!p->have_header)
-		return rd_fail(r, QUBO_ERR_PARSE, line, col, "missing header %s", header_form);
+		return qubo__rd_fail(r, QUBO_ERR_PARSE, line, col, "missing header %s", header_form);
 	if (p->diag_read < p->n_nodes)
-		return rd_fail(r, QUBO_ERR_PARSE, line, col,
+		return qubo__rd_fail(r, QUBO_ERR_PARSE, line, col,
 			       "the input ends after %llu of the %llu diagonal lines the "
 			       "header declares", (unsigned long long)p->diag_read,
 			       (unsigned long long)p->n_nodes);
 	if (p->coup_read < p->n_couplers)
-		return rd_fail(r, QUBO_ERR_PARSE, line, col,
+		return qubo__rd_fail(r, QUBO_ERR_PARSE, line, col,
 			       "the input ends after %llu of the %llu coupler lines the "
 			       "header declares", (unsigned long long)p->coup_read,
 			       (unsigned long long)p->n_couplers);
@@ -969,7 +754,7 @@ static int parse_all(parse *p, size_t length)
 	 * weights whose magnitudes do: the compile's message, which says
 	 * which, without the compile's name */
 	if (rc == QUBO_ERR_OUT_OF_RANGE) {
-		return rd_fail(r, QUBO_ERR_PARSE, line, col, "%s", qubo_error_detail());
+		return qubo__rd_fail(r, QUBO_ERR_PARSE, line, col, "%s", qubo_error_detail());
 	}
 	if (rc) {
 		r->code = rc;
