@@ -1,6 +1,7 @@
 /*
  * The qbsolv reader's parts (qbsolv_read.c: the public readers and their
- * limits; qbsolv_parse.c: the parser).
+ * limits; qbsolv_parse.c: the parser; qbsolv_fields.c: its field checks
+ * and failure records).
  */
 #ifndef QUBO_QBSOLV_IMPL_H
 #define QUBO_QBSOLV_IMPL_H
