@@ -46,11 +46,6 @@ int qubo__c_locale(const char *fn)
 /* ------------------------------------------------------------------ */
 /* Parsing. */
 
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 int qubo__number_parse(const char *s, size_t n, double *out, const qubo_allocator *a,
 		       char **scratch, size_t *cap_scratch)
 {
@@ -68,7 +63,7 @@ int qubo__number_parse(const char *s, size_t n, double *out, const qubo_allocato
 		return 1;
 	if (i < n && (s[i] == '+' || s[i] == '-'))
 		neg = s[i++] == '-';
-	for (; i < n && is_digit(s[i]); i++) {
+	for (; i < n && qubo__is_digit(s[i]); i++) {
 		any = 1;
 		if (mant == 0 && s[i] == '0')
 			continue;
@@ -81,7 +76,7 @@ int qubo__number_parse(const char *s, size_t n, double *out, const qubo_allocato
 		}
 	}
 	if (i < n && s[i] == '.') {
-		for (i++; i < n && is_digit(s[i]); i++) {
+		for (i++; i < n && qubo__is_digit(s[i]); i++) {
 			any = 1;
 			if (mant == 0 && s[i] == '0') {
 				exp10--;
@@ -102,7 +97,7 @@ int qubo__number_parse(const char *s, size_t n, double *out, const qubo_allocato
 		i++;
 		if (i < n && (s[i] == '+' || s[i] == '-'))
 			eneg = s[i++] == '-';
-		for (; i < n && is_digit(s[i]); i++) {
+		for (; i < n && qubo__is_digit(s[i]); i++) {
 			edig = 1;
 			if (e < 100000)
 				e = e * 10 + (s[i] - '0');

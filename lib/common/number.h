@@ -64,6 +64,12 @@ size_t qubo__number_format(char *p, double w);
  * Returns the length. */
 size_t qubo__number_format_g(char *p, double w);
 
+/* An ASCII decimal digit, whatever the locale. */
+static inline int qubo__is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
 /*
  * The common short decimal, [+-]d*[.d*] with 1 to 19 digits (leading zeros
  * count), at most 22 after the point and a value below 2^53 in units of

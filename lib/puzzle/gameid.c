@@ -21,6 +21,7 @@
  */
 #include <string.h>
 
+#include "number.h"
 #include "puzzle_impl.h"
 
 /* A game ID's parts and where it is (for messages). */
@@ -39,11 +40,6 @@ static int gid_error(const struct gid *g, size_t at, const char *what)
 	return qubo__error_at(QUBO_ERR_PARSE, g->line, g->col0 + at, "game ID: %s", what);
 }
 
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* A decimal number at s[*i] in [lo, hi]. */
 static int gid_number(const struct gid *g, size_t *i, uint32_t lo, uint32_t hi, const char *what,
 		      uint32_t *out)
@@ -51,7 +47,7 @@ static int gid_number(const struct gid *g, size_t *i, uint32_t lo, uint32_t hi, 
 	size_t start = *i;
 	uint64_t v = 0;
 
-	while (*i < g->len && is_digit(g->s[*i])) {
+	while (*i < g->len && qubo__is_digit(g->s[*i])) {
 		v = v * 10 + (uint64_t)(g->s[*i] - '0');
 		if (v > hi)
 			break;
@@ -73,7 +69,7 @@ int qubo__pz_is_gameid(const char *s, size_t len)
 		return 1;
 	if (len >= 7 && !memcmp(s, "unruly:", 7))
 		return 1;
-	if (!len || !is_digit(s[0]))
+	if (!len || !qubo__is_digit(s[0]))
 		return 0;
 	while (i < len && s[i] != ':' && s[i] != ' ' && s[i] != '\t')
 		i++;

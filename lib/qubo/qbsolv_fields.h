@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "common_impl.h"
+#include "number.h"
 #include "qubo/alloc.h"
 
 typedef struct tok {
@@ -37,11 +38,6 @@ typedef struct rd {
 	char msg[320];
 } rd;
 
-static inline int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* Overflow-checked unsigned decimal. 0: ok, 1: not an integer, 2: negative,
  * 3: too large for 64 bits. */
 static inline int parse_u64(const char *s, size_t n, uint64_t *out)
@@ -50,7 +46,7 @@ static inline int parse_u64(const char *s, size_t n, uint64_t *out)
 	size_t i;
 
 	if (n && s[0] == '-') {
-		for (i = 1; i < n && is_digit(s[i]); i++)
+		for (i = 1; i < n && qubo__is_digit(s[i]); i++)
 			;
 		return i == n && n > 1 ? 2 : 1;
 	}
@@ -59,11 +55,11 @@ static inline int parse_u64(const char *s, size_t n, uint64_t *out)
 	for (i = 0; i < n; i++) {
 		unsigned d;
 
-		if (!is_digit(s[i]))
+		if (!qubo__is_digit(s[i]))
 			return 1;
 		d = (unsigned)(s[i] - '0');
 		if (v > (UINT64_MAX - d) / 10) {
-			for (; i < n && is_digit(s[i]); i++)
+			for (; i < n && qubo__is_digit(s[i]); i++)
 				;
 			return i == n ? 3 : 1;
 		}
